@@ -1,0 +1,165 @@
+/**
+ * `weft start`, `weft stop` and `weft status`: the service's life as seen from the terminal.
+ *
+ * @module
+ */
+
+import { connect, ServiceOfflineError } from "../client/connect.ts";
+import { inspectLock } from "../service/lock.ts";
+import { weftPaths } from "../service/paths.ts";
+import { isProcessAlive } from "../service/process.ts";
+import { type CommonOptions, parseCommand } from "./args.ts";
+import { EXIT } from "./exit_codes.ts";
+import { spawnService } from "./spawn.ts";
+
+/** What `status --json` prints. */
+export interface StatusReport {
+  state: "running" | "offline" | "needs_recovery";
+  reason: string;
+  url?: string;
+  pid?: number;
+  instanceId?: string;
+  service?: Record<string, unknown>;
+}
+
+/** Observes the project's service through its lock, its metadata and a real `status` call. */
+export async function observe(projectDir: string): Promise<StatusReport> {
+  let client;
+  try {
+    client = await connect(projectDir, { source: "cli", clientName: "weft-cli" });
+  } catch (error) {
+    if (!(error instanceof ServiceOfflineError)) throw error;
+    return { state: error.needsRecovery ? "needs_recovery" : "offline", reason: error.reason };
+  }
+  try {
+    const { service } = await client.call<{ service: Record<string, unknown> }>("status");
+    return {
+      state: "running",
+      reason: "the service answers",
+      url: client.connection.url,
+      pid: service.pid as number,
+      instanceId: service.instanceId as string,
+      service,
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+/** `weft status` */
+export async function statusCommand(args: string[]): Promise<number> {
+  const { common } = parseCommand(args);
+  if (common.help) {
+    return usage("status [--project DIR] [--json]", "Says whether the service runs, and why not.");
+  }
+  const report = await observe(common.projectDir);
+  if (common.json) console.log(JSON.stringify(report));
+  else if (report.state === "running") {
+    console.log(`running  ${report.url}  pid ${report.pid}  instance ${report.instanceId}`);
+  } else if (report.state === "offline") {
+    console.log(`offline  ${report.reason}\n  start it with: weft start`);
+  } else console.log(`needs recovery  ${report.reason}\n  ${recoveryHint(report.reason)}`);
+  return report.state === "running"
+    ? EXIT.OK
+    : report.state === "offline"
+    ? EXIT.OFFLINE
+    : EXIT.NEEDS_RECOVERY;
+}
+
+/** `weft start`: reuse a running service, else start one in the background and wait until it is ready. */
+export async function startCommand(args: string[]): Promise<number> {
+  const { common } = parseCommand(args);
+  if (common.help) {
+    return usage(
+      "start [--project DIR] [--port N] [--json]",
+      "Starts the service in the background (or reuses it).",
+    );
+  }
+  const before = await observe(common.projectDir);
+  if (before.state === "running") {
+    report(common, { ...before, reason: "already running; reused" }, `already running  ${before.url}`);
+    return EXIT.OK;
+  }
+  const ready = await spawnService(common.projectDir, common.port);
+  const after = { state: "running" as const, reason: "started", ...ready };
+  report(common, after, `started  ${ready.url}  pid ${ready.pid}`);
+  return EXIT.OK;
+}
+
+/**
+ * `weft stop`: stops exactly the instance it observed. The pid to signal comes from the live service's own
+ * `status` answer and must match the lock's owner; an instance that does not answer is never signalled.
+ */
+export async function stopCommand(args: string[]): Promise<number> {
+  const { common } = parseCommand(args);
+  if (common.help) {
+    return usage("stop [--project DIR] [--json]", "Stops the service that runs for the project.");
+  }
+  const paths = weftPaths(common.projectDir);
+  const observed = await observe(common.projectDir);
+  if (observed.state === "offline") {
+    report(common, observed, `not running  ${observed.reason}`);
+    return EXIT.OK;
+  }
+  if (observed.state === "needs_recovery") {
+    report(common, observed, `refusing to stop: ${observed.reason}\n  ${recoveryHint(observed.reason)}`);
+    return EXIT.NEEDS_RECOVERY;
+  }
+  const lock = await inspectLock(paths);
+  if (
+    lock.kind !== "held" || lock.owner.pid !== observed.pid || lock.owner.instanceId !== observed.instanceId
+  ) {
+    report(
+      common,
+      { ...observed, state: "needs_recovery", reason: "the instance changed while stopping" },
+      "",
+    );
+    return EXIT.NEEDS_RECOVERY;
+  }
+  Deno.kill(observed.pid!, "SIGTERM");
+  // Done only when the lock is released and the process has exited: a restart may follow at once.
+  const released = await waitFor(async () => {
+    const now = await inspectLock(paths);
+    const lockReleased = now.kind !== "held" || now.owner.instanceId !== observed.instanceId;
+    return lockReleased && !isProcessAlive(observed.pid!);
+  }, 15_000);
+  if (!released) {
+    report(
+      common,
+      { ...observed, reason: "did not stop within 15 s" },
+      `pid ${observed.pid} did not stop within 15 s`,
+    );
+    return EXIT.FAILURE;
+  }
+  report(
+    common,
+    { state: "offline", reason: "stopped", pid: observed.pid, instanceId: observed.instanceId },
+    "stopped",
+  );
+  return EXIT.OK;
+}
+
+function recoveryHint(reason: string): string {
+  return reason.includes("crashed")
+    ? "`weft start` clears the leftovers safely (the old process is gone)"
+    : "check the process named above; weft never signals a process it cannot verify";
+}
+
+function report(common: CommonOptions, value: StatusReport, human: string): void {
+  if (common.json) console.log(JSON.stringify(value));
+  else if (human) console.log(human);
+}
+
+function usage(synopsis: string, summary: string): number {
+  console.log(`Usage: weft ${synopsis}\n\n${summary}`);
+  return EXIT.OK;
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return await condition();
+}

@@ -1,0 +1,62 @@
+/**
+ * The `weft` command: dispatches to the subcommands and turns failures into messages and exit codes.
+ *
+ * @module
+ */
+
+import { UsageError } from "./args.ts";
+import { EXIT } from "./exit_codes.ts";
+import { startCommand, statusCommand, stopCommand } from "./lifecycle.ts";
+import { serveCommand } from "./serve.ts";
+import { VERSION } from "../version.ts";
+
+type Command = (args: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; summary: string }> = {
+  start: { run: startCommand, summary: "start the service for a project in the background (or reuse it)" },
+  stop: { run: stopCommand, summary: "stop the service of a project" },
+  status: { run: statusCommand, summary: "say whether the service runs: running, offline or needs recovery" },
+  serve: { run: serveCommand, summary: "run the service in the foreground (for sidecars and tests)" },
+};
+
+/** The top-level help. */
+export function helpText(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(width)}  ${summary}`);
+  return `weft ${VERSION}: a local workflow service for your IDE's agent, your code and you.
+
+Usage: weft <command> [--project DIR] [--port N] [--json]
+
+Commands:
+${lines.join("\n")}
+
+Every command takes --help. --project defaults to the working directory.`;
+}
+
+/** Runs the command line `args` and resolves with the process exit code. */
+export async function main(args: string[]): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    console.log(helpText());
+    return name === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  if (name === "--version" || name === "version") {
+    console.log(VERSION);
+    return EXIT.OK;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`weft: unknown command "${name}"\n\n${helpText()}`);
+    return EXIT.USAGE;
+  }
+  try {
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`weft ${name}: ${error.message}\n  see: weft ${name} --help`);
+      return EXIT.USAGE;
+    }
+    console.error(`weft ${name}: ${(error as Error).message}`);
+    return EXIT.FAILURE;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Starting `weft serve` as a background process and waiting for its ready line.
+ *
+ * @module
+ */
+
+import { basename } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The ready line of `weft serve`. */
+export interface ReadyLine {
+  url: string;
+  port: number;
+  pid: number;
+  instanceId: string;
+}
+
+/**
+ * The command that runs this same program: the compiled binary itself, or `deno run -A <main module>` when
+ * running from source or from a bundle.
+ */
+export function selfCommand(): { command: string; args: string[] } {
+  const exec = Deno.execPath();
+  const runningUnderDeno = /^deno(\.exe)?$/i.test(basename(exec));
+  if (!runningUnderDeno) return { command: exec, args: [] };
+  const main = Deno.mainModule.startsWith("file:") ? fileURLToPath(Deno.mainModule) : Deno.mainModule;
+  return { command: exec, args: ["run", "-A", main] };
+}
+
+/**
+ * Spawns `serve` detached from this process, reads its one ready line, and lets it run on. Its stderr goes
+ * nowhere: once we stop reading, a write into a closed pipe could otherwise end it.
+ */
+export async function spawnService(projectDir: string, port?: number): Promise<ReadyLine> {
+  const self = selfCommand();
+  const args = [
+    ...self.args,
+    "serve",
+    "--project",
+    projectDir,
+    ...(port === undefined ? [] : ["--port", `${port}`]),
+  ];
+  const child = new Deno.Command(self.command, {
+    args,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+    detached: true,
+  }).spawn();
+  const line = await firstLine(child.stdout);
+  child.unref();
+  let parsed: { ready?: boolean; error?: string } & Partial<ReadyLine>;
+  try {
+    parsed = JSON.parse(line ?? "");
+  } catch {
+    const status = await child.status;
+    throw new Error(`the service exited (code ${status.code}) before it was ready; see .weft/logs/`);
+  }
+  if (!parsed.ready) throw new Error(parsed.error ?? "the service could not start");
+  return { url: parsed.url!, port: parsed.port!, pid: parsed.pid!, instanceId: parsed.instanceId! };
+}
+
+async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string | null> {
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) return buffered || null;
+      buffered += value;
+      const newline = buffered.indexOf("\n");
+      if (newline >= 0) return buffered.slice(0, newline);
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The typed client helper that the CLI and Studio use: find this project's service from its metadata, check
+ * the instance is alive, and open the endpoint of the caller's source with that endpoint class's token.
+ *
+ * @module
+ */
+
+import { Client, StreamableHTTPClientTransport } from "../mcp/sdk.ts";
+import { type Endpoint, endpointFor } from "../mcp/endpoints.ts";
+import type { Source } from "../engine/views.ts";
+import { type ConnectionInfo, readConnection } from "../service/connection.ts";
+import { inspectLock } from "../service/lock.ts";
+import { weftPaths } from "../service/paths.ts";
+import { ERROR_CODES, type ErrorCode, WeftError } from "../errors.ts";
+import { VERSION } from "../version.ts";
+
+/** Raised when no live service answers for the project; `reason` says what was found instead. */
+export class ServiceOfflineError extends Error {
+  constructor(readonly reason: string, readonly needsRecovery = false) {
+    super(reason);
+    this.name = "ServiceOfflineError";
+  }
+}
+
+/** Options of {@linkcode connect}. */
+export interface ConnectOptions {
+  source: Source;
+  /** For `agent_ide`: the Codex presentation endpoint. */
+  codex?: boolean;
+  /** Reported to the server as the client's name. */
+  clientName?: string;
+}
+
+/** An open MCP session on the right endpoint. */
+export class WeftClient {
+  constructor(
+    readonly client: Client,
+    readonly endpoint: Endpoint,
+    readonly connection: Omit<ConnectionInfo, "externalToken" | "internalToken">,
+  ) {}
+
+  /** Calls a tool and returns its structured result; a classified error payload is thrown as `WeftError`. */
+  async call<T = Record<string, unknown>>(name: string, args: Record<string, unknown> = {}): Promise<T> {
+    const result = await this.client.callTool({ name, arguments: args });
+    return unwrapToolResult<T>(result);
+  }
+
+  /** Ends the session (DELETE) and closes the transport. */
+  async close(): Promise<void> {
+    const transport = this.client.transport as StreamableHTTPClientTransport | undefined;
+    await transport?.terminateSession().catch(() => {});
+    await this.client.close();
+  }
+}
+
+/** The structured content of a tool result, or the `WeftError` its error payload describes. */
+export function unwrapToolResult<T>(result: unknown): T {
+  const value = result as { isError?: boolean; structuredContent?: unknown; content?: { text?: string }[] };
+  if (value.isError) {
+    let payload: { code?: string; message?: string; retryable?: boolean } | undefined;
+    try {
+      payload = JSON.parse(value.content?.[0]?.text ?? "{}").error;
+    } catch {
+      // fall through to INTERNAL
+    }
+    if (payload?.code && payload.code in ERROR_CODES) {
+      throw new WeftError(payload.code as ErrorCode, payload.message ?? "", {
+        retryable: payload.retryable,
+      });
+    }
+    throw new WeftError("INTERNAL", value.content?.[0]?.text ?? "The tool failed without a payload.");
+  }
+  return value.structuredContent as T;
+}
+
+/**
+ * Reads the metadata, checks that the instance it names holds the project's lock, and opens a session on the
+ * endpoint of `source`. An internal source never falls back to an external endpoint.
+ */
+export async function connect(projectDir: string, options: ConnectOptions): Promise<WeftClient> {
+  const paths = weftPaths(projectDir);
+  const connection = await readConnection(paths);
+  if (!connection) throw new ServiceOfflineError("no weft service has run for this project yet");
+  const lock = await inspectLock(paths);
+  if (lock.kind === "free") throw new ServiceOfflineError("the service is not running");
+  if (lock.kind === "stale") {
+    throw new ServiceOfflineError(`leftovers of a crashed service: ${lock.reason}`, true);
+  }
+  if (lock.owner.instanceId !== connection.instanceId) {
+    throw new ServiceOfflineError("the service is still starting or its metadata is out of date", true);
+  }
+  const endpoint = endpointFor(options.source, { codex: options.codex });
+  const token = endpoint.tokenClass === "internal" ? connection.internalToken : connection.externalToken;
+  const client = new Client({ name: options.clientName ?? `weft-${options.source}`, version: VERSION });
+  const transport = new StreamableHTTPClientTransport(new URL(endpoint.path, connection.url), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    throw new ServiceOfflineError(
+      `the service (pid ${connection.pid}) holds the lock but does not answer: ${(error as Error).message}`,
+      true,
+    );
+  }
+  const { externalToken: _e, internalToken: _i, ...publicInfo } = connection;
+  return new WeftClient(client, endpoint, publicInfo);
+}

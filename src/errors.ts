@@ -1,0 +1,67 @@
+/**
+ * The one error catalog of weft. Every layer throws {@linkcode WeftError}; the MCP layer turns it into an
+ * `isError` payload, the CLI into a message and an exit code. Nothing else may invent error codes.
+ *
+ * @module
+ */
+
+/** Every classified error code a client can see, with whether retrying the same call can succeed. */
+export const ERROR_CODES = {
+  INVALID_REQUEST: { retryable: false },
+  NOT_FOUND: { retryable: false },
+  CONFLICT: { retryable: false },
+  BUSY: { retryable: true },
+  CONFIGURATION_REQUIRED: { retryable: false },
+  AGENT_OUTPUT_INVALID: { retryable: false },
+  AGENT_CALL_FAILED: { retryable: false },
+  TOOL_FAILED: { retryable: false },
+  RUN_INTERRUPTED: { retryable: false },
+  BUDGET_EXCEEDED: { retryable: false },
+  STORAGE_ERROR: { retryable: false },
+  INTERNAL: { retryable: true },
+} as const;
+
+/** A classified error code. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The wire shape of an error: what tools return and Runs keep as `lastError`. */
+export interface ErrorPayload {
+  code: ErrorCode;
+  message: string;
+  retryable: boolean;
+}
+
+/** A classified failure whose message is safe to show to any client (no paths, tokens or stacks). */
+export class WeftError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+
+  constructor(code: ErrorCode, message: string, options?: { retryable?: boolean; cause?: unknown }) {
+    super(message, { cause: options?.cause });
+    this.name = "WeftError";
+    this.code = code;
+    this.retryable = options?.retryable ?? ERROR_CODES[code].retryable;
+  }
+
+  /** The payload clients see. */
+  toPayload(): ErrorPayload {
+    return { code: this.code, message: this.message, retryable: this.retryable };
+  }
+}
+
+/**
+ * Classifies anything thrown. Unknown failures become `INTERNAL` with a generic message, because their text
+ * may carry a path of the machine or a stack; the original stays as `cause` for the log.
+ */
+export function toWeftError(error: unknown): WeftError {
+  if (error instanceof WeftError) return error;
+  return new WeftError("INTERNAL", "An unexpected internal error occurred; the service log has details.", {
+    cause: error,
+  });
+}
+
+/** Shorthand constructors that read like the sentence they throw. */
+export const invalid = (message: string) => new WeftError("INVALID_REQUEST", message);
+export const notFound = (message: string) => new WeftError("NOT_FOUND", message);
+export const conflict = (message: string) => new WeftError("CONFLICT", message);
+export const busy = (message: string) => new WeftError("BUSY", message);

@@ -1,0 +1,39 @@
+/**
+ * The service's one `(Request) => Promise<Response>` handler: route by path to an endpoint (404), then the
+ * checks in their fixed order, then the endpoint's sessions.
+ *
+ * @module
+ */
+
+import { endpointAt, type TokenClass } from "../mcp/endpoints.ts";
+import { readJsonBody, requireBearer, requireLoopbackHost, requireOwnOrigin } from "./checks.ts";
+import { compose, jsonRpcError } from "./middleware.ts";
+import type { SessionTable } from "./sessions.ts";
+
+/** What the handler needs: the tokens, the bound port (known only once listening), and the sessions. */
+export interface HandlerOptions {
+  tokens: Record<TokenClass, string>;
+  port: () => number;
+  sessions: SessionTable;
+}
+
+/** Builds the handler given to `Deno.serve`. */
+export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
+  const serve = compose(
+    [
+      requireBearer(options.tokens),
+      requireLoopbackHost(options.port),
+      requireOwnOrigin(options.port),
+      readJsonBody(),
+    ],
+    (request, state) => options.sessions.handle(request, state.endpoint, state.body),
+  );
+  return async (request) => {
+    const endpoint = endpointAt(new URL(request.url).pathname);
+    if (!endpoint) {
+      await request.body?.cancel();
+      return jsonRpcError(404, -32000, "Not found");
+    }
+    return await serve(request, { endpoint });
+  };
+}

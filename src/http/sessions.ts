@@ -1,0 +1,138 @@
+/**
+ * MCP sessions: one SDK transport and one server per session, each bound to the endpoint path that opened
+ * it. A session id presented on any other path is unknown there (404), exactly like an id never issued.
+ *
+ * @module
+ */
+
+import { isInitializeRequest, type Server, WebStandardStreamableHTTPServerTransport } from "../mcp/sdk.ts";
+import type { Endpoint } from "../mcp/endpoints.ts";
+import type { Logger } from "../service/logger.ts";
+import { randomId } from "../service/tokens.ts";
+import { jsonRpcError } from "./middleware.ts";
+
+/** Limits of the session table. */
+export interface SessionLimits {
+  /** Open sessions at most, across all endpoints; one more initialization gets 503. */
+  maxSessions: number;
+  /** A session with no request for this long is closed by the next sweep. */
+  idleMs: number;
+}
+
+/** Defaults sized for a person's IDEs plus the CLI, with room for many agents. */
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxSessions: 256, idleMs: 60 * 60 * 1000 };
+
+interface Session {
+  endpoint: Endpoint;
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: Server;
+  lastSeen: number;
+}
+
+/** The table of open sessions and the stage of the HTTP handler that serves them. */
+export class SessionTable {
+  #sessions = new Map<string, Session>();
+  #opening = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    readonly limits: SessionLimits,
+    private readonly createServer: (endpoint: Endpoint) => Server,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Open sessions, for `status`. */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /** Starts sweeping idle sessions on a timer that does not keep the process alive. */
+  startSweeping(): void {
+    if (this.#timer !== undefined) return;
+    const every = Math.max(1000, Math.min(this.limits.idleMs / 4, 60_000));
+    const timer = setInterval(() => void this.sweep(), every);
+    Deno.unrefTimer(timer);
+    this.#timer = timer;
+  }
+
+  /** Closes every session idle for longer than the limit; returns how many it closed. */
+  async sweep(): Promise<number> {
+    const cutoff = this.now() - this.limits.idleMs;
+    const idle = [...this.#sessions.entries()].filter(([, session]) => session.lastSeen < cutoff);
+    for (const [id, session] of idle) {
+      this.logger.log("session.expired", { path: session.endpoint.path, session: id });
+      await session.transport.close();
+    }
+    return idle.length;
+  }
+
+  /** Serves one request that passed every check. */
+  async handle(request: Request, endpoint: Endpoint, body: unknown): Promise<Response> {
+    const sessionId = request.headers.get("mcp-session-id");
+    if (sessionId !== null) {
+      const session = this.#sessions.get(sessionId);
+      if (!session || session.endpoint.path !== endpoint.path) {
+        return jsonRpcError(404, -32001, "Session not found: initialize a new session on this endpoint");
+      }
+      session.lastSeen = this.now();
+      return await session.transport.handleRequest(request, { parsedBody: body });
+    }
+    if (request.method !== "POST" || !isInitialization(body)) {
+      return jsonRpcError(
+        400,
+        -32000,
+        "Bad Request: send initialize first, then the Mcp-Session-Id it returns",
+      );
+    }
+    if (this.#sessions.size + this.#opening >= this.limits.maxSessions) {
+      return jsonRpcError(
+        503,
+        -32000,
+        `Too many open MCP sessions (limit ${this.limits.maxSessions}): close unused sessions with DELETE or ` +
+          "wait for idle ones to expire",
+        { "retry-after": "5" },
+      );
+    }
+    return await this.#open(request, endpoint, body);
+  }
+
+  async #open(request: Request, endpoint: Endpoint, body: unknown): Promise<Response> {
+    this.#opening++;
+    const server = this.createServer(endpoint);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomId(18),
+      onsessioninitialized: (id) => {
+        this.#sessions.set(id, { endpoint, transport, server, lastSeen: this.now() });
+        this.logger.log("session.opened", { path: endpoint.path, session: id });
+      },
+    });
+    // Set before connect: the server replaces onclose handlers it finds, and chains to this one.
+    transport.onclose = () => {
+      const id = transport.sessionId;
+      if (id && this.#sessions.delete(id)) {
+        this.logger.log("session.closed", { path: endpoint.path, session: id });
+      }
+    };
+    try {
+      await server.connect(transport);
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      this.#opening--;
+    }
+  }
+
+  /** Closes every session's transport (and so its open streams); the HTTP server can then shut down. */
+  async closeAll(): Promise<void> {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    const sessions = [...this.#sessions.values()];
+    await Promise.allSettled(sessions.map((session) => session.server.close()));
+    this.#sessions.clear();
+  }
+}
+
+function isInitialization(body: unknown): boolean {
+  if (Array.isArray(body)) return body.some((message) => isInitializeRequest(message));
+  return isInitializeRequest(body);
+}

@@ -1,0 +1,28 @@
+/**
+ * What every MCP session shares: the engine and the facts about this service instance.
+ *
+ * @module
+ */
+
+import type { Engine } from "../engine/engine.ts";
+import type { Logger } from "../service/logger.ts";
+import type { ClaimTable } from "./agent/claims.ts";
+
+/** Facts about the running instance that `status` reports. */
+export interface InstanceInfo {
+  instanceId: string;
+  pid: number;
+  version: string;
+  startedAt: Date;
+}
+
+/** The shared state behind every endpoint and session. */
+export interface ServiceContext {
+  engine: Engine;
+  instance: InstanceInfo;
+  logger: Logger;
+  /** Who owns which agent call; in memory only, shared by both external endpoints. */
+  claims: ClaimTable;
+  /** How many MCP sessions are open right now, and the cap. */
+  sessions(): { open: number; max: number };
+}

@@ -1,0 +1,61 @@
+/**
+ * The four MCP endpoints. Only the path decides the source of what arrives there, and the source decides
+ * how agent steps of Runs created there are executed (SPEC §2).
+ *
+ * @module
+ */
+
+import type { Source } from "../engine/views.ts";
+
+/** Which bearer token opens an endpoint: the IDE's (external) or the CLI's and Studio's (internal). */
+export type TokenClass = "external" | "internal";
+
+/** One MCP endpoint of the service. */
+export interface Endpoint {
+  path: string;
+  source: Source;
+  tokenClass: TokenClass;
+  /** Codex gets shorter titles, "weft · <flow>" form messages and approval-free annotations. */
+  presentation: "standard" | "codex";
+  /** The six agent-task tools exist only where the MCP client executes agent steps. */
+  agentTasks: boolean;
+}
+
+/** Every endpoint, by path. */
+export const ENDPOINTS: readonly Endpoint[] = [
+  { path: "/mcp", source: "agent_ide", tokenClass: "external", presentation: "standard", agentTasks: true },
+  {
+    path: "/mcp/codex",
+    source: "agent_ide",
+    tokenClass: "external",
+    presentation: "codex",
+    agentTasks: true,
+  },
+  {
+    path: "/internal/mcp",
+    source: "cli",
+    tokenClass: "internal",
+    presentation: "standard",
+    agentTasks: false,
+  },
+  {
+    path: "/internal/mcp/studio",
+    source: "studio",
+    tokenClass: "internal",
+    presentation: "standard",
+    agentTasks: false,
+  },
+];
+
+const BY_PATH = new Map(ENDPOINTS.map((endpoint) => [endpoint.path, endpoint]));
+
+/** The endpoint at exactly this path (no trailing-slash or case folding), if any. */
+export function endpointAt(path: string): Endpoint | undefined {
+  return BY_PATH.get(path);
+}
+
+/** The endpoint a client of `source` must use; internal sources never map to an external path. */
+export function endpointFor(source: Source, options: { codex?: boolean } = {}): Endpoint {
+  if (source === "agent_ide") return BY_PATH.get(options.codex ? "/mcp/codex" : "/mcp")!;
+  return BY_PATH.get(source === "cli" ? "/internal/mcp" : "/internal/mcp/studio")!;
+}

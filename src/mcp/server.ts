@@ -1,0 +1,80 @@
+/**
+ * Builds the MCP server of one session: the tools of its endpoint, their schemas as JSON Schema, strict input
+ * validation, and the mapping of every outcome to a result (SPEC §3 conventions).
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { CallToolRequestSchema, ListToolsRequestSchema, Server, type Tool } from "./sdk.ts";
+import type { Endpoint } from "./endpoints.ts";
+import type { ServiceContext } from "./context.ts";
+import { annotationsFor, type ToolDefinition } from "./tool.ts";
+import { errorResult, okResult } from "./results.ts";
+import { invalid, toWeftError } from "../errors.ts";
+import { VERSION } from "../version.ts";
+import { instructionsFor } from "./instructions.ts";
+
+/** Creates the server for one new session on `endpoint`, offering `tools`. */
+export function createSessionServer(
+  endpoint: Endpoint,
+  service: ServiceContext,
+  tools: readonly ToolDefinition[],
+): Server {
+  const server = new Server(
+    { name: "weft", title: "weft", version: VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(endpoint) },
+  );
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const listing = tools.map((tool) => describeTool(tool, endpoint));
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    const tool = byName.get(name);
+    const started = performance.now();
+    let outcome = "ok";
+    try {
+      if (!tool) throw invalid(`Unknown tool "${name}" on ${endpoint.path}.`);
+      const parsed = tool.input.safeParse(request.params.arguments ?? {});
+      if (!parsed.success) throw invalid(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
+      const value = await tool.run(parsed.data, { endpoint, service, server, extra });
+      return okResult(tool.output.parse(value) as Record<string, unknown>);
+    } catch (error) {
+      const classified = toWeftError(error);
+      outcome = classified.code;
+      if (classified.code === "INTERNAL") {
+        service.logger.log("tool.internal_error", { tool: name, detail: String(classified.cause ?? error) });
+      }
+      return errorResult(classified);
+    } finally {
+      service.logger.log("tool.call", {
+        tool: name,
+        path: endpoint.path,
+        outcome,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+      });
+    }
+  });
+  return server;
+}
+
+function describeTool(tool: ToolDefinition, endpoint: Endpoint): Tool {
+  const title = endpoint.presentation === "codex" ? `weft · ${tool.title}` : tool.title;
+  return {
+    name: tool.name,
+    title,
+    description: tool.description,
+    inputSchema: z.toJSONSchema(tool.input, { io: "input" }) as Tool["inputSchema"],
+    outputSchema: z.toJSONSchema(tool.output, { io: "output" }) as Tool["outputSchema"],
+    annotations: annotationsFor(tool.effects, title),
+  };
+}
+
+/** Turns zod issues into one line an agent can act on: `path: problem; path: problem`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 10)
+    .map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}`)
+    .join("; ");
+}

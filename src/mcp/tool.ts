@@ -1,0 +1,64 @@
+/**
+ * How a weft tool is declared: a name, texts for the agent, strict zod input and output schemas, honest
+ * annotations, and a function that maps the input to an engine operation.
+ *
+ * @module
+ */
+
+import type { z } from "zod";
+import type { Server } from "./sdk.ts";
+import type { RequestHandlerExtra, ServerNotification, ServerRequest, ToolAnnotations } from "./sdk.ts";
+import type { Endpoint } from "./endpoints.ts";
+import type { ServiceContext } from "./context.ts";
+
+/** What a tool's `run` receives besides its input: where the call came in, and the means to talk back. */
+export interface ToolCall {
+  endpoint: Endpoint;
+  service: ServiceContext;
+  /** The session's low-level server, for requests to the client such as elicitation. */
+  server: Server;
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>;
+}
+
+/** Annotation facts a tool declares about itself; the MCP layer derives the wire annotations from them. */
+export interface ToolEffects {
+  /** The tool changes nothing. */
+  readOnly: boolean;
+  /** The tool may end or discard something a person would miss (cancel, fail). */
+  destructive: boolean;
+  /** Repeating the same call has no further effect. */
+  idempotent: boolean;
+}
+
+/** One tool of the MCP surface. */
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  effects: ToolEffects;
+  run(input: z.output<I>, call: ToolCall): Promise<z.input<O>> | z.input<O>;
+}
+
+/** Declares a tool with its types inferred from its schemas. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  definition: ToolDefinition<I, O>,
+): ToolDefinition<I, O> {
+  return definition;
+}
+
+/**
+ * The wire annotations. Every tool is closed-world (it touches only this project's service). Codex asks for
+ * approval unless a tool says it is not destructive, so there `destructiveHint: false` is stated explicitly
+ * wherever it is true, which is everywhere but cancel and fail.
+ */
+export function annotationsFor(effects: ToolEffects, title: string): ToolAnnotations {
+  return {
+    title,
+    readOnlyHint: effects.readOnly,
+    destructiveHint: effects.destructive,
+    idempotentHint: effects.idempotent,
+    openWorldHint: false,
+  };
+}

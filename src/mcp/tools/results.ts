@@ -1,0 +1,70 @@
+/**
+ * The result tools: what stages committed, as Artifacts (current output per stage) and Records (history).
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { ArtifactViewSchema, RecordViewSchema } from "../../engine/views.ts";
+import { invalid } from "../../errors.ts";
+import { defineTool } from "../tool.ts";
+import { Identity } from "./identity.ts";
+
+const Name = z.string().min(1).max(200);
+
+/** `get_record`: one Record, or null. */
+export const getRecordTool = defineTool({
+  name: "get_record",
+  title: "Get a Record",
+  description: "Return the Record `recordId` (what a stage committed, by which Run, from which answers), " +
+    "or record: null when there is none. Read-only.",
+  input: z.strictObject({ recordId: Identity }),
+  output: z.object({ record: RecordViewSchema.nullable() }),
+  effects: { readOnly: true, destructive: false, idempotent: true },
+  run: ({ recordId }, { service }) => ({ record: service.engine.getRecord(recordId) }),
+});
+
+/** `get_artifact`: one Artifact with its data, by id or by (flowName, stageName). */
+export const getArtifactTool = defineTool({
+  name: "get_artifact",
+  title: "Get an Artifact",
+  description: "Return an Artifact with its data: by `artifactId`, or by both `flowName` and `stageName` " +
+    "(the current committed output of that stage). `revision` selects an earlier revision. Returns " +
+    "artifact: null when there is none. Read-only.",
+  input: z.strictObject({
+    artifactId: Identity.optional(),
+    flowName: Name.optional(),
+    stageName: Name.optional(),
+    revision: z.number().int().min(1).optional(),
+  }),
+  output: z.object({ artifact: ArtifactViewSchema.nullable() }),
+  effects: { readOnly: true, destructive: false, idempotent: true },
+  run: ({ artifactId, flowName, stageName, revision }, { service }) => {
+    const byId = artifactId !== undefined;
+    const byStage = flowName !== undefined || stageName !== undefined;
+    if (byId === byStage) throw invalid("Pass either artifactId, or both flowName and stageName.");
+    if (byStage && (flowName === undefined || stageName === undefined)) {
+      throw invalid("flowName and stageName go together.");
+    }
+    const query = byId ? { artifactId: artifactId! } : { flowName: flowName!, stageName: stageName! };
+    return { artifact: service.engine.getArtifact(query, revision) };
+  },
+});
+
+/** `list_artifacts`: Artifact metadata (no data), paged by an opaque cursor bound to the filters. */
+export const listArtifactsTool = defineTool({
+  name: "list_artifacts",
+  title: "List Artifacts",
+  description: "List Artifacts (metadata only, no data; use get_artifact for the data), optionally of one " +
+    "`flowName` and/or `stageName`, in pages of `limit` (1–200, default 50). Pass nextCursor with the same " +
+    "filters for the next page. Read-only.",
+  input: z.strictObject({
+    flowName: Name.optional(),
+    stageName: Name.optional(),
+    limit: z.number().int().min(1).max(200).optional(),
+    cursor: z.string().min(1).max(1024).optional(),
+  }),
+  output: z.object({ artifacts: z.array(ArtifactViewSchema), nextCursor: z.string().optional() }),
+  effects: { readOnly: true, destructive: false, idempotent: true },
+  run: (input, { service }) => service.engine.listArtifacts(input),
+});

@@ -1,0 +1,72 @@
+/**
+ * The `status` tool: what this service is, how long it has run, which source this endpoint is, and counts.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { defineTool } from "../tool.ts";
+
+const ServiceView = z.object({
+  name: z.literal("weft"),
+  version: z.string(),
+  instanceId: z.string(),
+  pid: z.number().int(),
+  startedAt: z.string(),
+  uptimeSeconds: z.number(),
+  endpoint: z.object({
+    path: z.string(),
+    source: z.enum(["agent_ide", "cli", "studio"]),
+    agentExecutor: z.enum(["mcp_client", "service"]),
+  }),
+  storage: z.object({ kind: z.literal("sqlite"), journalMode: z.string() }),
+  counts: z.object({
+    runs: z.record(z.string(), z.number().int()),
+    artifacts: z.number().int(),
+    records: z.number().int(),
+    workflows: z.object({ available: z.number().int(), unavailable: z.number().int() }),
+    sessions: z.object({ open: z.number().int(), max: z.number().int() }),
+  }),
+  model: z.object({ ready: z.boolean(), reason: z.string().optional() }),
+});
+
+/** Reports the service; works on every endpoint. */
+export const statusTool = defineTool({
+  name: "status",
+  title: "Service status",
+  description: "Report this weft service: version, instance, uptime, which source this endpoint is " +
+    "(agent_ide, cli or studio) and who executes agent steps here, storage, counts of Runs, Artifacts and " +
+    "Records, and whether a service-side model is configured. Read-only.",
+  input: z.strictObject({}),
+  output: z.object({ service: ServiceView }),
+  effects: { readOnly: true, destructive: false, idempotent: true },
+  run(_input, { endpoint, service }) {
+    const stats = service.engine.stats();
+    const { instance } = service;
+    return {
+      service: {
+        name: "weft" as const,
+        version: instance.version,
+        instanceId: instance.instanceId,
+        pid: instance.pid,
+        startedAt: instance.startedAt.toISOString(),
+        uptimeSeconds: Math.round((Date.now() - instance.startedAt.getTime()) / 1000),
+        endpoint: {
+          path: endpoint.path,
+          source: endpoint.source,
+          agentExecutor: endpoint.source === "agent_ide" ? "mcp_client" as const : "service" as const,
+        },
+        storage: stats.storage,
+        counts: {
+          runs: stats.runs,
+          artifacts: stats.artifacts,
+          records: stats.records,
+          workflows: stats.workflows,
+          sessions: service.sessions(),
+        },
+        // No service-side model can be configured yet; internal endpoints say so in list_workflows too.
+        model: { ready: false, reason: "No service-side model is configured; agent steps run in the IDE." },
+      },
+    };
+  },
+});

@@ -1,0 +1,143 @@
+/**
+ * One running weft service for one project: state directory, lock, engine, HTTP server, connection file,
+ * and an orderly shutdown.
+ *
+ * @module
+ */
+
+import { Engine } from "../engine/engine.ts";
+import { createHandler } from "../http/handler.ts";
+import { DEFAULT_SESSION_LIMITS, type SessionLimits, SessionTable } from "../http/sessions.ts";
+import type { ServiceContext } from "../mcp/context.ts";
+import { createSessionServer } from "../mcp/server.ts";
+import { ClaimTable } from "../mcp/agent/claims.ts";
+import { toolsFor } from "../mcp/tools/mod.ts";
+import { VERSION } from "../version.ts";
+import { type ConnectionInfo, readConnection, tokensFrom, writeConnection } from "./connection.ts";
+import { acquireLock, type LockOwner, releaseLock } from "./lock.ts";
+import { Logger } from "./logger.ts";
+import { ensureWeftDir, type WeftPaths, weftPaths } from "./paths.ts";
+import { randomId } from "./tokens.ts";
+
+/** How to start a service. */
+export interface ServiceOptions {
+  projectDir: string;
+  /** An explicit port; when absent the previous port is tried, then one the OS chooses. */
+  port?: number;
+  limits?: SessionLimits;
+}
+
+/** A started service. */
+export interface RunningService {
+  url: string;
+  port: number;
+  pid: number;
+  instanceId: string;
+  paths: WeftPaths;
+  /** Closes sessions, then the HTTP server, then storage, then releases the lock. Safe to call twice. */
+  shutdown(): Promise<void>;
+}
+
+/** Starts the service for a project; throws `LockHeldError` when one already runs there. */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const paths = weftPaths(options.projectDir);
+  await ensureWeftDir(paths);
+  const previous = await readConnection(paths);
+  const owner: LockOwner = {
+    pid: Deno.pid,
+    instanceId: `inst_${randomId(9)}`,
+    startedAt: new Date().toISOString(),
+  };
+  await acquireLock(paths, owner);
+
+  const logger = Logger.open(paths.logs, owner.instanceId);
+  let engine: Engine | undefined;
+  let server: Deno.HttpServer<Deno.NetAddr> | undefined;
+  try {
+    engine = Engine.open({
+      projectDir: paths.projectDir,
+      databasePath: paths.database,
+      log: (event) => logger.log("engine", event),
+    });
+    const context: ServiceContext = {
+      engine,
+      instance: { instanceId: owner.instanceId, pid: owner.pid, version: VERSION, startedAt: new Date() },
+      logger,
+      claims: new ClaimTable(engine),
+      sessions: () => ({ open: sessions.size, max: sessions.limits.maxSessions }),
+    };
+    const sessions = new SessionTable(
+      options.limits ?? DEFAULT_SESSION_LIMITS,
+      (endpoint) => createSessionServer(endpoint, context, toolsFor(endpoint)),
+      logger,
+    );
+    const tokens = tokensFrom(previous);
+    let port = 0;
+    const handler = createHandler({
+      tokens: { external: tokens.externalToken, internal: tokens.internalToken },
+      port: () => port,
+      sessions,
+    });
+    server = listen(handler, options.port, previous?.port, logger);
+    port = server.addr.port;
+    sessions.startSweeping();
+
+    const info: ConnectionInfo = {
+      version: 1,
+      url: `http://127.0.0.1:${port}`,
+      port,
+      pid: owner.pid,
+      instanceId: owner.instanceId,
+      ...tokens,
+    };
+    await writeConnection(paths, info);
+    logger.log("service.started", { port, pid: owner.pid, version: VERSION });
+
+    let stopping: Promise<void> | undefined;
+    const running = server;
+    const openedEngine = engine;
+    return {
+      url: info.url,
+      port,
+      pid: owner.pid,
+      instanceId: owner.instanceId,
+      paths,
+      shutdown: () =>
+        stopping ??= (async () => {
+          // Open SSE streams would keep Deno.serve's shutdown waiting forever: close the sessions first.
+          await sessions.closeAll();
+          await running.shutdown();
+          openedEngine.close();
+          logger.log("service.stopped", {});
+          logger.close();
+          await releaseLock(paths, owner);
+        })(),
+    };
+  } catch (error) {
+    await server?.shutdown();
+    engine?.close();
+    logger.log("service.failed", { error: String(error) });
+    logger.close();
+    await releaseLock(paths, owner);
+    throw error;
+  }
+}
+
+function listen(
+  handler: (request: Request) => Promise<Response>,
+  explicitPort: number | undefined,
+  previousPort: number | undefined,
+  logger: Logger,
+): Deno.HttpServer<Deno.NetAddr> {
+  const serve = (port: number) => Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, handler);
+  if (explicitPort !== undefined) return serve(explicitPort);
+  if (previousPort) {
+    try {
+      return serve(previousPort);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+      logger.log("service.port_taken", { port: previousPort });
+    }
+  }
+  return serve(0);
+}

@@ -1,0 +1,168 @@
+/**
+ * The service's life: the ready line, files and modes in `.weft/`, restart keeping port and tokens, one
+ * service per project, `--exit-with-stdin`, and the `start`, `status` and `stop` commands.
+ */
+
+import assert from "node:assert/strict";
+import { runWeft, serve, tempProject } from "../support/service.ts";
+import { isProcessAlive } from "../../src/service/process.ts";
+
+Deno.test("serve prints exactly the ready line and writes owner-only state", async () => {
+  const dir = await tempProject();
+  const served = await serve(dir);
+  try {
+    assert.deepEqual(
+      Object.keys(served).filter((key) => ["ready", "url", "port", "pid", "instanceId"].includes(key)).sort(),
+      ["instanceId", "pid", "port", "ready", "url"],
+    );
+    assert.equal(served.url, `http://127.0.0.1:${served.port}`);
+    assert.deepEqual(Object.keys(served.connection).sort(), [
+      "externalToken",
+      "instanceId",
+      "internalToken",
+      "pid",
+      "port",
+      "url",
+      "version",
+    ]);
+    assert.notEqual(served.connection.externalToken, served.connection.internalToken);
+    assert.match(served.connection.externalToken, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal((await Deno.stat(`${dir}/.weft`)).mode! & 0o777, 0o700);
+    assert.equal((await Deno.stat(`${dir}/.weft/connection.json`)).mode! & 0o777, 0o600);
+  } finally {
+    assert.equal(await served.stop(), 0);
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a restart keeps the port and the tokens; modes opened up by hand are tightened", async () => {
+  const dir = await tempProject();
+  const first = await serve(dir);
+  await first.stop();
+  await Deno.chmod(`${dir}/.weft`, 0o755);
+  const second = await serve(dir, { port: "previous" });
+  try {
+    assert.equal(second.port, first.port);
+    assert.notEqual(second.instanceId, first.instanceId);
+    assert.equal(second.connection.externalToken, first.connection.externalToken);
+    assert.equal(second.connection.internalToken, first.connection.internalToken);
+    assert.equal((await Deno.stat(`${dir}/.weft`)).mode! & 0o777, 0o700);
+  } finally {
+    await second.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a second serve for the same project refuses while the first runs", async () => {
+  const dir = await tempProject();
+  const served = await serve(dir);
+  try {
+    const second = await runWeft(["serve", "--project", dir, "--port", "0"]);
+    assert.equal(second.code, 1);
+    const line = JSON.parse(second.stdout.trim());
+    assert.equal(line.ready, false);
+    assert.match(line.error, new RegExp(`pid ${served.pid}`));
+  } finally {
+    await served.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("--exit-with-stdin stops the service cleanly when stdin closes", async () => {
+  const dir = await tempProject();
+  const served = await serve(dir, { stdin: "piped", extraArgs: ["--exit-with-stdin"] });
+  try {
+    await served.process.stdin.close();
+    assert.equal((await served.process.status).code, 0);
+    assert.ok(!(await exists(`${dir}/.weft/service.lock`)), "the lock is released");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("start runs the service in the background and reuses it; status and stop see it", async () => {
+  const dir = await tempProject();
+  let pid: number | undefined;
+  try {
+    const offline = await runWeft(["status", "--project", dir, "--json"]);
+    assert.equal(offline.code, 3);
+    assert.equal(JSON.parse(offline.stdout).state, "offline");
+
+    const started = await runWeft(["start", "--project", dir, "--json"]);
+    assert.equal(started.code, 0, started.stderr);
+    const first = JSON.parse(started.stdout);
+    pid = first.pid;
+    assert.equal(first.state, "running");
+
+    const again = await runWeft(["start", "--project", dir, "--json"]);
+    assert.equal(again.code, 0);
+    assert.equal(JSON.parse(again.stdout).pid, pid, "a second start reuses the running service");
+
+    const status = await runWeft(["status", "--project", dir, "--json"]);
+    assert.equal(status.code, 0);
+    const report = JSON.parse(status.stdout);
+    assert.equal(report.state, "running");
+    assert.equal(report.service.endpoint.source, "cli");
+
+    const stopped = await runWeft(["stop", "--project", dir, "--json"]);
+    assert.equal(stopped.code, 0, stopped.stderr);
+    assert.ok(!isProcessAlive(pid!), "stop waits until the process is gone");
+    assert.equal((await runWeft(["status", "--project", dir])).code, 3);
+  } finally {
+    if (pid !== undefined && isProcessAlive(pid)) Deno.kill(pid, "SIGKILL");
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("leftovers of a crashed instance: status says so, stop refuses, start clears them safely", async () => {
+  const dir = await tempProject();
+  const crashed = await serve(dir);
+  await crashed.kill();
+  let pid: number | undefined;
+  try {
+    const status = await runWeft(["status", "--project", dir, "--json"]);
+    assert.equal(status.code, 4);
+    const report = JSON.parse(status.stdout);
+    assert.equal(report.state, "needs_recovery");
+    assert.match(report.reason, new RegExp(`process ${crashed.pid} that held it is gone`));
+
+    const stop = await runWeft(["stop", "--project", dir]);
+    assert.equal(stop.code, 4, "stop never signals an instance it cannot verify");
+
+    const started = await runWeft(["start", "--project", dir, "--json"]);
+    assert.equal(started.code, 0, started.stderr);
+    pid = JSON.parse(started.stdout).pid;
+    const connection = JSON.parse(await Deno.readTextFile(`${dir}/.weft/connection.json`));
+    assert.equal(connection.externalToken, crashed.connection.externalToken);
+    assert.equal((await runWeft(["stop", "--project", dir])).code, 0);
+  } finally {
+    if (pid !== undefined && isProcessAlive(pid)) Deno.kill(pid, "SIGKILL");
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the log is JSON lines per instance and holds no token", async () => {
+  const dir = await tempProject();
+  const served = await serve(dir);
+  await served.stop();
+  try {
+    const text = await Deno.readTextFile(`${dir}/.weft/logs/${served.instanceId}.jsonl`);
+    const events = text.trim().split("\n").map((line) => JSON.parse(line));
+    assert.equal(events[0].event, "service.started");
+    assert.equal(events.at(-1).event, "service.stopped");
+    assert.ok(
+      !text.includes(served.connection.externalToken) && !text.includes(served.connection.internalToken),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

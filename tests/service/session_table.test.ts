@@ -1,0 +1,60 @@
+/**
+ * Idle expiry of the session table, on a clock the test controls (no waiting on real time).
+ */
+
+import assert from "node:assert/strict";
+import { SessionTable } from "../../src/http/sessions.ts";
+import { Server } from "../../src/mcp/sdk.ts";
+import { ENDPOINTS } from "../../src/mcp/endpoints.ts";
+import { Logger } from "../../src/service/logger.ts";
+
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+};
+
+function initRequest(): Request {
+  return new Request("http://127.0.0.1:1/mcp", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify(initialize),
+  });
+}
+
+Deno.test("sessions idle past the limit are closed by a sweep; active ones stay", async () => {
+  let now = 0;
+  const table = new SessionTable(
+    { maxSessions: 10, idleMs: 1000 },
+    () => new Server({ name: "t", version: "0" }, { capabilities: { tools: {} } }),
+    Logger.silent(),
+    () => now,
+  );
+  const endpoint = ENDPOINTS[0];
+  const a = await table.handle(initRequest(), endpoint, initialize);
+  const b = await table.handle(initRequest(), endpoint, initialize);
+  await a.body?.cancel();
+  await b.body?.cancel();
+  assert.equal(table.size, 2);
+
+  now = 900;
+  const touch = new Request("http://127.0.0.1:1/mcp", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-session-id": b.headers.get("mcp-session-id")!,
+      "mcp-protocol-version": "2025-06-18",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
+  });
+  const pinged = await table.handle(touch, endpoint, { jsonrpc: "2.0", id: 2, method: "ping" });
+  await pinged.body?.cancel();
+
+  now = 1500;
+  assert.equal(await table.sweep(), 1);
+  assert.equal(table.size, 1);
+  await table.closeAll();
+  assert.equal(table.size, 0);
+});

@@ -1,0 +1,168 @@
+/**
+ * MCP sessions of a real service: bound to the path that opened them, ended by DELETE, capped; and the
+ * `status` tool on each endpoint through the real SDK client.
+ */
+
+import assert from "node:assert/strict";
+import { call, closeClient, mcpClient, serve, tempProject, tokenFor } from "../support/service.ts";
+import type { ServedProject } from "../support/service.ts";
+
+async function openSession(served: ServedProject, path: string): Promise<string> {
+  const response = await fetch(served.url + path, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${tokenFor(served, path)}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    }),
+  });
+  await response.body?.cancel();
+  assert.equal(response.status, 200);
+  const id = response.headers.get("mcp-session-id");
+  assert.ok(id);
+  return id;
+}
+
+function ping(served: ServedProject, path: string, sessionId: string, method = "POST"): Promise<Response> {
+  return fetch(served.url + path, {
+    method,
+    headers: {
+      authorization: `Bearer ${tokenFor(served, path)}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-session-id": sessionId,
+      "mcp-protocol-version": "2025-06-18",
+    },
+    body: method === "POST" ? JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) : undefined,
+  });
+}
+
+Deno.test("a session id works only on the path that opened it, and DELETE ends it", async () => {
+  const dir = await tempProject();
+  const served = await serve(dir);
+  try {
+    const id = await openSession(served, "/mcp");
+    const own = await ping(served, "/mcp", id);
+    assert.equal(own.status, 200);
+    await own.body?.cancel();
+    for (const path of ["/mcp/codex", "/internal/mcp", "/internal/mcp/studio"]) {
+      const elsewhere = await ping(served, path, id);
+      assert.equal(elsewhere.status, 404, path);
+      await elsewhere.body?.cancel();
+    }
+    const deleted = await ping(served, "/mcp", id, "DELETE");
+    assert.equal(deleted.status, 200);
+    await deleted.body?.cancel();
+    const after = await ping(served, "/mcp", id);
+    assert.equal(after.status, 404);
+    await after.body?.cancel();
+  } finally {
+    await served.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("sessions past the cap get 503 with a clear message; closing one makes room", async () => {
+  const dir = await tempProject();
+  const served = await serve(dir, { extraArgs: ["--max-sessions", "2"] });
+  try {
+    const first = await openSession(served, "/mcp");
+    await openSession(served, "/internal/mcp");
+    const refused = await fetch(served.url + "/mcp/codex", {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${served.connection.externalToken}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "0" },
+        },
+      }),
+    });
+    assert.equal(refused.status, 503);
+    assert.match((await refused.json()).error.message, /Too many open MCP sessions \(limit 2\)/);
+    const deleted = await ping(served, "/mcp", first, "DELETE");
+    await deleted.body?.cancel();
+    await openSession(served, "/mcp/codex");
+  } finally {
+    await served.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("status works on all four endpoints and names each endpoint's source", async () => {
+  const dir = await tempProject();
+  const served = await serve(dir);
+  try {
+    const expected = {
+      "/mcp": ["agent_ide", "mcp_client"],
+      "/mcp/codex": ["agent_ide", "mcp_client"],
+      "/internal/mcp": ["cli", "service"],
+      "/internal/mcp/studio": ["studio", "service"],
+    };
+    for (const [path, [source, agentExecutor]] of Object.entries(expected)) {
+      const client = await mcpClient(served, path);
+      try {
+        const { service } = await call<{ service: Record<string, any> }>(client, "status");
+        assert.equal(service.instanceId, served.instanceId);
+        assert.equal(service.pid, served.pid);
+        assert.deepEqual(service.endpoint, { path, source, agentExecutor });
+        assert.equal(service.storage.kind, "sqlite");
+        assert.equal(service.storage.journalMode, "wal");
+        const text = JSON.stringify(service);
+        assert.ok(
+          !text.includes(served.connection.externalToken) && !text.includes(served.connection.internalToken),
+        );
+        assert.ok(!text.includes(dir), "status never shows a path of the machine");
+      } finally {
+        await closeClient(client);
+      }
+    }
+  } finally {
+    await served.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("tools list strict input schemas, output schemas and honest annotations", async () => {
+  const dir = await tempProject();
+  const served = await serve(dir);
+  try {
+    for (const path of ["/mcp", "/mcp/codex", "/internal/mcp"]) {
+      const client = await mcpClient(served, path);
+      try {
+        const { tools } = await client.listTools();
+        const status = tools.find((tool) => tool.name === "status")!;
+        assert.equal(status.inputSchema.additionalProperties, false);
+        assert.ok(status.outputSchema);
+        assert.equal(status.annotations?.readOnlyHint, true);
+        assert.equal(status.annotations?.destructiveHint, false);
+        assert.equal(status.annotations?.openWorldHint, false);
+        const unknown = await client.callTool({ name: "status", arguments: { extra: 1 } });
+        assert.equal(unknown.isError, true);
+        assert.equal(
+          JSON.parse((unknown.content as { text: string }[])[0].text).error.code,
+          "INVALID_REQUEST",
+        );
+      } finally {
+        await closeClient(client);
+      }
+    }
+  } finally {
+    await served.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

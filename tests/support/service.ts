@@ -1,0 +1,172 @@
+/**
+ * Test support: a real `weft serve` process in a temporary project, and real MCP SDK clients over HTTP.
+ *
+ * @module
+ */
+
+import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk.ts";
+import { unwrapToolResult } from "../../src/client/connect.ts";
+import type { ConnectionInfo } from "../../src/service/connection.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+/** A running `weft serve` child process. */
+export interface ServedProject {
+  projectDir: string;
+  url: string;
+  port: number;
+  pid: number;
+  instanceId: string;
+  connection: ConnectionInfo;
+  process: Deno.ChildProcess;
+  /** SIGTERM and wait for a clean exit; resolves with the exit code. */
+  stop(): Promise<number>;
+  /** SIGKILL, as a crash would, and wait for the process to be gone. */
+  kill(): Promise<void>;
+}
+
+/** Runs the program itself (`deno run -A main.ts ...args`) and collects its output. */
+export async function runWeft(
+  args: string[],
+  options: { cwd?: string; stdin?: string; env?: Record<string, string> } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    cwd: options.cwd,
+    env: options.env,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  const decoder = new TextDecoder();
+  return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
+}
+
+/** A fresh temporary project directory (removed by the caller with `Deno.remove(dir, { recursive: true })`). */
+export async function tempProject(files: Record<string, string> = {}): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "weft-test-" });
+  for (const [path, content] of Object.entries(files)) {
+    const full = `${dir}/${path}`;
+    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(full, content);
+  }
+  return dir;
+}
+
+/**
+ * Starts `weft serve --project DIR` and waits for its ready line. The port is 0 (the OS chooses) unless
+ * given; `"previous"` passes no `--port`, so the service reuses the port of its last run.
+ */
+export async function serve(
+  projectDir: string,
+  options: { port?: number | "previous"; extraArgs?: string[]; stdin?: "piped" | "null" } = {},
+): Promise<ServedProject> {
+  const port = options.port === "previous" ? [] : ["--port", String(options.port ?? 0)];
+  const args = ["run", "-A", MAIN, "serve", "--project", projectDir, ...port];
+  const process = new Deno.Command(Deno.execPath(), {
+    args: [...args, ...(options.extraArgs ?? [])],
+    stdin: options.stdin ?? "null",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = process.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  while (!buffered.includes("\n")) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffered += value;
+  }
+  // Keep draining stdout so the child never blocks on a full pipe; the contract is one line only.
+  const rest = (async () => {
+    let extra = buffered.slice(buffered.indexOf("\n") + 1);
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      extra += value;
+    }
+    return extra;
+  })();
+  const ready = JSON.parse(buffered.slice(0, buffered.indexOf("\n")));
+  if (!ready.ready) throw new Error(`serve did not start: ${buffered}`);
+  const connection = JSON.parse(await Deno.readTextFile(`${projectDir}/.weft/connection.json`));
+  return {
+    projectDir,
+    ...ready,
+    connection,
+    process,
+    async stop() {
+      process.kill("SIGTERM");
+      const status = await process.status;
+      const extra = await rest;
+      if (extra.trim()) throw new Error(`serve printed more than its ready line: ${extra}`);
+      return status.code;
+    },
+    async kill() {
+      process.kill("SIGKILL");
+      await process.status;
+      await rest;
+    },
+  };
+}
+
+/** The bearer token that opens `path`. */
+export function tokenFor(served: ServedProject, path: string): string {
+  return path.startsWith("/internal") ? served.connection.internalToken : served.connection.externalToken;
+}
+
+/** A real SDK client connected to `path` of a served project. */
+export async function mcpClient(
+  served: ServedProject,
+  path: string,
+  options: { token?: string; capabilities?: Record<string, unknown>; name?: string } = {},
+): Promise<Client> {
+  const client = new Client(
+    { name: options.name ?? "weft-test", version: "0.0.0" },
+    { capabilities: options.capabilities ?? {} },
+  );
+  const transport = new StreamableHTTPClientTransport(new URL(path, served.url), {
+    requestInit: { headers: { authorization: `Bearer ${options.token ?? tokenFor(served, path)}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/** Calls a tool and returns its structured result, throwing the classified `WeftError` on an error result. */
+export async function call<T = Record<string, unknown>>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<T> {
+  return unwrapToolResult<T>(await client.callTool({ name, arguments: args }));
+}
+
+/** Calls a tool that must fail and returns its error payload. */
+export async function callError(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ code: string; message: string; retryable: boolean }> {
+  const result = await client.callTool({ name, arguments: args }) as {
+    isError?: boolean;
+    structuredContent?: unknown;
+    content: { text: string }[];
+  };
+  if (!result.isError) {
+    throw new Error(`${name} succeeded but was expected to fail: ${result.content[0]?.text}`);
+  }
+  if (result.structuredContent !== undefined) throw new Error(`${name} error carried structuredContent`);
+  return JSON.parse(result.content[0].text).error;
+}
+
+/** Closes a client, ending its session with DELETE first. */
+export async function closeClient(client: Client): Promise<void> {
+  const transport = client.transport as StreamableHTTPClientTransport | undefined;
+  await transport?.terminateSession().catch(() => {});
+  await client.close();
+}
