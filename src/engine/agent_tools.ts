@@ -1,0 +1,130 @@
+/**
+ * The built-in agent tool kinds. Each runs in the service, with zod input and output schemas published to the
+ * agent as JSON Schema; input is validated before the tool runs and output before it is returned.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { invalid, WeftError } from "../errors.ts";
+import type { AgentToolView } from "./views.ts";
+import type { AgentToolDef } from "./workflow/manifest.ts";
+import { pointerTokens } from "./json_pointer.ts";
+import { listProjectFiles, readProjectFile } from "./project_files.ts";
+
+/** What a tool may see and do; the engine supplies it per call. */
+export interface ToolContext {
+  projectDir: string;
+  /** The `run_context` document of the current Run. */
+  runContext: () => RunContext;
+  /** Validates and persists `value` at `target` in the stage state; throws `INVALID_REQUEST` on rejection. */
+  submitState: (target: string, value: unknown) => void;
+}
+
+const RunContext = z.object({
+  runId: z.string(),
+  flowName: z.string(),
+  intent: z.string(),
+  stageName: z.string(),
+  stepName: z.string(),
+  state: z.unknown(),
+  answers: z.array(z.unknown()).describe("human answers given in this stage, oldest first"),
+  feedback: z.array(z.string()).describe("revision requests from confirmations in this stage, oldest first"),
+  artifacts: z.array(z.object({
+    stageName: z.string(),
+    artifactId: z.string(),
+    revision: z.number(),
+    data: z.unknown(),
+  })).describe("what earlier stages of this Run committed"),
+});
+
+/** The `run_context` document. */
+export type RunContext = z.infer<typeof RunContext>;
+
+const KINDS = {
+  run_context: {
+    description:
+      "Returns the Run's intent, the stage state, answers, feedback and earlier stages' artifacts.",
+    input: z.strictObject({}),
+    output: RunContext,
+  },
+  submit_state: {
+    description:
+      "Replaces one part of the stage state; the whole state is validated against the stage schema.",
+    input: z.strictObject({ value: z.unknown() }),
+    output: z.object({ accepted: z.literal(true), target: z.string() }),
+  },
+  list_project_files: {
+    description:
+      "Lists project files under an optional folder (recursive, capped; .git, .weft, .env* hidden).",
+    input: z.strictObject({ dir: z.string().max(4096).optional() }),
+    output: z.object({ files: z.array(z.string()), truncated: z.boolean() }),
+  },
+  read_project_file: {
+    description: "Reads one UTF-8 project file by project-relative path (at most 256 KiB).",
+    input: z.strictObject({ path: z.string().min(1).max(4096) }),
+    output: z.object({ path: z.string(), size: z.number(), content: z.string() }),
+  },
+} as const;
+
+/** The tool as published in a task; `submit_state` advertises the stage schema of its target. */
+export function publishTool(tool: AgentToolDef, stateSchema: Record<string, unknown>): AgentToolView {
+  const kind = KINDS[tool.kind];
+  const inputSchema = tool.kind === "submit_state"
+    ? {
+      type: "object",
+      properties: { value: subSchema(stateSchema, tool.target ?? "") },
+      required: ["value"],
+      additionalProperties: false,
+    }
+    : z.toJSONSchema(kind.input);
+  return {
+    id: tool.id,
+    kind: tool.kind,
+    description: tool.description ?? kind.description,
+    inputSchema,
+    outputSchema: z.toJSONSchema(kind.output, { io: "output" }),
+  };
+}
+
+/** Runs one declared tool with validated input and output. */
+export function executeTool(tool: AgentToolDef, input: unknown, context: ToolContext): unknown {
+  const kind = KINDS[tool.kind];
+  const parsed = kind.input.safeParse(input);
+  if (!parsed.success) {
+    throw invalid(
+      `input of tool "${tool.id}" is invalid: ${parsed.error.issues.map((i) => i.message).join("; ")}`,
+    );
+  }
+  const output = run(tool, parsed.data as Record<string, unknown>, context);
+  const checked = kind.output.safeParse(output);
+  if (!checked.success) {
+    throw new WeftError("TOOL_FAILED", `tool "${tool.id}" produced output outside its schema`);
+  }
+  return checked.data;
+}
+
+function run(tool: AgentToolDef, input: Record<string, unknown>, context: ToolContext): unknown {
+  switch (tool.kind) {
+    case "run_context":
+      return context.runContext();
+    case "submit_state":
+      context.submitState(tool.target ?? "", input.value);
+      return { accepted: true, target: tool.target ?? "" };
+    case "list_project_files":
+      return listProjectFiles(context.projectDir, input.dir as string | undefined);
+    case "read_project_file":
+      return readProjectFile(context.projectDir, input.path as string);
+  }
+}
+
+/** The part of a JSON Schema that describes the value at `pointer`, or `{}` when it cannot be told. */
+function subSchema(schema: Record<string, unknown>, pointer: string): unknown {
+  let current: unknown = schema;
+  for (const token of pointerTokens(pointer)) {
+    const node = current as { properties?: Record<string, unknown>; items?: unknown } | undefined;
+    if (node?.properties && Object.hasOwn(node.properties, token)) current = node.properties[token];
+    else if (node?.items && /^\d+$|^-$/.test(token)) current = node.items;
+    else return {};
+  }
+  return current;
+}

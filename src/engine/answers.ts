@@ -1,0 +1,119 @@
+/**
+ * Validation of human answers (SPEC §3, seed "Human answers"). An answer is checked completely before
+ * anything is consumed; the first problem found is reported as `INVALID_REQUEST`.
+ *
+ * @module
+ */
+import { invalid } from "../errors.ts";
+import type { Question } from "./workflow/manifest.ts";
+
+/** The longest answer or feedback text accepted, in characters. */
+export const MAX_ANSWER_CHARS = 10_000;
+
+/** A question as published in a `user_ask_questions` request. */
+export interface PublishedQuestion {
+  id: string;
+  question: string;
+  description?: string;
+  options?: { id: string; label: string }[];
+  isSkippable: boolean;
+}
+
+/** One entry of a valid questions answer, in question order. */
+export interface QuestionAnswer {
+  questionId: string;
+  isSkipped: boolean;
+  answer?: string;
+}
+
+/** A valid confirmation answer. */
+export interface ConfirmationAnswer {
+  isConfirmed: boolean;
+  feedback?: string;
+}
+
+/** Normalizes declared or state-provided questions into their published form. */
+export function publishQuestions(questions: Question[]): PublishedQuestion[] {
+  return questions.map((q) => ({
+    id: q.id,
+    question: q.question,
+    ...(q.description !== undefined ? { description: q.description } : {}),
+    ...(q.options !== undefined ? { options: q.options } : {}),
+    isSkippable: q.isSkippable ?? false,
+  }));
+}
+
+/**
+ * Checks a questions answer: the complete array, one entry per question, real ids, no duplicates, skips only
+ * where allowed, non-blank answers; a question with options takes one option's id or label.
+ */
+export function validateQuestionsAnswer(questions: PublishedQuestion[], answer: unknown): QuestionAnswer[] {
+  if (!Array.isArray(answer)) {
+    throw invalid(
+      "answer must be the complete array [{ questionId, isSkipped, answer? }], one entry per question",
+    );
+  }
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  const given = new Map<string, QuestionAnswer>();
+  answer.forEach((entry, index) => {
+    const at = `answer[${index}]`;
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+      throw invalid(`${at} must be an object`);
+    }
+    const unknown = Object.keys(entry).filter((key) => !["questionId", "isSkipped", "answer"].includes(key));
+    if (unknown.length) throw invalid(`${at} has unknown field(s): ${unknown.join(", ")}`);
+    const { questionId, isSkipped, answer: text } = entry as Record<string, unknown>;
+    if (typeof questionId !== "string") throw invalid(`${at}.questionId must be a string`);
+    const question = byId.get(questionId);
+    if (!question) throw invalid(`${at}.questionId "${questionId}" is not a question of this action`);
+    if (given.has(questionId)) throw invalid(`${at} answers question "${questionId}" a second time`);
+    if (typeof isSkipped !== "boolean") throw invalid(`${at}.isSkipped must be true or false`);
+    if (isSkipped) {
+      if (!question.isSkippable) throw invalid(`${at}: question "${questionId}" cannot be skipped`);
+      if (text !== undefined) throw invalid(`${at}: a skipped question takes no answer`);
+      given.set(questionId, { questionId, isSkipped: true });
+      return;
+    }
+    given.set(questionId, {
+      questionId,
+      isSkipped: false,
+      answer: checkText(`${at}.answer`, text, question),
+    });
+  });
+  const missing = questions.filter((q) => !given.has(q.id)).map((q) => `"${q.id}"`);
+  if (missing.length) {
+    throw invalid(`answer is missing question(s) ${missing.join(", ")}; send one entry per question`);
+  }
+  return questions.map((q) => given.get(q.id)!);
+}
+
+/** Checks a confirmation answer: `isConfirmed`, and non-blank `feedback` when it is false. */
+export function validateConfirmationAnswer(answer: unknown): ConfirmationAnswer {
+  if (typeof answer !== "object" || answer === null || Array.isArray(answer)) {
+    throw invalid("answer must be an object { isConfirmed, feedback? }");
+  }
+  const unknown = Object.keys(answer).filter((key) => key !== "isConfirmed" && key !== "feedback");
+  if (unknown.length) throw invalid(`answer has unknown field(s): ${unknown.join(", ")}`);
+  const { isConfirmed, feedback } = answer as Record<string, unknown>;
+  if (typeof isConfirmed !== "boolean") throw invalid("answer.isConfirmed must be true or false");
+  if (feedback !== undefined && typeof feedback !== "string") {
+    throw invalid("answer.feedback must be a string");
+  }
+  if (typeof feedback === "string" && feedback.length > MAX_ANSWER_CHARS) {
+    throw invalid(`answer.feedback is longer than ${MAX_ANSWER_CHARS} characters`);
+  }
+  if (!isConfirmed && !feedback?.trim()) {
+    throw invalid("answer.feedback must say what to revise when isConfirmed is false");
+  }
+  return feedback?.trim() ? { isConfirmed, feedback } : { isConfirmed };
+}
+
+function checkText(at: string, text: unknown, question: PublishedQuestion): string {
+  if (typeof text !== "string" || !text.trim()) throw invalid(`${at} must be a non-blank string`);
+  if (text.length > MAX_ANSWER_CHARS) throw invalid(`${at} is longer than ${MAX_ANSWER_CHARS} characters`);
+  if (question.options && !question.options.some((option) => option.id === text || option.label === text)) {
+    const choices = question.options.map((option) => `"${option.label}"`).join(", ");
+    throw invalid(`${at} must be one of the options of "${question.id}": ${choices}`);
+  }
+  return text;
+}

@@ -1,0 +1,433 @@
+/**
+ * The engine: the one entry the MCP layer uses. It knows nothing of HTTP or MCP; every method that changes
+ * state does so in one SQLite transaction committed before it returns.
+ *
+ * @module
+ */
+import { conflict, invalid, notFound, WeftError } from "../errors.ts";
+import { ArtifactStore } from "../store/artifact_store.ts";
+import { Database } from "../store/database.ts";
+import { type RunRecordState, RunStore, toRunView } from "../store/run_store.ts";
+import { EMBEDDED_WORKFLOWS } from "../workflows/embedded.ts";
+import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from "./agent_calls.ts";
+import { executeTool } from "./agent_tools.ts";
+import { type PublishedQuestion, validateConfirmationAnswer, validateQuestionsAnswer } from "./answers.ts";
+import { newId } from "./ids.ts";
+import { compileSchema } from "./json_schema.ts";
+import { rejectWrite, RunDriver } from "./run_driver.ts";
+import type {
+  AgentAssetView,
+  AgentTaskDefinition,
+  ArtifactView,
+  EngineStats,
+  PendingActionView,
+  RecordView,
+  RunEventView,
+  RunStatus,
+  RunView,
+  Source,
+  WorkflowView,
+} from "./views.ts";
+import { RUN_STATUSES } from "./views.ts";
+import type { LoadedWorkflow } from "./workflow/loader.ts";
+import { MODEL_REQUIRED_REASON, needsModel, WorkflowRegistry } from "./workflow/registry.ts";
+import type { WorkflowSource } from "./workflow/source.ts";
+
+/** Options of {@linkcode Engine.open}. */
+export interface EngineOptions {
+  projectDir: string;
+  databasePath: string | ":memory:";
+  now?: () => Date;
+  log?: (event: Record<string, unknown>) => void;
+  /** Replaces the embedded workflows (tests). */
+  embedded?: WorkflowSource[];
+}
+
+/** Selects an Artifact by id or by its (flowName, stageName). */
+export type ArtifactQuery = { artifactId: string } | { flowName: string; stageName: string };
+
+/** What a change to a Run expects to be pending; anything else is a stale request (`CONFLICT`). */
+type Expectation = { actionId: string } | { callId: string };
+
+/** The longest intent accepted, in characters. */
+export const MAX_INTENT_CHARS = 20_000;
+
+/** The workflow engine of one project. */
+export class Engine {
+  readonly #db: Database;
+  readonly #runs: RunStore;
+  readonly #artifacts: ArtifactStore;
+  readonly #registry: WorkflowRegistry;
+  readonly #projectDir: string;
+  readonly #now: () => Date;
+  readonly #log: (event: Record<string, unknown>) => void;
+  readonly #listeners = new Set<(run: RunView) => void>();
+
+  private constructor(db: Database, options: EngineOptions) {
+    this.#db = db;
+    this.#runs = new RunStore(db);
+    this.#artifacts = new ArtifactStore(db);
+    this.#projectDir = options.projectDir;
+    this.#now = options.now ?? (() => new Date());
+    this.#log = options.log ?? (() => {});
+    this.#registry = new WorkflowRegistry(options.embedded ?? EMBEDDED_WORKFLOWS, options.projectDir);
+  }
+
+  /** Opens the store, loads the workflows and applies the restart rules of SPEC §4. */
+  static open(options: EngineOptions): Engine {
+    const db = Database.open(options.databasePath);
+    try {
+      const engine = new Engine(db, options);
+      engine.#interruptActiveCalls();
+      return engine;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /** Closes the store. */
+  close(): void {
+    this.#db.close();
+  }
+
+  /** Every workflow with availability, and readiness as seen from `source`. */
+  listWorkflows(source: Source): WorkflowView[] {
+    return this.#registry.views(source);
+  }
+
+  /** Reads every workflow again (Runs in progress keep their position). */
+  reloadWorkflows(): void {
+    this.#registry.reload();
+  }
+
+  /** Starts a Run of `flowName` for `intent`; not idempotent. */
+  flow(input: { flowName: string; intent: string; source: Source }): RunView {
+    if (typeof input.intent !== "string" || !input.intent.trim()) throw invalid("intent must not be blank");
+    if (input.intent.length > MAX_INTENT_CHARS) {
+      throw invalid(`intent is longer than ${MAX_INTENT_CHARS} characters`);
+    }
+    const entry = this.#registry.find(input.flowName);
+    if (!entry) throw notFound(`no workflow named "${input.flowName}"`);
+    if (!entry.ok) throw invalid(`workflow "${input.flowName}" is unavailable: ${entry.reason}`);
+    const workflow = entry.workflow;
+    if (needsModel(workflow, input.source)) {
+      throw new WeftError("CONFIGURATION_REQUIRED", `workflow "${input.flowName}": ${MODEL_REQUIRED_REASON}`);
+    }
+    const at = this.#timestamp();
+    const run: RunRecordState = {
+      runId: newId("run"),
+      flowName: workflow.manifest.name,
+      intent: input.intent,
+      status: "running",
+      source: input.source,
+      agentExecutor: input.source === "agent_ide" ? "mcp_client" : "service",
+      stageName: workflow.manifest.entryStage,
+      stepName: workflow.manifest.stages[workflow.manifest.entryStage].entryStep,
+      state: null,
+      stageAnswers: [],
+      visits: {},
+      createdAt: at,
+      updatedAt: at,
+    };
+    const view = this.#db.transaction(() => {
+      if (workflow.manifest.exclusive && this.#runs.hasActive(run.flowName)) {
+        throw conflict(`workflow "${run.flowName}" is exclusive and already has an active Run`);
+      }
+      this.#runs.insert(run);
+      const driver = new RunDriver(workflow, run, at, this.#artifacts);
+      driver.record("run_created", { source: input.source });
+      driver.start();
+      return this.#save(driver);
+    });
+    return this.#notify(view);
+  }
+
+  /** One Run; `NOT_FOUND` when unknown. */
+  getRun(runId: string): RunView {
+    return toRunView(this.#load(runId));
+  }
+
+  /** A Run's timeline, oldest first. */
+  getRunTimeline(runId: string): RunEventView[] {
+    this.#load(runId);
+    return this.#runs.timeline(runId);
+  }
+
+  /** A page of Runs, newest first. */
+  listRuns(q: { flowName?: string; status?: RunStatus; limit?: number; cursor?: string }): {
+    runs: RunView[];
+    nextCursor?: string;
+  } {
+    const page = this.#runs.list(q);
+    return { runs: page.runs.map(toRunView), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  }
+
+  /** Answers a pending human action; the first valid answer wins. */
+  answerAsk(input: { runId: string; actionId: string; answer: unknown; source: Source }): RunView {
+    return this.#mutate(input.runId, { actionId: input.actionId }, (driver) => {
+      const { run } = driver;
+      const action = run.pendingAction!;
+      const step = driver.step;
+      let outcome: string;
+      let answer: unknown;
+      if (action.kind === "user_ask_questions") {
+        const questions = (action.request as { questions: PublishedQuestion[] }).questions;
+        answer = validateQuestionsAnswer(questions, input.answer);
+        outcome = "answered";
+        if (step.kind === "ask" && step.answersTo !== undefined) this.#write(driver, step.answersTo, answer);
+      } else {
+        const confirmation = validateConfirmationAnswer(input.answer);
+        answer = confirmation;
+        outcome = confirmation.isConfirmed ? "confirmed" : "revise";
+        if (!confirmation.isConfirmed && step.kind === "confirm" && step.feedbackTo !== undefined) {
+          this.#write(driver, step.feedbackTo, confirmation.feedback);
+        }
+      }
+      run.stageAnswers.push({
+        actionId: action.id,
+        request: action.request,
+        stepName: run.stepName,
+        kind: action.kind,
+        answer,
+        source: input.source,
+        at: driver.at,
+      });
+      delete run.pendingAction;
+      run.status = "running";
+      driver.record("action_answered", {
+        actionId: action.id,
+        kind: action.kind,
+        source: input.source,
+        answer,
+      });
+      driver.advance(outcome);
+    });
+  }
+
+  /** The pending action `actionId` of a Run (for `interact`); `CONFLICT` when it is not pending. */
+  pendingAction(runId: string, actionId: string): { run: RunView; action: PendingActionView } {
+    const run = this.#load(runId);
+    this.#expect(run, { actionId });
+    return { run: toRunView(run), action: run.pendingAction! };
+  }
+
+  /** Cancels an active Run; `CONFLICT` when it has already ended. Agent-call listeners are notified. */
+  cancelRun(runId: string, source: Source): RunView {
+    const view = this.#db.transaction(() => {
+      const run = this.#load(runId);
+      if (run.status !== "running" && run.status !== "waiting") {
+        throw conflict(`Run ${runId} has already ended (${run.status})`);
+      }
+      const at = this.#timestamp();
+      run.status = "cancelled";
+      run.updatedAt = at;
+      delete run.pendingAction;
+      delete run.pendingAgentCall;
+      this.#runs.update(run);
+      this.#runs.appendEvents(runId, [{ type: "run_cancelled", at, source }]);
+      return toRunView(run);
+    });
+    return this.#notify(view);
+  }
+
+  /** One Record, or null. */
+  getRecord(recordId: string): RecordView | null {
+    return this.#artifacts.findRecord(recordId);
+  }
+
+  /** One Artifact with its data, at its current or an earlier revision, or null. */
+  getArtifact(q: ArtifactQuery, revision?: number): ArtifactView | null {
+    return this.#artifacts.findArtifact(q, revision);
+  }
+
+  /** A page of Artifacts (metadata only). */
+  listArtifacts(q: { flowName?: string; stageName?: string; limit?: number; cursor?: string }): {
+    artifacts: ArtifactView[];
+    nextCursor?: string;
+  } {
+    const page = this.#artifacts.list(q);
+    return { artifacts: page.artifacts, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  }
+
+  /** Counts for the `status` tool. */
+  stats(): EngineStats {
+    const counts = this.#runs.countByStatus();
+    const views = this.#registry.views("agent_ide");
+    return {
+      runs: Object.fromEntries(
+        RUN_STATUSES.map((status) => [status, counts[status] ?? 0]),
+      ) as EngineStats["runs"],
+      ...this.#artifacts.counts(),
+      workflows: {
+        available: views.filter((view) => view.available).length,
+        unavailable: views.filter((view) => !view.available).length,
+      },
+      storage: { kind: "sqlite", journalMode: this.#db.journalMode() },
+    };
+  }
+
+  /** The task of the pending agent call `callId`. */
+  agentTask(runId: string, callId: string): AgentTaskDefinition {
+    const { run, workflow, step } = this.#agentCall(runId, callId);
+    return buildAgentTask(run, workflow, step, callId);
+  }
+
+  /** Marks the pending agent call as claimed (persisted, so a restart interrupts it). */
+  markAgentCallClaimed(runId: string, callId: string): RunView {
+    return this.#mutate(runId, { callId }, (driver) => {
+      driver.run.pendingAgentCall!.phase = "claimed";
+      driver.record("agent_call_claimed", { callId });
+    });
+  }
+
+  /** Runs one tool the agent step declares, with validated input and output. */
+  runAgentTool(runId: string, callId: string, toolId: string, input: unknown): Promise<unknown> {
+    try {
+      const { run, step } = this.#agentCall(runId, callId);
+      const tool = step.tools?.find((candidate) => candidate.id === toolId);
+      if (!tool) throw invalid(`tool "${toolId}" is not declared by this agent step`);
+      const output = executeTool(tool, input, {
+        projectDir: this.#projectDir,
+        runContext: () => buildRunContext(this.#load(runId), this.#artifacts),
+        submitState: (target, value) =>
+          void this.#mutate(run.runId, { callId }, (driver) => {
+            this.#write(driver, target, value);
+            driver.record("state_submitted", { callId, toolId, target });
+          }),
+      });
+      return Promise.resolve(output);
+    } catch (error) {
+      if (error instanceof WeftError) return Promise.reject(error);
+      this.#log({ event: "agent_tool_failed", runId, toolId, error: String(error) });
+      return Promise.reject(new WeftError("TOOL_FAILED", `tool "${toolId}" failed`, { cause: error }));
+    }
+  }
+
+  /** Reads one declared skill asset of the pending agent call. */
+  readAgentAsset(runId: string, callId: string, assetId: string): AgentAssetView {
+    const { workflow, step } = this.#agentCall(runId, callId);
+    return readSkillAsset(workflow, step, assetId);
+  }
+
+  /** Completes the pending agent call with its result and continues the Run until it waits or ends. */
+  completeAgentCall(runId: string, callId: string, result: unknown): RunView {
+    return this.#mutate(runId, { callId }, (driver) => {
+      const step = driver.step as AgentStep;
+      const verdict = compileSchema(step.output.schema)(result);
+      if (!verdict.ok) throw outputInvalid(verdict.errors);
+      if (step.outputTo !== undefined) {
+        const written = driver.tryWriteState(step.outputTo, result);
+        if (!written.ok) throw outputInvalid(written.errors.map((error) => `stage state ${error}`));
+      }
+      const outcome = (result as { outcome: string }).outcome;
+      delete driver.run.pendingAgentCall;
+      driver.run.status = "running";
+      driver.record("agent_call_completed", { callId, outcome });
+      driver.advance(outcome);
+    });
+  }
+
+  /** Fails the Run of the pending agent call with the agent's message, keeping earlier effects. */
+  failAgentCall(runId: string, callId: string, message: string): RunView {
+    if (typeof message !== "string" || !message.trim()) throw invalid("message must not be blank");
+    return this.#mutate(runId, { callId }, (driver) => {
+      driver.record("agent_call_failed", { callId });
+      driver.fail("AGENT_CALL_FAILED", message);
+    });
+  }
+
+  /** Subscribes to every committed change of any Run; returns the unsubscribe function. */
+  onRunChanged(listener: (run: RunView) => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  #timestamp(): string {
+    return this.#now().toISOString();
+  }
+
+  #load(runId: string): RunRecordState {
+    const run = typeof runId === "string" ? this.#runs.find(runId) : undefined;
+    if (!run) throw notFound(`no Run with id "${runId}"`);
+    return run;
+  }
+
+  #expect(run: RunRecordState, expectation: Expectation): void {
+    if ("actionId" in expectation && run.pendingAction?.id !== expectation.actionId) {
+      throw conflict(
+        `action "${expectation.actionId}" is not pending on Run ${run.runId} (answered, stale or ended)`,
+      );
+    }
+    if ("callId" in expectation && run.pendingAgentCall?.id !== expectation.callId) {
+      throw conflict(
+        `agent call "${expectation.callId}" is not pending on Run ${run.runId} (finished, stale or ended)`,
+      );
+    }
+  }
+
+  #workflowOf(run: RunRecordState): LoadedWorkflow {
+    const workflow = this.#registry.loaded(run.flowName);
+    if (!workflow) throw conflict(`workflow "${run.flowName}" is currently unavailable; fix it and reload`);
+    return workflow;
+  }
+
+  #agentCall(
+    runId: string,
+    callId: string,
+  ): { run: RunRecordState; workflow: LoadedWorkflow; step: AgentStep } {
+    const run = this.#load(runId);
+    this.#expect(run, { callId });
+    const workflow = this.#workflowOf(run);
+    const step = new RunDriver(workflow, structuredClone(run), run.updatedAt, this.#artifacts).step;
+    if (step.kind !== "agent") throw conflict(`Run ${runId} is not at an agent step`);
+    return { run, workflow, step };
+  }
+
+  #write(driver: RunDriver, pointer: string, value: unknown): void {
+    const verdict = driver.tryWriteState(pointer, value);
+    if (!verdict.ok) rejectWrite(verdict.errors);
+  }
+
+  /** Loads a Run, checks what must be pending, applies `work` and saves, all in one transaction. */
+  #mutate(runId: string, expectation: Expectation, work: (driver: RunDriver) => void): RunView {
+    const view = this.#db.transaction(() => {
+      const run = this.#load(runId);
+      this.#expect(run, expectation);
+      const driver = new RunDriver(this.#workflowOf(run), run, this.#timestamp(), this.#artifacts);
+      work(driver);
+      return this.#save(driver);
+    });
+    return this.#notify(view);
+  }
+
+  #save(driver: RunDriver): RunView {
+    this.#runs.update(driver.run);
+    this.#runs.appendEvents(driver.run.runId, driver.events);
+    return toRunView(driver.run);
+  }
+
+  #notify(view: RunView): RunView {
+    for (const listener of this.#listeners) {
+      try {
+        listener(view);
+      } catch (error) {
+        this.#log({ event: "run_listener_failed", runId: view.runId, error: String(error) });
+      }
+    }
+    return view;
+  }
+
+  /** SPEC §4: agent calls and executing steps do not survive a restart; human waits do. */
+  #interruptActiveCalls(): void {
+    const count = this.#db.transaction(() => this.#runs.interruptActive(this.#timestamp()));
+    if (count) this.#log({ event: "runs_interrupted", count });
+  }
+}
+
+function outputInvalid(errors: string[]): WeftError {
+  return new WeftError(
+    "AGENT_OUTPUT_INVALID",
+    `the result does not match the output schema: ${errors.join("; ")}`,
+  );
+}

@@ -1,0 +1,17 @@
+/**
+ * Writes `schema/workflow.schema.json` from the zod manifest: `deno run -A src/engine/workflow/generate_schema.ts`.
+ *
+ * @module
+ */
+import { manifestJsonSchema } from "./manifest.ts";
+
+/** The file content exactly as committed (a test compares the two). */
+export function renderManifestSchema(): string {
+  return JSON.stringify(manifestJsonSchema(), null, 2) + "\n";
+}
+
+if (import.meta.main) {
+  const target = new URL("../../../schema/workflow.schema.json", import.meta.url);
+  Deno.writeTextFileSync(target, renderManifestSchema());
+  console.log(`wrote ${target.pathname}`);
+}

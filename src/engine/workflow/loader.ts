@@ -1,0 +1,275 @@
+/**
+ * Strict loading of workflows: the manifest is parsed, then every reference, route, file and schema is
+ * checked. Each problem names the workflow-relative file and the JSON pointer, so an author can fix it
+ * without guessing; a broken workflow is reported unavailable and never stops the others.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { compileSchema } from "../json_schema.ts";
+import { Manifest, type StageDef, type StepDef } from "./manifest.ts";
+import { type LoadedSkill, loadSkill } from "./skills.ts";
+import { readWorkflowText, type WorkflowSource } from "./source.ts";
+
+/** A workflow that passed every check. */
+export interface LoadedWorkflow {
+  manifest: Manifest;
+  origin: WorkflowSource["origin"];
+  hasAgentSteps: boolean;
+  /** Instructions text of each agent step, by `stage/step`. */
+  instructions: Map<string, string>;
+  skills: Map<string, LoadedSkill>;
+}
+
+/** The outcome of loading one source. */
+export type WorkflowEntry =
+  | { ok: true; name: string; workflow: LoadedWorkflow }
+  | {
+    ok: false;
+    name: string;
+    origin: WorkflowSource["origin"];
+    title: string;
+    description: string;
+    reason: string;
+  };
+
+/** The outcomes each step kind can produce; agent outcomes come from its output schema. */
+const FIXED_OUTCOMES: Record<Exclude<StepDef["kind"], "agent">, string[]> = {
+  ask: ["answered"],
+  confirm: ["confirmed", "revise"],
+  check: ["valid", "invalid"],
+  commit: ["committed"],
+};
+
+/** Loads and checks one workflow source. */
+export function loadWorkflow(source: WorkflowSource): WorkflowEntry {
+  const fail = (errors: string[], manifest?: unknown): WorkflowEntry => {
+    const raw = (typeof manifest === "object" && manifest !== null ? manifest : {}) as Record<
+      string,
+      unknown
+    >;
+    return {
+      ok: false,
+      name: source.dirName,
+      origin: source.origin,
+      title: typeof raw.title === "string" ? raw.title : source.dirName,
+      description: typeof raw.description === "string" ? raw.description : "",
+      reason: errors.join("\n"),
+    };
+  };
+  if (!source.manifest.ok) return fail([source.manifest.reason]);
+  const file = `${source.label}/workflow.json`;
+  const parsed = Manifest.safeParse(source.manifest.value);
+  if (!parsed.success) {
+    return fail(parsed.error.issues.map((issue) => describeIssue(file, issue)), source.manifest.value);
+  }
+  const checker = new Checker(source, file, parsed.data);
+  checker.checkAll();
+  if (checker.errors.length) return fail(checker.errors, parsed.data);
+  return { ok: true, name: parsed.data.name, workflow: checker.result() };
+}
+
+/** The agent output outcomes an output schema declares, or undefined when it declares none. */
+export function declaredOutcomes(schema: Record<string, unknown>): string[] | undefined {
+  const outcome = (schema.properties as Record<string, { enum?: unknown }> | undefined)?.outcome;
+  const values = outcome?.enum;
+  if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === "string")) {
+    return undefined;
+  }
+  return values;
+}
+
+function describeIssue(file: string, issue: z.core.$ZodIssue): string {
+  const pointer = toPointer(issue.path);
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => `${file}#${pointer}/${escape(key)}: unknown field`).join("\n");
+  }
+  return `${file}#${pointer}: ${issue.message}`;
+}
+
+function toPointer(path: PropertyKey[]): string {
+  return path.map((part) => "/" + escape(String(part))).join("");
+}
+
+function escape(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+class Checker {
+  readonly errors: string[] = [];
+  readonly #instructions = new Map<string, string>();
+  readonly #skills = new Map<string, LoadedSkill>();
+
+  constructor(readonly source: WorkflowSource, readonly file: string, readonly manifest: Manifest) {}
+
+  checkAll(): void {
+    const { manifest } = this;
+    if (manifest.name !== this.source.dirName) {
+      this.#error("/name", `must equal the folder name "${this.source.dirName}"`);
+    }
+    if (!manifest.stages[manifest.entryStage]) {
+      this.#error("/entryStage", `no stage "${manifest.entryStage}"`);
+    }
+    for (const [stageName, stage] of Object.entries(manifest.stages)) this.#checkStage(stageName, stage);
+    this.#checkReachable(
+      "/stages",
+      manifest.entryStage,
+      manifest.stages,
+      (stage) => Object.values(stage.routes).flatMap((route) => typeof route === "string" ? [route] : []),
+    );
+  }
+
+  result(): LoadedWorkflow {
+    const steps = Object.values(this.manifest.stages).flatMap((stage) => Object.values(stage.steps));
+    return {
+      manifest: this.manifest,
+      origin: this.source.origin,
+      hasAgentSteps: steps.some((step) => step.kind === "agent"),
+      instructions: this.#instructions,
+      skills: this.#skills,
+    };
+  }
+
+  #error(pointer: string, message: string): void {
+    this.errors.push(`${this.file}#${pointer}: ${message}`);
+  }
+
+  #schema(pointer: string, schema: unknown) {
+    try {
+      return compileSchema(schema);
+    } catch (error) {
+      this.#error(pointer, `not a usable JSON Schema (${error instanceof Error ? error.message : error})`);
+      return undefined;
+    }
+  }
+
+  #checkStage(stageName: string, stage: StageDef): void {
+    const at = `/stages/${escape(stageName)}`;
+    const validate = this.#schema(`${at}/state/schema`, stage.state.schema);
+    const verdict = validate?.(stage.state.initial);
+    if (verdict && !verdict.ok) {
+      this.#error(`${at}/state/initial`, `does not match the state schema: ${verdict.errors.join("; ")}`);
+    }
+    if (!stage.steps[stage.entryStep]) this.#error(`${at}/entryStep`, `no step "${stage.entryStep}"`);
+    const stageOutcomes = new Set<string>();
+    for (const [stepName, step] of Object.entries(stage.steps)) {
+      const stepAt = `${at}/steps/${escape(stepName)}`;
+      const outcomes = this.#checkStep(stageName, stepName, stepAt, step);
+      if (!outcomes) continue;
+      for (const outcome of outcomes) {
+        if (!Object.hasOwn(step.routes, outcome)) {
+          this.#error(`${stepAt}/routes`, `outcome "${outcome}" has no route`);
+        }
+      }
+      for (const [outcome, route] of Object.entries(step.routes)) {
+        const routeAt = `${stepAt}/routes/${escape(outcome)}`;
+        if (!outcomes.includes(outcome)) {
+          this.#error(
+            routeAt,
+            `"${outcome}" is not an outcome of this step (it has: ${outcomes.join(", ")})`,
+          );
+        }
+        if (typeof route === "string") {
+          if (!stage.steps[route]) this.#error(routeAt, `no step "${route}" in stage "${stageName}"`);
+        } else stageOutcomes.add(route.endStage);
+      }
+    }
+    for (const outcome of stageOutcomes) {
+      if (!Object.hasOwn(stage.routes, outcome)) {
+        this.#error(`${at}/routes`, `stage outcome "${outcome}" has no route`);
+      }
+    }
+    for (const [outcome, route] of Object.entries(stage.routes)) {
+      const routeAt = `${at}/routes/${escape(outcome)}`;
+      if (!stageOutcomes.has(outcome)) this.#error(routeAt, `no step ends the stage with "${outcome}"`);
+      if (typeof route === "string" && !this.manifest.stages[route]) {
+        this.#error(routeAt, `no stage "${route}"`);
+      }
+    }
+    this.#checkReachable(
+      `${at}/steps`,
+      stage.entryStep,
+      stage.steps,
+      (step) => Object.values(step.routes).flatMap((route) => typeof route === "string" ? [route] : []),
+    );
+  }
+
+  /** Checks one step and returns the outcomes it can produce (undefined when they cannot be known). */
+  #checkStep(stageName: string, stepName: string, at: string, step: StepDef): string[] | undefined {
+    switch (step.kind) {
+      case "agent":
+        return this.#checkAgent(`${stageName}/${stepName}`, at, step);
+      case "ask":
+        if ((step.questions === undefined) === (step.questionsFrom === undefined)) {
+          this.#error(at, "needs exactly one of `questions` or `questionsFrom`");
+        }
+        this.#unique(`${at}/questions`, step.questions ?? [], (question) => question.id, "question id");
+        step.questions?.forEach((question, index) =>
+          this.#unique(
+            `${at}/questions/${index}/options`,
+            question.options ?? [],
+            (option) => option.id,
+            "option id",
+          )
+        );
+        break;
+      case "check":
+        step.rules.forEach((rule, index) => this.#schema(`${at}/rules/${index}/schema`, rule.schema));
+        break;
+    }
+    return FIXED_OUTCOMES[step.kind as keyof typeof FIXED_OUTCOMES];
+  }
+
+  #checkAgent(key: string, at: string, step: Extract<StepDef, { kind: "agent" }>): string[] | undefined {
+    const instructions = this.source.files.get(step.instructions);
+    if (!instructions || instructions.kind === "symlink") {
+      this.#error(`${at}/instructions`, `${this.source.label}/${step.instructions}: missing`);
+    } else this.#instructions.set(key, readWorkflowText(instructions));
+    step.skills?.forEach((name, index) => {
+      if (this.#skills.has(name)) return;
+      const skill = loadSkill(this.source, name);
+      if ("errors" in skill) skill.errors.forEach((message) => this.#error(`${at}/skills/${index}`, message));
+      else this.#skills.set(name, skill);
+    });
+    const tools = step.tools ?? [];
+    this.#unique(`${at}/tools`, tools, (tool) => tool.id, "tool id");
+    tools.forEach((tool, index) => {
+      if (tool.kind === "submit_state" && tool.target === undefined) {
+        this.#error(`${at}/tools/${index}`, "a submit_state tool needs a `target` pointer");
+      }
+      if (tool.kind !== "submit_state" && tool.target !== undefined) {
+        this.#error(`${at}/tools/${index}/target`, "only submit_state tools take a target");
+      }
+    });
+    this.#schema(`${at}/output/schema`, step.output.schema);
+    const outcomes = declaredOutcomes(step.output.schema);
+    if (!outcomes) {
+      this.#error(`${at}/output/schema`, "must declare properties.outcome with a non-empty string enum");
+    } else if (!(step.output.schema.required as unknown[] | undefined)?.includes("outcome")) {
+      this.#error(`${at}/output/schema/required`, 'must list "outcome"');
+    }
+    return outcomes;
+  }
+
+  #unique<T>(at: string, items: T[], key: (item: T) => string, what: string): void {
+    const seen = new Set<string>();
+    items.forEach((item, index) => {
+      if (seen.has(key(item))) this.#error(`${at}/${index}`, `duplicate ${what} "${key(item)}"`);
+      seen.add(key(item));
+    });
+  }
+
+  #checkReachable<T>(at: string, entry: string, nodes: Record<string, T>, next: (node: T) => string[]): void {
+    const seen = new Set<string>();
+    const queue = nodes[entry] ? [entry] : [];
+    while (queue.length) {
+      const name = queue.pop()!;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      queue.push(...next(nodes[name]).filter((target) => nodes[target] && !seen.has(target)));
+    }
+    for (const name of Object.keys(nodes)) {
+      if (!seen.has(name)) this.#error(`${at}/${escape(name)}`, "unreachable from the entry");
+    }
+  }
+}

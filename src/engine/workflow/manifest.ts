@@ -1,0 +1,146 @@
+/**
+ * The workflow manifest (`workflow.json`), written once in zod: the loader parses with it and
+ * `schema/workflow.schema.json` is generated from it for editors.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** An identifier of a workflow, stage, step, outcome, tool or agent: lowercase, `-` or `_` separated. */
+export const NamePattern = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
+const Name = z.string().regex(NamePattern, "must be a lowercase identifier such as `draft-spec`");
+
+/** An RFC 6901 JSON pointer into the stage state (`""` is the whole state). */
+const Pointer = z.string().regex(/^(?:\/(?:[^~/]|~[01])*)*$/, "must be a JSON pointer such as `/spec/goals`")
+  .describe("RFC 6901 JSON pointer into the stage state");
+
+const JsonSchema = z.record(z.string(), z.unknown()).describe("a JSON Schema (draft 2020-12 subset)");
+const RelativeFile = z.string().regex(
+  /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$)).+\.md$/,
+  "must be a relative `.md` path",
+)
+  .describe("a Markdown file, relative to the workflow folder");
+
+const Budget = z.strictObject({
+  maxVisits: z.int().min(1).max(1000).describe("how many times one Run may enter this step"),
+}).describe("bounds loops through this step; the default is 25 visits");
+
+/** Where a step outcome leads: another step of the stage, or the end of the stage with a stage outcome. */
+const StepRoute = z.union([Name, z.strictObject({ endStage: Name })]);
+/** Where a stage outcome leads: another stage, or the end of the Run. */
+const StageRoute = z.union([Name, z.strictObject({ end: z.literal("completed") })]);
+
+const stepBase = {
+  title: z.string().optional(),
+  budget: Budget.optional(),
+  routes: z.record(Name, StepRoute).describe("outcome → next step or { endStage: outcome }"),
+};
+
+/** The built-in agent tool kinds; each runs in the service with its own input and output schema. */
+export const TOOL_KINDS = ["run_context", "submit_state", "list_project_files", "read_project_file"] as const;
+
+const AgentTool = z.strictObject({
+  id: Name,
+  kind: z.enum(TOOL_KINDS),
+  description: z.string().optional(),
+  target: Pointer.optional().describe("submit_state only: where in the stage state the value goes"),
+});
+
+const AgentStep = z.strictObject({
+  kind: z.literal("agent"),
+  agentId: Name,
+  instructions: RelativeFile,
+  skills: z.array(Name).optional().describe("names of folders under skills/"),
+  tools: z.array(AgentTool).optional(),
+  output: z.strictObject({
+    schema: JsonSchema.describe("must declare properties.outcome with an enum; each value needs a route"),
+  }),
+  outputTo: Pointer.optional().describe("where the validated result is written into the stage state"),
+  ...stepBase,
+});
+
+/** One question a human is asked. */
+export const Question = z.strictObject({
+  id: z.string().min(1).max(128),
+  question: z.string().min(1),
+  description: z.string().optional(),
+  options: z.array(z.strictObject({ id: z.string().min(1), label: z.string().min(1) })).min(1).optional(),
+  isSkippable: z.boolean().optional(),
+});
+
+const AskStep = z.strictObject({
+  kind: z.literal("ask"),
+  questions: z.array(Question).min(1).optional(),
+  questionsFrom: Pointer.optional().describe("read the questions from the stage state instead"),
+  answersTo: Pointer.optional().describe("where the answer array is written into the stage state"),
+  ...stepBase,
+});
+
+const ConfirmStep = z.strictObject({
+  kind: z.literal("confirm"),
+  context: Pointer.describe("the part of the stage state shown for confirmation"),
+  feedbackTo: Pointer.optional().describe("where the feedback of a `revise` answer is written"),
+  ...stepBase,
+});
+
+const CheckRule = z.strictObject({
+  at: Pointer,
+  schema: JsonSchema,
+  message: z.string().optional().describe("feedback to give instead of the schema violations"),
+});
+
+const CheckStep = z.strictObject({
+  kind: z.literal("check"),
+  rules: z.array(CheckRule).min(1),
+  feedbackTo: Pointer.optional().describe("where the list of violations is written (empty when valid)"),
+  ...stepBase,
+});
+
+const CommitStep = z.strictObject({
+  kind: z.literal("commit"),
+  data: Pointer.describe("the part of the stage state committed as the stage Artifact"),
+  ...stepBase,
+});
+
+/** One step of a stage. */
+export const Step = z.discriminatedUnion("kind", [AgentStep, AskStep, ConfirmStep, CheckStep, CommitStep]);
+
+const Stage = z.strictObject({
+  title: z.string().optional(),
+  description: z.string().optional(),
+  state: z.strictObject({ schema: JsonSchema, initial: z.unknown() }),
+  entryStep: Name,
+  steps: z.record(Name, Step),
+  routes: z.record(Name, StageRoute).describe('stage outcome → next stage or { end: "completed" }'),
+});
+
+/** The whole manifest. */
+export const Manifest = z.strictObject({
+  $schema: z.string().optional(),
+  name: Name,
+  title: z.string().min(1),
+  description: z.string(),
+  exclusive: z.boolean().optional().describe("at most one running or waiting Run at a time"),
+  entryStage: Name,
+  stages: z.record(Name, Stage),
+});
+
+/** A parsed manifest. */
+export type Manifest = z.infer<typeof Manifest>;
+/** A parsed stage. */
+export type StageDef = Manifest["stages"][string];
+/** A parsed step. */
+export type StepDef = z.infer<typeof Step>;
+/** A parsed question. */
+export type Question = z.infer<typeof Question>;
+/** A parsed agent tool declaration. */
+export type AgentToolDef = z.infer<typeof AgentTool>;
+
+/** The JSON Schema of the manifest, as shipped in `schema/workflow.schema.json`. */
+export function manifestJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(Manifest, { io: "input", target: "draft-2020-12" }),
+    $id: "https://weft.local/schema/workflow.schema.json",
+    title: "weft workflow manifest",
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * The workflows a service knows: the embedded ones and the project's own, each either loaded or unavailable
+ * with its reason. A project workflow may not take an embedded one's name.
+ *
+ * @module
+ */
+import type { Source, WorkflowView } from "../views.ts";
+import { type LoadedWorkflow, loadWorkflow, type WorkflowEntry } from "./loader.ts";
+import { readProjectSources, type WorkflowSource } from "./source.ts";
+
+/** Why an internal endpoint cannot run a workflow with agent steps yet. */
+export const MODEL_REQUIRED_REASON =
+  "this workflow has agent steps, which Runs created here execute with the service's model; no model is configured yet";
+
+/** Loaded and unavailable workflows by name. */
+export class WorkflowRegistry {
+  #entries = new Map<string, WorkflowEntry>();
+
+  constructor(readonly embedded: WorkflowSource[], readonly projectDir: string) {
+    this.reload();
+  }
+
+  /** Reads every source again; Runs already started keep their stored position. */
+  reload(): void {
+    const entries = new Map<string, WorkflowEntry>();
+    for (const source of this.embedded) entries.set(source.dirName, loadWorkflow(source));
+    const embeddedNames = new Set(entries.keys());
+    for (const source of readProjectSources(this.projectDir)) {
+      const entry = loadWorkflow(source);
+      if (embeddedNames.has(entry.name) || embeddedNames.has(source.dirName)) {
+        entries.set(`project:${entry.name}`, {
+          ok: false,
+          name: entry.name,
+          origin: "project",
+          title: entry.ok ? entry.workflow.manifest.title : entry.title,
+          description: entry.ok ? entry.workflow.manifest.description : entry.description,
+          reason:
+            `${source.label}: the name "${entry.name}" belongs to an embedded workflow; rename this one`,
+        });
+      } else entries.set(entry.name, entry);
+    }
+    this.#entries = entries;
+  }
+
+  /** The entry the name refers to (an embedded workflow wins over a clashing project one). */
+  find(name: string): WorkflowEntry | undefined {
+    return this.#entries.get(name);
+  }
+
+  /** The loaded workflow of this name, or undefined when it is unknown or unavailable. */
+  loaded(name: string): LoadedWorkflow | undefined {
+    const entry = this.#entries.get(name);
+    return entry?.ok ? entry.workflow : undefined;
+  }
+
+  /** Every workflow, with readiness as seen from `source`. */
+  views(source: Source): WorkflowView[] {
+    return [...this.#entries.values()].map((entry) => toView(entry, source))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.source.localeCompare(b.source));
+  }
+}
+
+/** Whether `source` cannot run agent steps yet (internal endpoints have no model). */
+export function needsModel(workflow: LoadedWorkflow, source: Source): boolean {
+  return source !== "agent_ide" && workflow.hasAgentSteps;
+}
+
+function toView(entry: WorkflowEntry, source: Source): WorkflowView {
+  if (!entry.ok) {
+    return {
+      name: entry.name,
+      title: entry.title,
+      description: entry.description,
+      exclusive: false,
+      stages: [],
+      hasAgentSteps: false,
+      available: false,
+      ready: false,
+      reason: entry.reason,
+      source: entry.origin,
+    };
+  }
+  const { manifest } = entry.workflow;
+  const blocked = needsModel(entry.workflow, source);
+  return {
+    name: manifest.name,
+    title: manifest.title,
+    description: manifest.description,
+    exclusive: manifest.exclusive ?? false,
+    stages: Object.keys(manifest.stages),
+    hasAgentSteps: entry.workflow.hasAgentSteps,
+    available: true,
+    ready: !blocked,
+    ...(blocked ? { reason: MODEL_REQUIRED_REASON } : {}),
+    source: entry.workflow.origin,
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * Workflow sources: a manifest plus the files of its folder, held in memory so that embedded workflows (bundled
+ * into the program) and project workflows (read from `<project>/workflows/<name>/`) load the same way.
+ *
+ * @module
+ */
+import { join } from "node:path";
+
+/**
+ * One file of a workflow folder. Embedded files carry their text; project files are recorded by absolute
+ * path and size at load, and that path stays inside the engine (never in a view or a message).
+ */
+export type WorkflowFile =
+  | { kind: "text"; text: string }
+  | { kind: "disk"; path: string; size: number }
+  | { kind: "symlink" };
+
+/** A workflow folder before validation. */
+export interface WorkflowSource {
+  origin: "embedded" | "project";
+  /** The folder's name: the workflow's expected name. */
+  dirName: string;
+  /** How messages name the folder, e.g. `workflows/demo` or `embedded/intent`; never absolute. */
+  label: string;
+  /** The parsed `workflow.json`, or the reason it could not be read. */
+  manifest: { ok: true; value: unknown } | { ok: false; reason: string };
+  /** Files by `/`-separated path relative to the folder. */
+  files: Map<string, WorkflowFile>;
+}
+
+const MAX_FILES = 1000;
+
+/** Reads every `<projectDir>/workflows/<name>/` folder; a missing `workflows/` yields none. */
+export function readProjectSources(projectDir: string): WorkflowSource[] {
+  const root = join(projectDir, "workflows");
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(root)];
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  return entries.filter((entry) => entry.isDirectory).map((entry) => entry.name).sort()
+    .map((name) => readProjectSource(join(root, name), name));
+}
+
+function readProjectSource(dir: string, dirName: string): WorkflowSource {
+  const label = `workflows/${dirName}`;
+  const files = new Map<string, WorkflowFile>();
+  collect(dir, "", files);
+  const manifestFile = files.get("workflow.json");
+  let manifest: WorkflowSource["manifest"];
+  if (manifestFile?.kind !== "disk") {
+    manifest = { ok: false, reason: `${label}/workflow.json: missing` };
+  } else {
+    try {
+      manifest = { ok: true, value: JSON.parse(Deno.readTextFileSync(manifestFile.path)) };
+    } catch (error) {
+      const detail = error instanceof SyntaxError ? error.message : "unreadable";
+      manifest = { ok: false, reason: `${label}/workflow.json: not valid JSON (${detail})` };
+    }
+  }
+  return { origin: "project", dirName, label, manifest, files };
+}
+
+function collect(dir: string, prefix: string, files: Map<string, WorkflowFile>): void {
+  for (const entry of Deno.readDirSync(dir)) {
+    if (files.size >= MAX_FILES) return;
+    const relative = prefix + entry.name;
+    const path = join(dir, entry.name);
+    if (entry.isSymlink) files.set(relative, { kind: "symlink" });
+    else if (entry.isDirectory) collect(path, relative + "/", files);
+    else if (entry.isFile) files.set(relative, { kind: "disk", path, size: Deno.statSync(path).size });
+  }
+}
+
+/** The text of a workflow file (project files are read now). */
+export function readWorkflowText(file: WorkflowFile): string {
+  if (file.kind === "text") return file.text;
+  if (file.kind === "disk") return Deno.readTextFileSync(file.path);
+  throw new Error("symbolic links are not read");
+}

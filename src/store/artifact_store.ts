@@ -1,0 +1,215 @@
+/**
+ * Persistence of Artifacts (current revision plus every earlier one) and Records (immutable, appended when a
+ * stage commits). A commit writes both in the caller's transaction.
+ *
+ * @module
+ */
+import type { ArtifactView, RecordView } from "../engine/views.ts";
+import type { Database, SqlValue } from "./database.ts";
+import { decodeCursor, encodeCursor, pageLimit } from "./page_cursor.ts";
+
+/** What one stage commit needs to be stored. */
+export interface StageCommit {
+  artifactId: string;
+  recordId: string;
+  runId: string;
+  flowName: string;
+  stageName: string;
+  data: unknown;
+  answers: unknown[];
+  at: string;
+}
+
+interface ArtifactRow {
+  seq: number;
+  id: string;
+  flow_name: string;
+  stage_name: string;
+  revision: number;
+  run_id: string;
+  record_id: string;
+  data: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Reads and writes Artifacts and Records. */
+export class ArtifactStore {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Writes the stage's Artifact as a new revision and appends its Record; returns both views. */
+  commit(c: StageCommit): { artifact: ArtifactView; record: RecordView } {
+    const data = JSON.stringify(c.data ?? null);
+    const existing = this.#db.get<ArtifactRow>(
+      "SELECT * FROM artifacts WHERE flow_name = ? AND stage_name = ?",
+      c.flowName,
+      c.stageName,
+    );
+    const artifactId = existing?.id ?? c.artifactId;
+    const revision = existing ? Number(existing.revision) + 1 : 1;
+    if (existing) {
+      this.#db.run(
+        "UPDATE artifacts SET revision = ?, run_id = ?, record_id = ?, data = ?, updated_at = ? WHERE id = ?",
+        revision,
+        c.runId,
+        c.recordId,
+        data,
+        c.at,
+        artifactId,
+      );
+    } else {
+      this.#db.run(
+        `INSERT INTO artifacts (id, flow_name, stage_name, revision, run_id, record_id, data, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        artifactId,
+        c.flowName,
+        c.stageName,
+        revision,
+        c.runId,
+        c.recordId,
+        data,
+        c.at,
+        c.at,
+      );
+    }
+    this.#db.run(
+      "INSERT INTO artifact_revisions (artifact_id, revision, run_id, record_id, data, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      artifactId,
+      revision,
+      c.runId,
+      c.recordId,
+      data,
+      c.at,
+    );
+    this.#db.run(
+      `INSERT INTO records (id, run_id, flow_name, stage_name, artifact_id, revision, data, answers, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      c.recordId,
+      c.runId,
+      c.flowName,
+      c.stageName,
+      artifactId,
+      revision,
+      data,
+      JSON.stringify(c.answers),
+      c.at,
+    );
+    return { artifact: this.findArtifact({ artifactId })!, record: this.findRecord(c.recordId)! };
+  }
+
+  /** An Artifact with its data, at its current or a given earlier revision; null when there is none. */
+  findArtifact(
+    q: { artifactId: string } | { flowName: string; stageName: string },
+    revision?: number,
+  ): ArtifactView | null {
+    const row = "artifactId" in q
+      ? this.#db.get<ArtifactRow>("SELECT * FROM artifacts WHERE id = ?", q.artifactId)
+      : this.#db.get<ArtifactRow>(
+        "SELECT * FROM artifacts WHERE flow_name = ? AND stage_name = ?",
+        q.flowName,
+        q.stageName,
+      );
+    if (!row) return null;
+    if (revision === undefined || revision === Number(row.revision)) {
+      return { ...artifactView(row), data: JSON.parse(row.data) };
+    }
+    const old = this.#db.get<{ run_id: string; record_id: string; data: string; created_at: string }>(
+      "SELECT * FROM artifact_revisions WHERE artifact_id = ? AND revision = ?",
+      row.id,
+      revision,
+    );
+    if (!old) return null;
+    return {
+      ...artifactView(row),
+      revision,
+      runId: old.run_id,
+      recordId: old.record_id,
+      updatedAt: old.created_at,
+      data: JSON.parse(old.data),
+    };
+  }
+
+  /** One page of Artifacts (metadata only), most recently created first. */
+  list(q: { flowName?: string; stageName?: string; limit?: number; cursor?: string }): {
+    artifacts: ArtifactView[];
+    nextCursor?: string;
+  } {
+    const filters = { flowName: q.flowName, stageName: q.stageName };
+    const limit = pageLimit(q.limit);
+    const conditions: string[] = [];
+    const params: SqlValue[] = [];
+    if (q.cursor !== undefined) conditions.push("seq < ?"), params.push(decodeCursor(q.cursor, filters));
+    if (q.flowName !== undefined) conditions.push("flow_name = ?"), params.push(q.flowName);
+    if (q.stageName !== undefined) conditions.push("stage_name = ?"), params.push(q.stageName);
+    const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
+    const rows = this.#db.all<ArtifactRow>(
+      `SELECT seq, id, flow_name, stage_name, revision, run_id, record_id, created_at, updated_at
+       FROM artifacts ${where} ORDER BY seq DESC LIMIT ?`,
+      ...params,
+      limit + 1,
+    );
+    const page = rows.slice(0, limit);
+    return {
+      artifacts: page.map(artifactView),
+      nextCursor: rows.length > limit ? encodeCursor(Number(page[page.length - 1].seq), filters) : undefined,
+    };
+  }
+
+  /** A Record by id, or null. */
+  findRecord(recordId: string): RecordView | null {
+    const row = this.#db.get<Record<string, string | number>>("SELECT * FROM records WHERE id = ?", recordId);
+    if (!row) return null;
+    return {
+      recordId: String(row.id),
+      runId: String(row.run_id),
+      flowName: String(row.flow_name),
+      stageName: String(row.stage_name),
+      artifactId: String(row.artifact_id),
+      revision: Number(row.revision),
+      data: JSON.parse(String(row.data)),
+      answers: JSON.parse(String(row.answers)),
+      createdAt: String(row.created_at),
+    };
+  }
+
+  /** The data each stage committed in one Run, oldest first (the latest commit per stage). */
+  committedByRun(
+    runId: string,
+  ): { stageName: string; artifactId: string; revision: number; data: unknown }[] {
+    const rows = this.#db.all<{ stage_name: string; artifact_id: string; revision: number; data: string }>(
+      "SELECT stage_name, artifact_id, revision, data FROM records WHERE run_id = ? ORDER BY seq",
+      runId,
+    );
+    const latest = new Map(rows.map((row) => [row.stage_name, row]));
+    return [...latest.values()].map((row) => ({
+      stageName: row.stage_name,
+      artifactId: row.artifact_id,
+      revision: Number(row.revision),
+      data: JSON.parse(row.data),
+    }));
+  }
+
+  /** How many Artifacts and Records are stored. */
+  counts(): { artifacts: number; records: number } {
+    const a = this.#db.get<{ n: number }>("SELECT COUNT(*) AS n FROM artifacts");
+    const r = this.#db.get<{ n: number }>("SELECT COUNT(*) AS n FROM records");
+    return { artifacts: Number(a?.n ?? 0), records: Number(r?.n ?? 0) };
+  }
+}
+
+function artifactView(row: ArtifactRow): ArtifactView {
+  return {
+    artifactId: row.id,
+    flowName: row.flow_name,
+    stageName: row.stage_name,
+    revision: Number(row.revision),
+    runId: row.run_id,
+    recordId: row.record_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * Persistence of Runs and their event timelines. A Run is stored as a few indexed columns plus one JSON body
+ * holding everything the engine needs to continue it, so a Run waiting for a human is pure data.
+ *
+ * @module
+ */
+import type { ErrorPayload } from "../errors.ts";
+import type {
+  AgentExecutor,
+  PendingActionView,
+  PendingAgentCallView,
+  RunEventView,
+  RunStatus,
+  RunView,
+  Source,
+} from "../engine/views.ts";
+import type { Database, SqlValue } from "./database.ts";
+import { decodeCursor, encodeCursor, pageLimit } from "./page_cursor.ts";
+
+/** One human answer given in the current stage, as kept in the Run and copied into its Record. */
+export interface StageAnswer {
+  actionId: string;
+  stepName: string;
+  kind: PendingActionView["kind"];
+  /** The request answered (questions or confirmation context), so the answer reads on its own. */
+  request: unknown;
+  answer: unknown;
+  source: Source;
+  at: string;
+}
+
+/** The full persisted state of a Run. */
+export interface RunRecordState {
+  runId: string;
+  flowName: string;
+  intent: string;
+  status: RunStatus;
+  source: Source;
+  agentExecutor: AgentExecutor;
+  stageName: string;
+  stepName: string;
+  /** The current stage's JSON state. */
+  state: unknown;
+  /** Answers given in the current stage. */
+  stageAnswers: StageAnswer[];
+  /** Visits per `stage/step`, for budgets. */
+  visits: Record<string, number>;
+  pendingAction?: PendingActionView;
+  pendingAgentCall?: PendingAgentCallView;
+  lastError?: ErrorPayload;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A timeline entry before it gets its sequence number. */
+export type NewRunEvent = { type: string; at: string } & Record<string, unknown>;
+
+/** The public view of a persisted Run. */
+export function toRunView(run: RunRecordState): RunView {
+  const view: RunView = {
+    runId: run.runId,
+    flowName: run.flowName,
+    intent: run.intent,
+    status: run.status,
+    execution: { source: run.source, agentExecutor: run.agentExecutor },
+    cursor: { stageName: run.stageName, stepName: run.stepName },
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+  };
+  if (run.pendingAction) view.pendingAction = run.pendingAction;
+  if (run.pendingAgentCall) view.pendingAgentCall = run.pendingAgentCall;
+  if (run.lastError) view.lastError = run.lastError;
+  return view;
+}
+
+/** Reads and writes Runs and their timelines. */
+export class RunStore {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Inserts a new Run. */
+  insert(run: RunRecordState): void {
+    this.#db.run(
+      "INSERT INTO runs (id, flow_name, status, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+      run.runId,
+      run.flowName,
+      run.status,
+      JSON.stringify(run),
+      run.createdAt,
+      run.updatedAt,
+    );
+  }
+
+  /** Saves a changed Run. */
+  update(run: RunRecordState): void {
+    this.#db.run(
+      "UPDATE runs SET status = ?, body = ?, updated_at = ? WHERE id = ?",
+      run.status,
+      JSON.stringify(run),
+      run.updatedAt,
+      run.runId,
+    );
+  }
+
+  /** A Run by id, or undefined. */
+  find(runId: string): RunRecordState | undefined {
+    const row = this.#db.get<{ body: string }>("SELECT body FROM runs WHERE id = ?", runId);
+    return row ? JSON.parse(row.body) : undefined;
+  }
+
+  /** Whether the flow has a running or waiting Run. */
+  hasActive(flowName: string): boolean {
+    return this.#db.get(
+      "SELECT 1 FROM runs WHERE flow_name = ? AND status IN ('running', 'waiting') LIMIT 1",
+      flowName,
+    ) !== undefined;
+  }
+
+  /** One page of Runs, newest first. */
+  list(q: { flowName?: string; status?: RunStatus; limit?: number; cursor?: string }): {
+    runs: RunRecordState[];
+    nextCursor?: string;
+  } {
+    const filters = { flowName: q.flowName, status: q.status };
+    const limit = pageLimit(q.limit);
+    const conditions: string[] = [];
+    const params: SqlValue[] = [];
+    if (q.cursor !== undefined) {
+      conditions.push("seq < ?");
+      params.push(decodeCursor(q.cursor, filters));
+    }
+    if (q.flowName !== undefined) conditions.push("flow_name = ?"), params.push(q.flowName);
+    if (q.status !== undefined) conditions.push("status = ?"), params.push(q.status);
+    const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
+    const rows = this.#db.all<{ seq: number; body: string }>(
+      `SELECT seq, body FROM runs ${where} ORDER BY seq DESC LIMIT ?`,
+      ...params,
+      limit + 1,
+    );
+    const page = rows.slice(0, limit);
+    return {
+      runs: page.map((row) => JSON.parse(row.body)),
+      nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq, filters) : undefined,
+    };
+  }
+
+  /** Counts of Runs per status. */
+  countByStatus(): Record<string, number> {
+    const rows = this.#db.all<{ status: string; n: number }>(
+      "SELECT status, COUNT(*) AS n FROM runs GROUP BY status",
+    );
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+  }
+
+  /**
+   * Fails every Run whose agent call or step was in progress with `RUN_INTERRUPTED`: claims and receipts
+   * live in process memory and cannot be restored. Runs waiting for a human are left alone. Returns the count.
+   */
+  interruptActive(at: string): number {
+    const runs = this.#db.all<{ body: string }>(
+      `SELECT body FROM runs
+       WHERE status = 'running' OR (status = 'waiting' AND json_extract(body, '$.pendingAgentCall') IS NOT NULL)`,
+    ).map((row): RunRecordState => JSON.parse(row.body));
+    for (const run of runs) {
+      const callId = run.pendingAgentCall?.id;
+      run.status = "failed";
+      run.lastError = {
+        code: "RUN_INTERRUPTED",
+        message: "the service restarted while this Run's agent call or step was in progress",
+        retryable: false,
+      };
+      run.updatedAt = at;
+      delete run.pendingAgentCall;
+      this.update(run);
+      this.appendEvents(run.runId, [{ type: "run_interrupted", at, ...(callId ? { callId } : {}) }]);
+    }
+    return runs.length;
+  }
+
+  /** Appends entries to a Run's timeline. */
+  appendEvents(runId: string, events: NewRunEvent[]): void {
+    if (events.length === 0) return;
+    const last = this.#db.get<{ seq: number | null }>(
+      "SELECT MAX(seq) AS seq FROM run_events WHERE run_id = ?",
+      runId,
+    );
+    let seq = Number(last?.seq ?? 0);
+    for (const { type, at, ...rest } of events) {
+      this.#db.run(
+        "INSERT INTO run_events (run_id, seq, at, type, body) VALUES (?, ?, ?, ?, ?)",
+        runId,
+        ++seq,
+        at,
+        type,
+        JSON.stringify(rest),
+      );
+    }
+  }
+
+  /** A Run's timeline, oldest first. */
+  timeline(runId: string): RunEventView[] {
+    return this.#db.all<{ seq: number; at: string; type: string; body: string }>(
+      "SELECT seq, at, type, body FROM run_events WHERE run_id = ? ORDER BY seq",
+      runId,
+    ).map((row) => ({ ...JSON.parse(row.body), seq: Number(row.seq), at: row.at, type: row.type }));
+  }
+}

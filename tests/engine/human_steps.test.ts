@@ -1,0 +1,230 @@
+import assert from "node:assert/strict";
+import { WeftError } from "../../src/errors.ts";
+import { goodAnswer, openEngine, reviewManifest } from "./fixtures.ts";
+
+function code(error: unknown): string {
+  assert.ok(error instanceof WeftError, String(error));
+  return error.code;
+}
+
+Deno.test("a human-only workflow runs to completion from an internal source", () => {
+  const engine = openEngine();
+  const run = engine.flow({ flowName: "review", intent: "name it", source: "cli" });
+  assert.equal(run.status, "waiting");
+  assert.equal(run.execution.agentExecutor, "service");
+  assert.equal(run.pendingAction?.kind, "user_ask_questions");
+  const questions = (run.pendingAction!.request as { questions: { isSkippable: boolean }[] }).questions;
+  assert.equal(questions.length, 3);
+  assert.equal(questions[0].isSkippable, false);
+
+  const confirm = engine.answerAsk({
+    runId: run.runId,
+    actionId: run.pendingAction!.id,
+    answer: goodAnswer,
+    source: "cli",
+  });
+  assert.equal(confirm.pendingAction?.kind, "user_ask_confirmation");
+  assert.deepEqual((confirm.pendingAction!.request as { context: unknown }).context, goodAnswer);
+
+  const revised = engine.answerAsk({
+    runId: run.runId,
+    actionId: confirm.pendingAction!.id,
+    answer: { isConfirmed: false, feedback: "use blue" },
+    source: "studio",
+  });
+  assert.equal(revised.cursor.stepName, "ask");
+  const blue = goodAnswer.map((a) => a.questionId === "color" ? { ...a, answer: "blue" } : a);
+  const again = engine.answerAsk({
+    runId: run.runId,
+    actionId: revised.pendingAction!.id,
+    answer: blue,
+    source: "cli",
+  });
+  const done = engine.answerAsk({
+    runId: run.runId,
+    actionId: again.pendingAction!.id,
+    answer: { isConfirmed: true },
+    source: "cli",
+  });
+  assert.equal(done.status, "completed");
+  assert.equal(done.pendingAction, undefined);
+
+  const artifact = engine.getArtifact({ flowName: "review", stageName: "collect" });
+  assert.equal(artifact?.revision, 1);
+  assert.deepEqual(artifact?.data, blue);
+  const record = engine.getRecord(artifact!.recordId);
+  assert.equal(record?.runId, run.runId);
+  assert.equal(record?.answers.length, 4);
+  const timeline = engine.getRunTimeline(run.runId);
+  const answered = timeline.filter((event) => event.type === "action_answered");
+  assert.deepEqual(answered.map((event) => event.source), ["cli", "studio", "cli", "cli"]);
+  assert.equal(timeline.at(-1)?.type, "run_completed");
+  engine.close();
+});
+
+Deno.test("artifacts gain revisions and keep every earlier one", () => {
+  const engine = openEngine();
+  for (const title of ["First title", "Second title"]) {
+    const run = engine.flow({ flowName: "review", intent: "x", source: "cli" });
+    const answer = goodAnswer.map((a) => a.questionId === "title" ? { ...a, answer: title } : a);
+    const c = engine.answerAsk({ runId: run.runId, actionId: run.pendingAction!.id, answer, source: "cli" });
+    engine.answerAsk({
+      runId: run.runId,
+      actionId: c.pendingAction!.id,
+      answer: { isConfirmed: true },
+      source: "cli",
+    });
+  }
+  const current = engine.getArtifact({ flowName: "review", stageName: "collect" })!;
+  assert.equal(current.revision, 2);
+  const first = engine.getArtifact({ artifactId: current.artifactId }, 1)!;
+  assert.equal((first.data as { answer: string }[])[0].answer, "First title");
+  assert.notEqual(first.recordId, current.recordId);
+  assert.equal(engine.getArtifact({ artifactId: current.artifactId }, 3), null);
+  assert.equal(engine.getRecord("rec_missing"), null);
+  assert.deepEqual(engine.stats().runs.completed, 2);
+  assert.equal(engine.stats().records, 2);
+  engine.close();
+});
+
+Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones are CONFLICT", () => {
+  const engine = openEngine();
+  const run = engine.flow({ flowName: "review", intent: "x", source: "cli" });
+  const actionId = run.pendingAction!.id;
+  const bad: unknown[] = [
+    {},
+    "text",
+    [],
+    goodAnswer.slice(0, 2),
+    [...goodAnswer, goodAnswer[0]],
+    goodAnswer.map((a) => a.questionId === "title" ? { ...a, questionId: "nope" } : a),
+    goodAnswer.map((a) => a.questionId === "title" ? { ...a, answer: "   " } : a),
+    goodAnswer.map((a) => a.questionId === "title" ? { questionId: "title", isSkipped: true } : a),
+    goodAnswer.map((a) => a.questionId === "color" ? { ...a, answer: "green" } : a),
+    goodAnswer.map((a) => a.questionId === "notes" ? { ...a, answer: "but skipped" } : a),
+    goodAnswer.map((a) => ({ ...a, extra: 1 })),
+    goodAnswer.map((a) => ({ ...a, isSkipped: "no" })),
+  ];
+  for (const answer of bad) {
+    assert.throws(
+      () => engine.answerAsk({ runId: run.runId, actionId, answer, source: "cli" }),
+      (e) => code(e) === "INVALID_REQUEST",
+      JSON.stringify(answer),
+    );
+  }
+  assert.equal(engine.getRun(run.runId).pendingAction?.id, actionId);
+  assert.throws(
+    () => engine.answerAsk({ runId: run.runId, actionId: "act_other", answer: goodAnswer, source: "cli" }),
+    (e) => code(e) === "CONFLICT",
+  );
+  assert.throws(
+    () => engine.answerAsk({ runId: "run_missing", actionId, answer: goodAnswer, source: "cli" }),
+    (e) => code(e) === "NOT_FOUND",
+  );
+  const next = engine.answerAsk({ runId: run.runId, actionId, answer: goodAnswer, source: "cli" });
+  assert.throws(
+    () => engine.answerAsk({ runId: run.runId, actionId, answer: goodAnswer, source: "cli" }),
+    (e) => code(e) === "CONFLICT",
+  );
+  const confirmId = next.pendingAction!.id;
+  assert.equal(engine.pendingAction(run.runId, confirmId).action.kind, "user_ask_confirmation");
+  for (
+    const answer of [
+      { isConfirmed: false },
+      { isConfirmed: false, feedback: " " },
+      { isConfirmed: "yes" },
+      [],
+    ]
+  ) {
+    assert.throws(
+      () => engine.answerAsk({ runId: run.runId, actionId: confirmId, answer, source: "cli" }),
+      (e) => code(e) === "INVALID_REQUEST",
+    );
+  }
+  assert.equal(engine.getRun(run.runId).pendingAction?.id, confirmId);
+  engine.close();
+});
+
+Deno.test("a failing check loops back with feedback, and budgets bound the loop", () => {
+  const engine = openEngine();
+  const run = engine.flow({ flowName: "review", intent: "x", source: "cli" });
+  const short = goodAnswer.map((a) => a.questionId === "title" ? { ...a, answer: "ab" } : a);
+  let view = run;
+  for (let round = 1; round <= 3; round++) {
+    view = engine.answerAsk({
+      runId: run.runId,
+      actionId: view.pendingAction!.id,
+      answer: short,
+      source: "cli",
+    });
+    if (round < 3) assert.equal(view.pendingAction?.kind, "user_ask_questions");
+  }
+  assert.equal(view.status, "failed");
+  assert.equal(view.lastError?.code, "BUDGET_EXCEEDED");
+  const checks = engine.getRunTimeline(run.runId).filter((event) => event.type === "check_evaluated");
+  assert.deepEqual(checks[0].feedback, ["title too short"]);
+  engine.close();
+});
+
+Deno.test("cancel ends an active Run once and notifies listeners", () => {
+  const engine = openEngine();
+  const seen: string[] = [];
+  const stop = engine.onRunChanged((run) => seen.push(run.status));
+  const run = engine.flow({ flowName: "review", intent: "x", source: "cli" });
+  const cancelled = engine.cancelRun(run.runId, "studio");
+  assert.equal(cancelled.status, "cancelled");
+  assert.equal(cancelled.pendingAction, undefined);
+  assert.throws(() => engine.cancelRun(run.runId, "cli"), (e) => code(e) === "CONFLICT");
+  assert.throws(
+    () =>
+      engine.answerAsk({
+        runId: run.runId,
+        actionId: run.pendingAction!.id,
+        answer: goodAnswer,
+        source: "cli",
+      }),
+    (e) => code(e) === "CONFLICT",
+  );
+  stop();
+  engine.flow({ flowName: "review", intent: "y", source: "cli" });
+  assert.deepEqual(seen, ["waiting", "cancelled"]);
+  assert.equal(engine.getRunTimeline(run.runId).at(-1)?.source, "studio");
+  engine.close();
+});
+
+Deno.test("flow refuses blank intents, unknown flows, and second Runs of exclusive workflows", () => {
+  const engine = openEngine({ manifest: reviewManifest({ exclusive: true }) });
+  assert.throws(
+    () => engine.flow({ flowName: "review", intent: "  ", source: "cli" }),
+    (e) => code(e) === "INVALID_REQUEST",
+  );
+  assert.throws(
+    () => engine.flow({ flowName: "nope", intent: "x", source: "cli" }),
+    (e) => code(e) === "NOT_FOUND",
+  );
+  const first = engine.flow({ flowName: "review", intent: "x", source: "cli" });
+  assert.throws(
+    () => engine.flow({ flowName: "review", intent: "y", source: "agent_ide" }),
+    (e) => code(e) === "CONFLICT",
+  );
+  engine.cancelRun(first.runId, "cli");
+  assert.equal(engine.flow({ flowName: "review", intent: "y", source: "cli" }).status, "waiting");
+  engine.close();
+});
+
+Deno.test("internal sources cannot start workflows with agent steps and create nothing", () => {
+  const engine = openEngine();
+  for (const source of ["cli", "studio"] as const) {
+    assert.throws(
+      () => engine.flow({ flowName: "intent", intent: "x", source }),
+      (e) => code(e) === "CONFIGURATION_REQUIRED",
+    );
+    const intent = engine.listWorkflows(source).find((w) => w.name === "intent")!;
+    assert.equal(intent.ready, false);
+    assert.match(intent.reason!, /model/);
+    assert.equal(engine.listWorkflows(source).find((w) => w.name === "review")!.ready, true);
+  }
+  assert.equal(engine.listWorkflows("agent_ide").find((w) => w.name === "intent")!.ready, true);
+  assert.equal(engine.listRuns({}).runs.length, 0);
+  engine.close();
+});

@@ -1,0 +1,163 @@
+import assert from "node:assert/strict";
+import { WeftError } from "../../src/errors.ts";
+import type { Engine } from "../../src/engine/engine.ts";
+import type { RunView } from "../../src/engine/views.ts";
+import { openEngine, tempProject } from "./fixtures.ts";
+
+const spec = {
+  summary: "Export reports as CSV.",
+  goals: ["Users export reports"],
+  requirements: [{ id: "R1", statement: "Export button", acceptance: ["downloads report.csv"] }],
+  constraints: ["no new dependency"],
+};
+const plan = {
+  summary: "Add a serializer.",
+  tasks: [{
+    id: "T1",
+    title: "CSV",
+    description: "serializer",
+    files: ["src/csv.ts"],
+    tests: ["tests/csv_test.ts"],
+  }],
+  risks: [{ risk: "large reports", mitigation: "stream" }],
+};
+
+async function tool(engine: Engine, run: RunView, toolId: string, input: unknown): Promise<unknown> {
+  return await engine.runAgentTool(run.runId, run.pendingAgentCall!.id, toolId, input);
+}
+
+function answer(engine: Engine, run: RunView, value: unknown): RunView {
+  return engine.answerAsk({
+    runId: run.runId,
+    actionId: run.pendingAction!.id,
+    answer: value,
+    source: "agent_ide",
+  });
+}
+
+Deno.test("the intent workflow runs both stages through clarification, repair and revision loops", async () => {
+  const engine = openEngine({ projectDir: tempProject({ "README.md": "# demo\n", "src/main.ts": "" }) });
+  let run = engine.flow({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+  assert.equal(run.execution.agentExecutor, "mcp_client");
+  assert.equal(run.pendingAgentCall?.agentId, "specifier");
+
+  const task = engine.agentTask(run.runId, run.pendingAgentCall!.id);
+  assert.deepEqual(task.tools.map((t) => t.id), [
+    "get_context",
+    "list_files",
+    "read_file",
+    "submit_specification",
+    "submit_questions",
+  ]);
+  assert.equal(task.skills[0].assets[0].id, "specification-writing/template.md");
+  assert.equal(
+    engine.readAgentAsset(run.runId, task.callId, "specification-writing/template.md").encoding,
+    "utf8",
+  );
+  assert.doesNotMatch(JSON.stringify(task), /\/tmp\//);
+  assert.equal(engine.markAgentCallClaimed(run.runId, task.callId).pendingAgentCall?.phase, "claimed");
+
+  assert.deepEqual(await tool(engine, run, "list_files", {}), {
+    files: ["README.md", "src/main.ts"],
+    truncated: false,
+  });
+  assert.equal(
+    ((await tool(engine, run, "read_file", { path: "README.md" })) as { content: string }).content,
+    "# demo\n",
+  );
+
+  // Clarification loop.
+  await tool(engine, run, "submit_questions", { value: [{ id: "scope", question: "Which reports?" }] });
+  run = engine.completeAgentCall(run.runId, task.callId, { outcome: "clarification_required" });
+  assert.equal(run.pendingAction?.kind, "user_ask_questions");
+  run = answer(engine, run, [{ questionId: "scope", isSkipped: false, answer: "All of them" }]);
+  assert.notEqual(run.pendingAgentCall?.id, task.callId);
+  const context = (await tool(engine, run, "get_context", {})) as {
+    answers: { answer: unknown }[];
+    intent: string;
+  };
+  assert.equal(context.intent, "add CSV export");
+  assert.deepEqual(context.answers[0].answer, [{
+    questionId: "scope",
+    isSkipped: false,
+    answer: "All of them",
+  }]);
+
+  // A rejected submission, an invalid output, then a check that sends the agent back.
+  await assert.rejects(
+    tool(engine, run, "submit_specification", { value: { ...spec, goals: "one" } }),
+    (e) =>
+      e instanceof WeftError && e.code === "INVALID_REQUEST" && e.message.includes("/specification/goals"),
+  );
+  await assert.rejects(
+    tool(engine, run, "nope", {}),
+    (e) => e instanceof WeftError && e.code === "INVALID_REQUEST",
+  );
+  await tool(engine, run, "submit_specification", { value: { ...spec, goals: [] } });
+  assert.throws(
+    () => engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "done" }),
+    (e) => e instanceof WeftError && e.code === "AGENT_OUTPUT_INVALID" && e.message.includes("/outcome"),
+  );
+  assert.ok(engine.getRun(run.runId).pendingAgentCall);
+  run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+  assert.equal(run.pendingAgentCall?.agentId, "specifier", JSON.stringify(run));
+  const repaired = (await tool(engine, run, "get_context", {})) as { state: { checkFeedback: string[] } };
+  assert.deepEqual(repaired.state.checkFeedback, ["List at least one goal."]);
+
+  // Revision loop, then confirmation and commit.
+  await tool(engine, run, "submit_specification", { value: spec });
+  run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+  assert.equal(run.pendingAction?.kind, "user_ask_confirmation");
+  assert.deepEqual((run.pendingAction!.request as { context: unknown }).context, spec);
+  run = answer(engine, run, { isConfirmed: false, feedback: "add a size limit" });
+  const revised = (await tool(engine, run, "get_context", {})) as { feedback: string[] };
+  assert.deepEqual(revised.feedback, ["add a size limit"]);
+  run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+  run = answer(engine, run, { isConfirmed: true });
+  assert.equal(run.cursor.stageName, "plan");
+  assert.equal(run.pendingAgentCall?.agentId, "planner");
+
+  // Plan stage reads the committed specification.
+  const planContext = (await tool(engine, run, "get_context", {})) as { artifacts: unknown[] };
+  const specArtifact = engine.getArtifact({ flowName: "intent", stageName: "specification" })!;
+  assert.deepEqual(planContext.artifacts, [
+    { stageName: "specification", artifactId: specArtifact.artifactId, revision: 1, data: spec },
+  ]);
+  await tool(engine, run, "submit_plan", { value: plan });
+  run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+  run = answer(engine, run, { isConfirmed: true });
+  assert.equal(run.status, "completed");
+  assert.deepEqual(engine.getArtifact({ flowName: "intent", stageName: "plan" })?.data, plan);
+  assert.equal(engine.getRecord(specArtifact.recordId)!.answers.length, 3);
+  engine.close();
+});
+
+Deno.test("agent call hooks refuse stale calls and failures end the Run", () => {
+  const engine = openEngine();
+  const run = engine.flow({ flowName: "intent", intent: "x", source: "agent_ide" });
+  const callId = run.pendingAgentCall!.id;
+  assert.throws(
+    () => engine.agentTask(run.runId, "call_other"),
+    (e) => e instanceof WeftError && e.code === "CONFLICT",
+  );
+  assert.throws(
+    () => engine.agentTask("run_none", callId),
+    (e) => e instanceof WeftError && e.code === "NOT_FOUND",
+  );
+  assert.throws(
+    () => engine.readAgentAsset(run.runId, callId, "../workflow.json"),
+    (e) => e instanceof WeftError && e.code === "INVALID_REQUEST",
+  );
+  const failed = engine.failAgentCall(run.runId, callId, "cannot read the repository");
+  assert.equal(failed.status, "failed");
+  assert.deepEqual(failed.lastError, {
+    code: "AGENT_CALL_FAILED",
+    message: "cannot read the repository",
+    retryable: false,
+  });
+  assert.throws(
+    () => engine.completeAgentCall(run.runId, callId, { outcome: "ready" }),
+    (e) => e instanceof WeftError && e.code === "CONFLICT",
+  );
+  engine.close();
+});

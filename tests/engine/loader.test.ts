@@ -1,0 +1,172 @@
+import assert from "node:assert/strict";
+import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
+import { renderManifestSchema } from "../../src/engine/workflow/generate_schema.ts";
+import { EMBEDDED_WORKFLOWS, embeddedSource } from "../../src/workflows/embedded.ts";
+import { openEngine, reviewManifest, tempProject } from "./fixtures.ts";
+
+const agentStep = {
+  kind: "agent",
+  agentId: "writer",
+  instructions: "writer.md",
+  tools: [{ id: "save", kind: "submit_state", target: "/draft" }],
+  output: { schema: { type: "object", required: ["outcome"], properties: { outcome: { enum: ["done"] } } } },
+  routes: { done: "commit" },
+};
+
+// Manifests are edited freely here to provoke each loader error.
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+/** The review fixture with `edit` applied to its stage, loaded from memory with the given extra files. */
+function reasonFor(edit: (stage: Record<string, Json>) => void, files: Record<string, string> = {}): string {
+  const manifest = structuredClone(reviewManifest()) as Record<string, Json>;
+  edit(manifest.stages.collect);
+  const entry = loadWorkflow(embeddedSource("review", manifest, files));
+  assert.equal(entry.ok, false, "expected a loader error");
+  return entry.ok ? "" : entry.reason;
+}
+
+Deno.test("the embedded workflows load", () => {
+  for (const source of EMBEDDED_WORKFLOWS) assert.equal(loadWorkflow(source).ok, true);
+});
+
+Deno.test("the committed manifest JSON Schema equals the generated one", () => {
+  const committed = Deno.readTextFileSync(new URL("../../schema/workflow.schema.json", import.meta.url));
+  assert.equal(committed, renderManifestSchema());
+});
+
+Deno.test("loader errors name the file and the JSON pointer", () => {
+  const file = "embedded/review/workflow.json";
+  const cases: [string, (stage: Record<string, Json>) => void, Record<string, string>?][] = [
+    [`${file}#/stages/collect/steps/ask/colour: unknown field`, (s) => (s.steps.ask.colour = 1)],
+    [`${file}#/stages/collect/entryStep: no step "nope"`, (s) => (s.entryStep = "nope")],
+    [
+      `${file}#/stages/collect/steps/check/routes/valid: no step "gone"`,
+      (s) => (s.steps.check.routes.valid = "gone"),
+    ],
+    [
+      `${file}#/stages/collect/steps/confirm/routes: outcome "revise" has no route`,
+      (s) => delete s.steps.confirm.routes.revise,
+    ],
+    [
+      `${file}#/stages/collect/steps/commit/routes/oops: "oops" is not an outcome`,
+      (s) => (s.steps.commit.routes.oops = "ask"),
+    ],
+    [
+      `${file}#/stages/collect/routes: stage outcome "other" has no route`,
+      (s) => (s.steps.commit.routes.committed = { endStage: "other" }),
+    ],
+    [
+      `${file}#/stages/collect/routes/never: no step ends the stage with "never"`,
+      (s) => (s.routes.never = { end: "completed" }),
+    ],
+    [
+      `${file}#/stages/collect/steps/orphan: unreachable from the entry`,
+      (s) => (s.steps.orphan = { kind: "commit", data: "", routes: { committed: "ask" } }),
+    ],
+    [
+      `${file}#/stages/collect/steps/confirm/context: must be a JSON pointer`,
+      (s) => (s.steps.confirm.context = "answers"),
+    ],
+    [`${file}#/stages/collect/steps/ask: needs exactly one of`, (s) => (s.steps.ask.questionsFrom = "/q")],
+    [
+      `${file}#/stages/collect/steps/ask/questions/1: duplicate question id "title"`,
+      (s) => (s.steps.ask.questions[1].id = "title"),
+    ],
+    [
+      `${file}#/stages/collect/state/initial: does not match the state schema`,
+      (s) => (s.state.initial = { feedback: 3 }),
+    ],
+    [`${file}#/stages/collect/steps/ask/budget/maxVisits`, (s) => (s.steps.ask.budget.maxVisits = 0)],
+    [`${file}#/stages/collect/steps/draft/instructions: embedded/review/writer.md: missing`, (s) => {
+      s.entryStep = "draft";
+      s.steps.draft = { ...agentStep, routes: { done: "ask" } };
+    }],
+    [`${file}#/stages/collect/steps/draft/output/schema: must declare properties.outcome`, (s) => {
+      s.entryStep = "draft";
+      s.steps.draft = { ...agentStep, output: { schema: { type: "object" } }, routes: { done: "ask" } };
+    }, { "writer.md": "# w" }],
+    [`${file}#/stages/collect/steps/draft/routes: outcome "done" has no route`, (s) => {
+      s.entryStep = "draft";
+      s.steps.draft = { ...agentStep, routes: {} };
+      s.steps.ask.routes.answered = "draft";
+    }, { "writer.md": "# w" }],
+    [`${file}#/stages/collect/steps/draft/tools/0: a submit_state tool needs a \`target\``, (s) => {
+      s.entryStep = "draft";
+      s.steps.draft = {
+        ...agentStep,
+        tools: [{ id: "save", kind: "submit_state" }],
+        routes: { done: "ask" },
+      };
+    }, { "writer.md": "# w" }],
+    [`embedded/review/skills/style/SKILL.md: missing`, (s) => {
+      s.entryStep = "draft";
+      s.steps.draft = { ...agentStep, skills: ["style"], routes: { done: "ask" } };
+    }, { "writer.md": "# w" }],
+    [`embedded/review/skills/style/SKILL.md: front matter needs a non-empty description`, (s) => {
+      s.entryStep = "draft";
+      s.steps.draft = { ...agentStep, skills: ["style"], routes: { done: "ask" } };
+    }, { "writer.md": "# w", "skills/style/SKILL.md": "---\nname: style\n---\nbody" }],
+  ];
+  for (const [expected, edit, files] of cases) {
+    const reason = reasonFor(edit, files);
+    assert.ok(reason.includes(expected), `expected "${expected}" in:\n${reason}`);
+    assert.doesNotMatch(reason, /\/tmp\/|\/work\//);
+  }
+  const badName = loadWorkflow(embeddedSource("other", reviewManifest(), {}));
+  assert.ok(
+    !badName.ok &&
+      badName.reason.includes(`${"embedded/other/workflow.json"}#/name: must equal the folder name`),
+  );
+});
+
+Deno.test("project workflows load beside embedded ones; broken and clashing ones are unavailable", () => {
+  const project = tempProject({
+    "workflows/demo/workflow.json": JSON.stringify(reviewManifest({ name: "demo" })),
+    "workflows/broken/workflow.json": "{ not json",
+    "workflows/intent/workflow.json": JSON.stringify(reviewManifest({ name: "intent" })),
+    "workflows/empty/readme.md": "no manifest",
+  });
+  const engine = openEngine({ projectDir: project });
+  const views = engine.listWorkflows("cli");
+  const byName = (name: string, source: string) => views.find((v) => v.name === name && v.source === source)!;
+  assert.equal(byName("demo", "project").available, true);
+  assert.match(byName("broken", "project").reason!, /^workflows\/broken\/workflow.json: not valid JSON/);
+  assert.match(byName("empty", "project").reason!, /workflows\/empty\/workflow.json: missing/);
+  assert.match(byName("intent", "project").reason!, /belongs to an embedded workflow/);
+  assert.equal(byName("intent", "embedded").available, true);
+  assert.equal(engine.flow({ flowName: "demo", intent: "x", source: "cli" }).status, "waiting");
+  assert.deepEqual(engine.stats().workflows, { available: 3, unavailable: 3 });
+  Deno.writeTextFileSync(
+    `${project}/workflows/broken/workflow.json`,
+    JSON.stringify(reviewManifest({ name: "broken" })),
+  );
+  engine.reloadWorkflows();
+  assert.equal(engine.listWorkflows("cli").find((v) => v.name === "broken")!.available, true);
+  engine.close();
+});
+
+Deno.test("project skill assets are read by id, refused once they become symlinks", () => {
+  const manifest = reviewManifest({ name: "assets" }) as Record<string, Json>;
+  const stage = manifest.stages.collect;
+  stage.entryStep = "draft";
+  stage.steps.draft = { ...agentStep, skills: ["style"], routes: { done: "ask" } };
+  const project = tempProject({
+    "workflows/assets/workflow.json": JSON.stringify(manifest),
+    "workflows/assets/writer.md": "# Writer",
+    "workflows/assets/skills/style/SKILL.md": "---\nname: style\ndescription: House style\n---\n# Style",
+    "workflows/assets/skills/style/guide.md": "be brief",
+  });
+  Deno.writeFileSync(`${project}/workflows/assets/skills/style/logo.bin`, new Uint8Array([0xff, 0xfe, 0]));
+  const engine = openEngine({ projectDir: project });
+  const run = engine.flow({ flowName: "assets", intent: "x", source: "agent_ide" });
+  const callId = run.pendingAgentCall!.id;
+  const task = engine.agentTask(run.runId, callId);
+  assert.deepEqual(task.skills[0].assets.map((a) => a.id).sort(), ["style/guide.md", "style/logo.bin"]);
+  assert.equal(engine.readAgentAsset(run.runId, callId, "style/guide.md").content, "be brief");
+  assert.equal(engine.readAgentAsset(run.runId, callId, "style/logo.bin").encoding, "base64");
+  Deno.removeSync(`${project}/workflows/assets/skills/style/guide.md`);
+  Deno.symlinkSync("/etc/hostname", `${project}/workflows/assets/skills/style/guide.md`);
+  assert.throws(() => engine.readAgentAsset(run.runId, callId, "style/guide.md"), /changed since/);
+  engine.close();
+});
