@@ -1,0 +1,257 @@
+/**
+ * The claim table of the agent-task protocol (SPEC §3 "Agent tasks"): who owns which agent call, with which
+ * owner token, which tool receipts the task holds, and the retained outcome of a finished call. It lives in
+ * process memory only; a restart interrupts such Runs instead of restoring their claims.
+ *
+ * @module
+ */
+
+import { busy, conflict, invalid, notFound } from "../../errors.ts";
+import type { Engine } from "../../engine/engine.ts";
+import type { AgentAssetView, AgentTaskDefinition, RunView } from "../../engine/views.ts";
+import { constantTimeEqual, newToken } from "../../service/tokens.ts";
+import { canonicalJson } from "./canonical_json.ts";
+import { ReceiptBook, type ReceiptSummary, type ToolCallRequest } from "./receipts.ts";
+
+/** The engine operations the protocol drives; the engine knows nothing of claims or tokens. */
+export type AgentCallEngine = Pick<
+  Engine,
+  | "getRun"
+  | "getRunTimeline"
+  | "agentTask"
+  | "markAgentCallClaimed"
+  | "runAgentTool"
+  | "readAgentAsset"
+  | "completeAgentCall"
+  | "failAgentCall"
+  | "onRunChanged"
+>;
+
+/** Names one agent call: the Run's `pendingAgentCall.id` is the `callId`. */
+export interface TaskRef {
+  runId: string;
+  callId: string;
+}
+
+/** A task reference that proves ownership. */
+export interface OwnerRef extends TaskRef {
+  ownerToken: string;
+}
+
+/** What `get_agent_call` shows: the task and its progress, never the owner token or the claim id. */
+export interface AgentCallView {
+  runId: string;
+  callId: string;
+  agentId: string;
+  phase: "available" | "claimed";
+  task: AgentTaskDefinition;
+  receipts: ReceiptSummary[];
+}
+
+/** How an owned call ended, kept so that an identical retry gets the same answer. */
+interface Settlement {
+  kind: "completed" | "failed";
+  fingerprint: string;
+  run: RunView;
+}
+
+interface Claim extends TaskRef {
+  claimId: string;
+  ownerToken: string;
+  task: AgentTaskDefinition;
+  receipts: ReceiptBook;
+  settlement?: Settlement;
+  /** True while the engine completes or fails the call, whose own change events must not drop the claim. */
+  settling: boolean;
+}
+
+/** The claims of one service, at most one per Run (a Run waits on one agent call at a time). */
+export class ClaimTable {
+  #claims = new Map<string, Claim>();
+
+  constructor(private readonly engine: AgentCallEngine) {
+    engine.onRunChanged((run) => this.#observe(run));
+  }
+
+  /** The task of a pending call with its phase and receipts. */
+  describe(ref: TaskRef): AgentCallView {
+    const run = this.#waitingRun(ref);
+    const held = this.#claims.get(ref.runId);
+    const claim = held?.callId === ref.callId ? held : undefined;
+    const task = claim?.task ?? this.engine.agentTask(ref.runId, ref.callId);
+    return {
+      runId: ref.runId,
+      callId: ref.callId,
+      agentId: task.agentId,
+      phase: run.pendingAgentCall!.phase,
+      task,
+      receipts: claim?.receipts.summaries() ?? [],
+    };
+  }
+
+  /** Claims a pending call for `claimId`, or resumes the claim that `claimId` already holds. */
+  claim(ref: TaskRef & { claimId: string }): { task: AgentTaskDefinition; ownerToken: string } {
+    const run = this.#waitingRun(ref);
+    if (run.execution.agentExecutor !== "mcp_client") {
+      throw conflict(`Run ${ref.runId} executes its agent steps with the service's model, not an MCP client`);
+    }
+    const held = this.#claims.get(ref.runId);
+    if (held?.callId === ref.callId) {
+      if (!constantTimeEqual(ref.claimId, held.claimId)) {
+        throw conflict(
+          `agent call ${ref.callId} of Run ${ref.runId} is already claimed by another claimant; ` +
+            "only the claimId that claimed it can resume it",
+        );
+      }
+      return { task: held.task, ownerToken: held.ownerToken };
+    }
+    const task = this.engine.agentTask(ref.runId, ref.callId);
+    this.engine.markAgentCallClaimed(ref.runId, ref.callId);
+    // Replacing the Run's previous claim drops its retained completion: the next agent call has started.
+    const claim: Claim = {
+      ...ref,
+      ownerToken: newToken(),
+      task,
+      receipts: new ReceiptBook(),
+      settling: false,
+    };
+    this.#claims.set(ref.runId, claim);
+    return { task, ownerToken: claim.ownerToken };
+  }
+
+  /** Runs one declared tool of the task, serially, or answers a retry from its receipt. */
+  callTool(ref: OwnerRef, request: ToolCallRequest): Promise<unknown> {
+    const claim = this.#owned(ref);
+    if (!claim.task.tools.some((tool) => tool.id === request.toolId)) {
+      const declared = claim.task.tools.map((tool) => `"${tool.id}"`).join(", ") || "none";
+      throw invalid(`toolId "${request.toolId}" is not a tool of this task; its declared tools: ${declared}`);
+    }
+    return claim.receipts.run(
+      request,
+      () => this.engine.runAgentTool(ref.runId, ref.callId, request.toolId, request.input),
+    );
+  }
+
+  /** Reads one declared Skill asset of the task. */
+  readAsset(ref: OwnerRef, assetId: string): AgentAssetView {
+    const claim = this.#owned(ref);
+    const declared = claim.task.skills.some((skill) => skill.assets.some((asset) => asset.id === assetId));
+    // The id is not echoed: an agent that sends a path would otherwise see it reflected in the error.
+    if (!declared) {
+      throw invalid("assetId must be one of the ids listed in task.skills[].assets, never a path");
+    }
+    return this.engine.readAgentAsset(ref.runId, ref.callId, assetId);
+  }
+
+  /** Completes the call with the agent's result; the engine validates it and continues the step. */
+  complete(ref: OwnerRef, result: unknown): RunView {
+    const value = parseRawJson(result);
+    return this.#settle(
+      ref,
+      "completed",
+      value,
+      () => this.engine.completeAgentCall(ref.runId, ref.callId, value),
+    );
+  }
+
+  /** Fails the call, and with it the Run, with the agent's message. */
+  fail(ref: OwnerRef, message: string): RunView {
+    return this.#settle(
+      ref,
+      "failed",
+      message,
+      () => this.engine.failAgentCall(ref.runId, ref.callId, message),
+    );
+  }
+
+  #settle(ref: OwnerRef, kind: Settlement["kind"], payload: unknown, settle: () => RunView): RunView {
+    const claim = this.#held(ref);
+    const fingerprint = canonicalJson(payload);
+    if (claim.settlement) {
+      if (claim.settlement.kind === kind && claim.settlement.fingerprint === fingerprint) {
+        return claim.settlement.run;
+      }
+      throw conflict(
+        `agent call ${ref.callId} was already ${claim.settlement.kind} with a different outcome; only an ` +
+          "identical retry gets the retained result. Follow the Run it returned (get_run)",
+      );
+    }
+    this.#waitingRun(ref);
+    if (claim.receipts.inFlight) {
+      throw busy("a tool call of this task is still running; wait for its result, then send this again");
+    }
+    claim.settling = true;
+    try {
+      const run = settle();
+      claim.settlement = { kind, fingerprint, run };
+      claim.receipts = new ReceiptBook();
+      return run;
+    } finally {
+      claim.settling = false;
+    }
+  }
+
+  /** The claim `ref` owns, still unsettled and still awaited by its Run. */
+  #owned(ref: OwnerRef): Claim {
+    const claim = this.#held(ref);
+    if (claim.settlement) {
+      throw conflict(
+        `agent call ${ref.callId} is already ${claim.settlement.kind}; follow the Run it returned`,
+      );
+    }
+    this.#waitingRun(ref);
+    return claim;
+  }
+
+  /** The claim `ref` proves ownership of, settled or not. */
+  #held(ref: OwnerRef): Claim {
+    const claim = this.#claims.get(ref.runId);
+    const tokenMatches = constantTimeEqual(ref.ownerToken, claim?.ownerToken ?? "");
+    if (claim && claim.callId === ref.callId && tokenMatches) return claim;
+    if (this.engine.getRun(ref.runId).status === "cancelled") {
+      throw conflict(
+        `Run ${ref.runId} was cancelled; ownership of its agent calls ended and late results are refused`,
+      );
+    }
+    throw conflict(
+      `this ownerToken does not own agent call ${ref.callId} of Run ${ref.runId}: claim it first with ` +
+        "claim_agent_call (claims end with the call and do not survive a service restart)",
+    );
+  }
+
+  /** The Run, when it is waiting on exactly this agent call. */
+  #waitingRun(ref: TaskRef): RunView {
+    const run = this.engine.getRun(ref.runId);
+    if (run.status === "waiting" && run.pendingAgentCall?.id === ref.callId) return run;
+    const started = this.engine.getRunTimeline(ref.runId)
+      .some((event) => event.type === "agent_call_started" && event.callId === ref.callId);
+    if (!started) {
+      throw notFound(`Run ${ref.runId} has no agent call ${ref.callId}; get_run shows its pendingAgentCall`);
+    }
+    const now = run.pendingAgentCall ? `; its current agent call is ${run.pendingAgentCall.id}` : "";
+    throw conflict(
+      `agent call ${ref.callId} of Run ${ref.runId} is no longer active (the Run is ${run.status}${now})`,
+    );
+  }
+
+  /** Drops claims whose Run was cancelled, and unsettled claims whose call the Run no longer waits on. */
+  #observe(run: RunView): void {
+    const claim = this.#claims.get(run.runId);
+    if (!claim || claim.settling) return;
+    const stale = !claim.settlement && run.pendingAgentCall?.id !== claim.callId;
+    if (run.status === "cancelled" || stale) this.#claims.delete(run.runId);
+  }
+}
+
+/**
+ * The agent's result as a JSON value. Agents are told to submit raw JSON; some send it as JSON text, which is
+ * parsed here since an output schema always describes an object, never a string.
+ */
+function parseRawJson(result: unknown): unknown {
+  if (typeof result !== "string") return result;
+  try {
+    return JSON.parse(result);
+  } catch {
+    return result;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Which tools each endpoint offers.
+ *
+ * @module
+ */
+
+import type { Endpoint } from "../endpoints.ts";
+import type { ToolDefinition } from "../tool.ts";
+import { statusTool } from "./status.ts";
+import {
+  answerAskTool,
+  cancelRunTool,
+  flowTool,
+  getRunTool,
+  listRunsTool,
+  listWorkflowsTool,
+} from "./workflow.ts";
+import { getArtifactTool, getRecordTool, listArtifactsTool } from "./results.ts";
+import { interactTool } from "./interact.ts";
+import {
+  callAgentToolTool,
+  claimAgentCallTool,
+  completeAgentCallTool,
+  failAgentCallTool,
+  getAgentCallTool,
+  readAgentAssetTool,
+} from "./agent_tasks.ts";
+
+// deno-lint-ignore no-explicit-any
+type AnyTool = ToolDefinition<any, any>;
+
+const WORKFLOW_TOOLS: readonly AnyTool[] = [
+  flowTool,
+  listWorkflowsTool,
+  getRunTool,
+  listRunsTool,
+  interactTool,
+  answerAskTool,
+  cancelRunTool,
+  statusTool,
+  getRecordTool,
+  getArtifactTool,
+  listArtifactsTool,
+];
+const AGENT_TASK_TOOLS: readonly AnyTool[] = [
+  getAgentCallTool,
+  claimAgentCallTool,
+  callAgentToolTool,
+  readAgentAssetTool,
+  completeAgentCallTool,
+  failAgentCallTool,
+];
+
+/** The tools of one endpoint: the workflow tools everywhere, the agent-task tools where the client executes. */
+export function toolsFor(endpoint: Endpoint): readonly ToolDefinition[] {
+  return endpoint.agentTasks ? [...WORKFLOW_TOOLS, ...AGENT_TASK_TOOLS] : WORKFLOW_TOOLS;
+}

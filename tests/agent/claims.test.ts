@@ -1,0 +1,167 @@
+/**
+ * The claim table and receipt book in-process, where a tool call can be held open by a controllable promise:
+ * this proves the BUSY rules without relying on how two HTTP requests happen to interleave.
+ */
+import assert from "node:assert/strict";
+import { Engine } from "../../src/engine/engine.ts";
+import { WeftError } from "../../src/errors.ts";
+import { type AgentCallEngine, ClaimTable } from "../../src/mcp/agent/claims.ts";
+import { MAX_RECEIPTS, ReceiptBook } from "../../src/mcp/agent/receipts.ts";
+
+/** Asserts that `action` throws (or rejects with) a `WeftError` of `code`. */
+async function rejectsWith(action: () => unknown, code: string): Promise<WeftError> {
+  try {
+    await action();
+  } catch (error) {
+    assert.ok(error instanceof WeftError, `expected a WeftError, got ${error}`);
+    assert.equal(error.code, code, error.message);
+    return error;
+  }
+  assert.fail(`expected ${code}`);
+}
+
+/** An in-memory engine whose agent tools wait for `release()` before they run. */
+function gatedEngine() {
+  const projectDir = Deno.makeTempDirSync({ prefix: "weft-claims-" });
+  const engine = Engine.open({ projectDir, databasePath: ":memory:" });
+  let gate = Promise.withResolvers<void>();
+  const gated: AgentCallEngine = {
+    getRun: (runId) => engine.getRun(runId),
+    getRunTimeline: (runId) => engine.getRunTimeline(runId),
+    agentTask: (runId, callId) => engine.agentTask(runId, callId),
+    markAgentCallClaimed: (runId, callId) => engine.markAgentCallClaimed(runId, callId),
+    runAgentTool: async (runId, callId, toolId, input) => {
+      await gate.promise;
+      return await engine.runAgentTool(runId, callId, toolId, input);
+    },
+    readAgentAsset: (runId, callId, assetId) => engine.readAgentAsset(runId, callId, assetId),
+    completeAgentCall: (runId, callId, result) => engine.completeAgentCall(runId, callId, result),
+    failAgentCall: (runId, callId, message) => engine.failAgentCall(runId, callId, message),
+    onRunChanged: (listener) => engine.onRunChanged(listener),
+  };
+  return {
+    engine,
+    claims: new ClaimTable(gated),
+    release() {
+      gate.resolve();
+      gate = Promise.withResolvers<void>();
+    },
+    close() {
+      engine.close();
+      Deno.removeSync(projectDir, { recursive: true });
+    },
+  };
+}
+
+Deno.test("a second tool call, a completion and a failure while a tool runs are BUSY", async () => {
+  const { engine, claims, release, close } = gatedEngine();
+  try {
+    const run = engine.flow({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+    const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
+    const { ownerToken } = claims.claim({ ...ref, claimId: "agent-1" });
+    const owner = { ...ref, ownerToken };
+
+    const first = claims.callTool(owner, { toolCallId: "t1", toolId: "get_context", input: {} });
+    const busy = await rejectsWith(
+      () => claims.callTool(owner, { toolCallId: "t2", toolId: "list_files", input: {} }),
+      "BUSY",
+    );
+    assert.equal(busy.retryable, true);
+    await rejectsWith(
+      () => claims.callTool(owner, { toolCallId: "t1", toolId: "get_context", input: {} }),
+      "BUSY",
+    );
+    await rejectsWith(() => claims.complete(owner, { outcome: "ready" }), "BUSY");
+    await rejectsWith(() => claims.fail(owner, "giving up"), "BUSY");
+    assert.deepEqual(claims.describe(ref).receipts, [{
+      toolCallId: "t1",
+      toolId: "get_context",
+      status: "running",
+    }]);
+
+    release();
+    assert.equal((await first as { intent: string }).intent, "add CSV export");
+    assert.deepEqual(claims.describe(ref).receipts, [
+      { toolCallId: "t1", toolId: "get_context", status: "succeeded" },
+    ]);
+    // The refused call left no receipt, so the agent retries it with the same toolCallId.
+    const retried = claims.callTool(owner, { toolCallId: "t2", toolId: "list_files", input: {} });
+    release();
+    assert.deepEqual(await retried, { files: [], truncated: false });
+    assert.equal(engine.getRun(run.runId).status, "waiting");
+  } finally {
+    close();
+  }
+});
+
+Deno.test("a completion is retained for identical retries until the Run's next agent call is claimed", async () => {
+  const { engine, claims, release, close } = gatedEngine();
+  try {
+    const run = engine.flow({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+    const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
+    const owner = { ...ref, ...claims.claim({ ...ref, claimId: "agent-1" }) };
+    const submitted = claims.callTool(owner, {
+      toolCallId: "q1",
+      toolId: "submit_questions",
+      input: { value: [{ id: "scope", question: "Which reports?" }] },
+    });
+    release();
+    await submitted;
+
+    const asking = claims.complete(owner, '{ "outcome": "clarification_required" }');
+    assert.equal(asking.pendingAction?.kind, "user_ask_questions");
+    assert.deepEqual(claims.complete(owner, { outcome: "clarification_required" }), asking);
+    await rejectsWith(() => claims.complete(owner, { outcome: "ready" }), "CONFLICT");
+    await rejectsWith(() => claims.fail(owner, "no"), "CONFLICT");
+    await rejectsWith(
+      () => claims.callTool(owner, { toolCallId: "q2", toolId: "get_context", input: {} }),
+      "CONFLICT",
+    );
+
+    const next = engine.answerAsk({
+      runId: run.runId,
+      actionId: asking.pendingAction!.id,
+      answer: [{ questionId: "scope", isSkipped: false, answer: "All" }],
+      source: "cli",
+    });
+    // Publishing the next call does not end the retention; claiming it does.
+    assert.deepEqual(claims.complete(owner, { outcome: "clarification_required" }), asking);
+    claims.claim({ runId: run.runId, callId: next.pendingAgentCall!.id, claimId: "agent-1" });
+    await rejectsWith(() => claims.complete(owner, { outcome: "clarification_required" }), "CONFLICT");
+  } finally {
+    close();
+  }
+});
+
+Deno.test("the receipt book replays, refuses changed input and stops at its cap", async () => {
+  const book = new ReceiptBook();
+  let runs = 0;
+  const execute = () => Promise.resolve(++runs);
+  assert.equal(await book.run({ toolCallId: "a", toolId: "t", input: { x: 1, y: [2] } }, execute), 1);
+  // Key order is not part of the input's identity.
+  assert.equal(await book.run({ toolCallId: "a", toolId: "t", input: { y: [2], x: 1 } }, execute), 1);
+  await rejectsWith(
+    () => book.run({ toolCallId: "a", toolId: "t", input: { x: 2, y: [2] } }, execute),
+    "CONFLICT",
+  );
+  await rejectsWith(
+    () => book.run({ toolCallId: "a", toolId: "u", input: { x: 1, y: [2] } }, execute),
+    "CONFLICT",
+  );
+
+  const failing = () => Promise.reject(new WeftError("TOOL_FAILED", "no such file"));
+  await rejectsWith(() => book.run({ toolCallId: "f", toolId: "t", input: {} }, failing), "TOOL_FAILED");
+  await rejectsWith(() => book.run({ toolCallId: "f", toolId: "t", input: {} }, execute), "TOOL_FAILED");
+
+  for (let i = book.summaries().length; i < MAX_RECEIPTS; i++) {
+    await book.run({ toolCallId: `n${i}`, toolId: "t", input: {} }, execute);
+  }
+  assert.equal(book.summaries().length, MAX_RECEIPTS);
+  const full = await rejectsWith(
+    () => book.run({ toolCallId: "one-more", toolId: "t", input: {} }, execute),
+    "BUSY",
+  );
+  assert.match(full.message, /complete_agent_call/);
+  assert.equal(await book.run({ toolCallId: "a", toolId: "t", input: { x: 1, y: [2] } }, execute), 1);
+  assert.equal(runs, MAX_RECEIPTS - 1);
+});
