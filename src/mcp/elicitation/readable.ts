@@ -1,0 +1,53 @@
+/**
+ * Renders a JSON value as plain text a person can read in a form message: labelled lines for objects,
+ * bullets for lists, text as it is. Form messages are plain strings, so JSON punctuation would only get in
+ * the way of deciding.
+ *
+ * @module
+ */
+
+/** The longest rendering, in characters; past it the text ends with a pointer to the full Run. */
+export const MAX_READABLE_CHARS = 6_000;
+
+/** The value as indented, labelled plain text, cut at {@linkcode MAX_READABLE_CHARS}. */
+export function readable(value: unknown): string {
+  const text = render(value, "").join("\n").trim() || "(nothing)";
+  if (text.length <= MAX_READABLE_CHARS) return text;
+  return `${text.slice(0, MAX_READABLE_CHARS)}\n… (cut here; get_run shows the whole context)`;
+}
+
+/** A field name as words: `openQuestions` and `open_questions` both read "Open questions". */
+export function label(key: string): string {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim().toLowerCase();
+  return words ? words[0].toUpperCase() + words.slice(1) : key;
+}
+
+function render(value: unknown, indent: string): string[] {
+  if (isScalar(value)) return scalar(value).split("\n").map((line) => indent + line);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return [`${indent}(none)`];
+    return value.flatMap((item) => bullet(item, indent));
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return [`${indent}(none)`];
+  return entries.flatMap(([key, item]) =>
+    isScalar(item) && !scalar(item).includes("\n")
+      ? [`${indent}${label(key)}: ${scalar(item)}`]
+      : [`${indent}${label(key)}:`, ...render(item, indent + "  ")]
+  );
+}
+
+function bullet(item: unknown, indent: string): string[] {
+  const [first, ...rest] = render(item, indent + "  ");
+  return [`${indent}- ${first.trimStart()}`, ...rest];
+}
+
+function isScalar(value: unknown): value is string | number | boolean | null | undefined {
+  return value === null || typeof value !== "object";
+}
+
+function scalar(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  return String(value);
+}

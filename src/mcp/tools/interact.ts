@@ -1,0 +1,52 @@
+/**
+ * The `interact` tool: asks the person directly through an MCP form (elicitation) and submits their reply
+ * exactly as `answer_ask` would, or says the form is unavailable so the client can ask them itself.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { RunViewSchema } from "../../engine/views.ts";
+import { defineTool } from "../tool.ts";
+import { actionForm } from "../elicitation/form.ts";
+import { askPerson } from "../elicitation/ask_person.ts";
+import { Identity } from "./identity.ts";
+
+const PendingActionSchema = RunViewSchema.shape.pendingAction.unwrap();
+
+/** `interact`: shows the pending action to the person as a form and answers it with their reply. */
+export const interactTool = defineTool({
+  name: "interact",
+  title: "Ask the person",
+  description:
+    "Show the Run's pendingAction `actionId` to the person as a form in this client and wait for " +
+    "them; their reply is submitted like answer_ask. Results: answered (the returned Run continues), " +
+    "dismissed (they closed the form; the Run keeps waiting, ask again later), unavailable (this client " +
+    "cannot show forms: show them `action.request` yourself and submit their exact answer with answer_ask). " +
+    "A stale action or one answered meanwhile gets CONFLICT. It may take as long as the person needs.",
+  input: z.strictObject({ runId: Identity, actionId: Identity }),
+  output: z.object({
+    interaction: z.enum(["answered", "dismissed", "unavailable"]),
+    run: RunViewSchema,
+    action: PendingActionSchema.optional(),
+  }),
+  effects: { readOnly: false, destructive: false, idempotent: false },
+  async run({ runId, actionId }, call) {
+    const { service, endpoint, server } = call;
+    const { engine } = service;
+    const { run, action } = engine.pendingAction(runId, actionId);
+    // Internal endpoints have no person behind an MCP form; their clients ask in their own UI.
+    if (endpoint.source !== "agent_ide" || !server.getClientCapabilities()?.elicitation?.form) {
+      return { interaction: "unavailable" as const, run, action };
+    }
+    const form = actionForm(run, action, endpoint);
+    const reply = await askPerson(form, call, { engine, runId, actionId });
+    if (reply.action === "unavailable") {
+      return { interaction: "unavailable" as const, ...engine.pendingAction(runId, actionId) };
+    }
+    if (reply.action !== "accept") return { interaction: "dismissed" as const, run: engine.getRun(runId) };
+    const answer = form.read(reply.content);
+    const answered = engine.answerAsk({ runId, actionId, answer, source: endpoint.source });
+    return { interaction: "answered" as const, run: answered };
+  },
+});

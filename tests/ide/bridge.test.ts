@@ -1,0 +1,110 @@
+/**
+ * `weft mcp`, the stdio bridge, end to end: an SDK stdio client drives an `intent` Run to its first
+ * confirmation through it, a person answers the forwarded form, and the bridge starts a stopped service.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { Client, ElicitRequestSchema, StdioClientTransport } from "../../src/mcp/sdk.ts";
+import type { RunView } from "../../src/engine/views.ts";
+import { isProcessAlive } from "../../src/service/process.ts";
+import { call, runWeft, serve, tempProject } from "../support/service.ts";
+import { claim, complete, specification, useTool } from "../agent/support.ts";
+import type { FormRequest, Interaction } from "./fixture.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+Deno.test("weft mcp bridges an IDE to a service it starts, forms included", async () => {
+  const projectDir = await tempProject();
+  const stopped = await serve(projectDir);
+  await stopped.stop();
+  const forms: FormRequest[] = [];
+  const client = new Client({ name: "ide-over-stdio", version: "0.0.0" }, {
+    capabilities: { elicitation: { form: {} } },
+  });
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    forms.push(request.params as unknown as FormRequest);
+    return { action: "accept", content: { decision: "confirm" } };
+  });
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", MAIN, "mcp", "--project", projectDir],
+    env: Deno.env.toObject(),
+    stderr: "pipe",
+  });
+  try {
+    await client.connect(transport);
+    const { service } = await call<{ service: { pid: number; endpoint: { path: string } } }>(
+      client,
+      "status",
+    );
+    assert.notEqual(service.pid, stopped.pid, "a new service was started");
+    assert.ok(isProcessAlive(service.pid));
+    assert.equal(service.endpoint.path, "/mcp");
+
+    let run =
+      (await call<{ run: RunView }>(client, "flow", { flowName: "intent", intent: "Export CSV" })).run;
+    const claimed = await claim(client, run, "bridge-agent");
+    await useTool(client, claimed, "t1", "submit_specification", {
+      value: specification([{ id: "R1", statement: "Reports export as CSV" }]),
+    });
+    run = await complete(client, claimed, { outcome: "ready" });
+    assert.equal(run.pendingAction?.kind, "user_ask_confirmation");
+
+    const result = await call<Interaction>(client, "interact", {
+      runId: run.runId,
+      actionId: run.pendingAction!.id,
+    });
+    assert.equal(result.interaction, "answered");
+    assert.equal(result.run.cursor.stageName, "plan");
+    assert.equal(forms.length, 1);
+    assert.match(forms[0].message, /Summary: Export reports as CSV files\./);
+  } finally {
+    await client.close();
+    const stop = await runWeft(["stop", "--project", projectDir]);
+    assert.equal(stop.code, 0, stop.stderr);
+    await Deno.remove(projectDir, { recursive: true });
+  }
+});
+
+Deno.test("weft mcp answers with a JSON-RPC error when no service can start, and ends with stdin", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "weft-test-" });
+  const notADirectory = `${dir}/file`;
+  await Deno.writeTextFile(notADirectory, "not a project");
+  const bridge = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "mcp", "--project", notADirectory],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  try {
+    const writer = bridge.stdin.getWriter();
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "ide", version: "0" } },
+    };
+    await writer.write(new TextEncoder().encode(JSON.stringify(initialize) + "\n"));
+    const reader = bridge.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let line = "";
+    while (!line.includes("\n")) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      line += value;
+    }
+    const reply = JSON.parse(line);
+    assert.equal(reply.id, 1);
+    assert.equal(reply.error.code, -32000);
+    assert.match(reply.error.message, /could not start the weft service/);
+    await writer.close();
+    const status = await bridge.status;
+    assert.equal(status.code, 0);
+    assert.equal(status.signal, null);
+    reader.releaseLock();
+  } finally {
+    await bridge.stdout.cancel().catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,122 @@
+/**
+ * Fixtures for the IDE tests: a project workflow made only of human steps (so a Run waits for a person
+ * without any agent), and SDK clients that answer form elicitations the way a test scripts them.
+ *
+ * @module
+ */
+
+import { type Client, ElicitRequestSchema, type ElicitResult } from "../../src/mcp/sdk.ts";
+import type { RunView } from "../../src/engine/views.ts";
+import { call, mcpClient, type ServedProject } from "../support/service.ts";
+
+/** The name of the human-only workflow. */
+export const FLOW = "pick";
+
+/** `workflows/pick/workflow.json`: ask four questions, confirm the whole state, commit it. */
+export const PICK_WORKFLOW = {
+  name: FLOW,
+  title: "Pick a report destination",
+  description: "Asks where a report goes, shows the choice for confirmation and keeps it.",
+  entryStage: "choose",
+  stages: {
+    choose: {
+      state: {
+        schema: { type: "object" },
+        initial: { proposal: { title: "Weekly report", sections: ["Highlights", "Risks"] } },
+      },
+      entryStep: "ask",
+      steps: {
+        ask: {
+          kind: "ask",
+          questions: [
+            {
+              id: "destination",
+              question: "Where should the report go?",
+              options: [{ id: "local", label: "Local project" }, { id: "wiki", label: "Team wiki" }],
+            },
+            {
+              id: "format",
+              question: "Which format should the weekly report be written in for the team?",
+              description: "Markdown renders everywhere.",
+              options: [{ id: "md", label: "Markdown" }, { id: "pdf", label: "PDF" }],
+              isSkippable: true,
+            },
+            { id: "notes", question: "Anything else we should know?", isSkippable: true },
+            { id: "owner", question: "Who owns the report?" },
+          ],
+          answersTo: "/answers",
+          routes: { answered: "review" },
+        },
+        review: {
+          kind: "confirm",
+          context: "",
+          feedbackTo: "/feedback",
+          routes: { confirmed: "save", revise: "ask" },
+        },
+        save: { kind: "commit", data: "", routes: { committed: { endStage: "done" } } },
+      },
+      routes: { done: { end: "completed" } },
+    },
+  },
+};
+
+/** The files of a temporary project that offers the `pick` workflow. */
+export const PICK_PROJECT = { "workflows/pick/workflow.json": JSON.stringify(PICK_WORKFLOW, null, 2) };
+
+/** A complete, valid answer to the `pick` questions. */
+export const PICK_ANSWER = [
+  { questionId: "destination", isSkipped: false, answer: "wiki" },
+  { questionId: "format", isSkipped: true },
+  { questionId: "notes", isSkipped: true },
+  { questionId: "owner", isSkipped: false, answer: "Ada" },
+];
+
+/** The form parameters a client receives, as the tests read them. */
+export interface FormRequest {
+  message: string;
+  requestedSchema: {
+    properties: Record<string, { title?: string; description?: string; oneOf?: { const: string }[] }>;
+    required?: string[];
+  };
+}
+
+/** How a scripted person replies to one form; `signal` aborts when the server withdraws the form. */
+export type Person = (form: FormRequest, signal: AbortSignal) => Promise<ElicitResult> | ElicitResult;
+
+/** An SDK client on `path` that declares form elicitation and lets `person` answer every form. */
+export async function formClient(served: ServedProject, path: string, person: Person): Promise<Client> {
+  const client = await mcpClient(served, path, { capabilities: { elicitation: { form: {} } } });
+  client.setRequestHandler(
+    ElicitRequestSchema,
+    (request, extra) => person(request.params as unknown as FormRequest, extra.signal),
+  );
+  return client;
+}
+
+/** Starts a `pick` Run through `client` and returns it, waiting on its questions. */
+export async function startPick(client: Client, intent = "Publish the weekly report"): Promise<RunView> {
+  return (await call<{ run: RunView }>(client, "flow", { flowName: FLOW, intent })).run;
+}
+
+/** Answers the questions with {@linkcode PICK_ANSWER}, so the Run waits for its confirmation. */
+export async function toConfirmation(client: Client, run: RunView): Promise<RunView> {
+  const args = { runId: run.runId, actionId: run.pendingAction!.id, answer: PICK_ANSWER };
+  return (await call<{ run: RunView }>(client, "answer_ask", args)).run;
+}
+
+/** The result of `interact`. */
+export interface Interaction {
+  interaction: "answered" | "dismissed" | "unavailable";
+  run: RunView;
+  action?: RunView["pendingAction"];
+}
+
+/** Calls `interact` for the Run's current pending action. */
+export function interact(client: Client, run: RunView): Promise<Interaction> {
+  return call<Interaction>(client, "interact", { runId: run.runId, actionId: run.pendingAction!.id });
+}
+
+/** The values of a choice field, in order. */
+export function choices(form: FormRequest, key: string): string[] {
+  return (form.requestedSchema.properties[key].oneOf ?? []).map((choice) => choice.const);
+}
