@@ -15,7 +15,7 @@ import { jsonRpcError } from "./middleware.ts";
 export interface SessionLimits {
   /** Open sessions at most, across all endpoints; one more initialization gets 503. */
   maxSessions: number;
-  /** A session with no request for this long is closed by the next sweep. */
+  /** A session with no request for this long, and none still streaming, is closed by the next sweep. */
   idleMs: number;
 }
 
@@ -27,6 +27,8 @@ interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   lastSeen: number;
+  /** Responses still streaming: a person answering a form for hours keeps the session busy, not idle. */
+  streaming: number;
 }
 
 /** The table of open sessions and the stage of the HTTP handler that serves them. */
@@ -59,7 +61,9 @@ export class SessionTable {
   /** Closes every session idle for longer than the limit; returns how many it closed. */
   async sweep(): Promise<number> {
     const cutoff = this.now() - this.limits.idleMs;
-    const idle = [...this.#sessions.entries()].filter(([, session]) => session.lastSeen < cutoff);
+    const idle = [...this.#sessions.entries()].filter(([, session]) =>
+      session.streaming === 0 && session.lastSeen < cutoff
+    );
     for (const [id, session] of idle) {
       this.logger.log("session.expired", { path: session.endpoint.path, session: id });
       await session.transport.close();
@@ -76,7 +80,7 @@ export class SessionTable {
         return jsonRpcError(404, -32001, "Session not found: initialize a new session on this endpoint");
       }
       session.lastSeen = this.now();
-      return await session.transport.handleRequest(request, { parsedBody: body });
+      return this.#tracked(session, await session.transport.handleRequest(request, { parsedBody: body }));
     }
     if (request.method !== "POST" || !isInitialization(body)) {
       return jsonRpcError(
@@ -103,7 +107,7 @@ export class SessionTable {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomId(18),
       onsessioninitialized: (id) => {
-        this.#sessions.set(id, { endpoint, transport, server, lastSeen: this.now() });
+        this.#sessions.set(id, { endpoint, transport, server, lastSeen: this.now(), streaming: 0 });
         this.logger.log("session.opened", { path: endpoint.path, session: id });
       },
     });
@@ -120,6 +124,43 @@ export class SessionTable {
     } finally {
       this.#opening--;
     }
+  }
+
+  /** Counts `response` as activity of `session` until its body has been read to the end or cancelled. */
+  #tracked(session: Session, response: Response): Response {
+    if (!response.body) return response;
+    session.streaming++;
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      session.streaming--;
+      session.lastSeen = this.now();
+    };
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            end();
+            controller.close();
+          } else controller.enqueue(value);
+        } catch (error) {
+          end();
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        end();
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   }
 
   /** Closes every session's transport (and so its open streams); the HTTP server can then shut down. */

@@ -58,3 +58,36 @@ Deno.test("sessions idle past the limit are closed by a sweep; active ones stay"
   await table.closeAll();
   assert.equal(table.size, 0);
 });
+
+Deno.test("a session with a response still streaming is not idle, however long it lasts", async () => {
+  let now = 0;
+  const table = new SessionTable(
+    { maxSessions: 10, idleMs: 1000 },
+    () => new Server({ name: "t", version: "0" }, { capabilities: { tools: {} } }),
+    Logger.silent(),
+    () => now,
+  );
+  const endpoint = ENDPOINTS[0];
+  const opened = await table.handle(initRequest(), endpoint, initialize);
+  await opened.body?.cancel();
+  const stream = await table.handle(
+    new Request("http://127.0.0.1:1/mcp", {
+      method: "GET",
+      headers: {
+        accept: "text/event-stream",
+        "mcp-session-id": opened.headers.get("mcp-session-id")!,
+        "mcp-protocol-version": "2025-06-18",
+      },
+    }),
+    endpoint,
+    undefined,
+  );
+  assert.equal(stream.status, 200);
+
+  now = 10 * 60 * 60 * 1000;
+  assert.equal(await table.sweep(), 0, "an open stream keeps its session");
+  await stream.body?.cancel();
+  now += 1001;
+  assert.equal(await table.sweep(), 1);
+  await table.closeAll();
+});
