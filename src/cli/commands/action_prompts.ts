@@ -1,0 +1,133 @@
+/**
+ * Asking a person, at terminal prompts, what a Run's pending action asks, and shaping their words into the
+ * exact answer JSON of SPEC §3. Also shows an action to someone who cannot answer here (a script, a pipe),
+ * with the JSON skeleton they would send.
+ *
+ * @module
+ */
+
+import type { PendingActionView } from "../../engine/views.ts";
+import { indent, paint, type Stream } from "../format.ts";
+import type { Choice, Prompter } from "../prompt.ts";
+
+/** A question as a `user_ask_questions` request publishes it. */
+interface Question {
+  id: string;
+  question: string;
+  description?: string;
+  options?: { id: string; label: string }[];
+  isSkippable: boolean;
+}
+
+/** One entry of a questions answer. */
+type QuestionAnswer = { questionId: string; isSkipped: false; answer: string } | {
+  questionId: string;
+  isSkipped: true;
+};
+
+/** Asks the action at prompts; resolves with the answer JSON, or `null` when the input ended first. */
+export async function promptAnswer(action: PendingActionView, prompter: Prompter): Promise<unknown | null> {
+  return action.kind === "user_ask_questions"
+    ? await promptQuestions(questionsOf(action), prompter)
+    : await promptConfirmation(action, prompter);
+}
+
+/** Shows what the action asks, for someone who answers elsewhere or by script. */
+export function describeAction(action: PendingActionView, stream: Stream = Deno.stdout): string {
+  if (action.kind === "user_ask_confirmation") {
+    return [
+      `${paint("bold", "Confirm", stream)} (action ${action.id}):`,
+      indent(render((action.request as { context?: unknown })?.context)),
+      paint(
+        "dim",
+        'answer JSON: { "isConfirmed": true } or { "isConfirmed": false, "feedback": "…" }',
+        stream,
+      ),
+    ].join("\n");
+  }
+  const questions = questionsOf(action);
+  const lines = [`${paint("bold", "Questions", stream)} (action ${action.id}):`];
+  const width = Math.max(...questions.map((q) => q.id.length));
+  for (const q of questions) {
+    lines.push(
+      `  ${paint("bold", q.id.padEnd(width), stream)}  ${q.question}${
+        q.isSkippable ? paint("dim", "  (may skip)", stream) : ""
+      }`,
+    );
+    if (q.description) lines.push(indent(q.description, 4));
+    if (q.options) lines.push(`    options: ${q.options.map((o) => o.label).join(" | ")}`);
+  }
+  const skeleton = questions.map((q) => ({ questionId: q.id, isSkipped: false, answer: "…" }));
+  lines.push(paint("dim", `answer JSON: ${JSON.stringify(skeleton)}`, stream));
+  return lines.join("\n");
+}
+
+function questionsOf(action: PendingActionView): Question[] {
+  return (action.request as { questions?: Question[] })?.questions ?? [];
+}
+
+async function promptQuestions(questions: Question[], prompter: Prompter): Promise<QuestionAnswer[] | null> {
+  const answers: QuestionAnswer[] = [];
+  for (const [index, q] of questions.entries()) {
+    const out = prompter.output;
+    prompter.write(
+      `\n${paint("bold", `? ${q.question}`, out)}${
+        paint("dim", `  (${index + 1}/${questions.length})`, out)
+      }\n`,
+    );
+    if (q.description) prompter.write(indent(paint("dim", q.description, out)) + "\n");
+    const answer = q.options
+      ? await pickOption({ ...q, options: q.options }, prompter)
+      : await typeText(q, prompter);
+    if (answer === null) return null;
+    answers.push(answer);
+  }
+  return answers;
+}
+
+async function pickOption(q: Question & { options: { id: string; label: string }[] }, prompter: Prompter) {
+  q.options.forEach((option, i) => prompter.write(`  ${i + 1}) ${option.label}\n`));
+  const choices: Choice<QuestionAnswer>[] = q.options.map((option, i) => ({
+    keys: [String(i + 1), option.id, option.label],
+    value: { questionId: q.id, isSkipped: false as const, answer: option.label },
+  }));
+  const skip = { keys: ["s", "skip"], value: { questionId: q.id, isSkipped: true as const } };
+  const range = `1-${q.options.length}`;
+  return await prompter.choose(
+    q.isSkippable ? `choose ${range}, or s to skip: ` : `choose ${range}: `,
+    q.isSkippable ? [...choices, skip] : choices,
+  );
+}
+
+async function typeText(q: Question, prompter: Prompter): Promise<QuestionAnswer | null> {
+  while (true) {
+    const typed = await prompter.line(q.isSkippable ? "> (Enter to skip) " : "> ");
+    if (typed === null) return null;
+    if (typed.trim()) return { questionId: q.id, isSkipped: false, answer: typed.trim() };
+    if (q.isSkippable) return { questionId: q.id, isSkipped: true };
+    prompter.write(paint("yellow", "  an answer is required\n", prompter.output));
+  }
+}
+
+async function promptConfirmation(action: PendingActionView, prompter: Prompter) {
+  const out = prompter.output;
+  prompter.write(`\n${paint("bold", "Please confirm:", out)}\n`);
+  prompter.write(indent(render((action.request as { context?: unknown })?.context)) + "\n");
+  const decision = await prompter.choose("confirm (y) or revise (r)? ", [
+    { keys: ["y", "yes", "confirm"], value: "confirm" as const },
+    { keys: ["r", "revise", "n", "no"], value: "revise" as const },
+  ]);
+  if (decision === null) return null;
+  if (decision === "confirm") return { isConfirmed: true };
+  while (true) {
+    const feedback = await prompter.lines("What should change? (several lines; an empty line ends)");
+    if (feedback === null) return null;
+    if (feedback.trim()) return { isConfirmed: false, feedback };
+    prompter.write(paint("yellow", "  feedback is required to revise\n", out));
+  }
+}
+
+/** Context is shown as text when it is text, else as indented JSON. */
+function render(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value ?? null, null, 2);
+}

@@ -1,0 +1,122 @@
+/**
+ * `weft artifact`: one Artifact with its data, shown or exported to a file.
+ *
+ * @module
+ */
+
+import type { ArtifactView } from "../../engine/views.ts";
+import { parseCommand, UsageError } from "../args.ts";
+import { EXIT } from "../exit_codes.ts";
+import { hint, indent, paint, printJson, relativeTime, usage } from "../format.ts";
+import { withClient } from "./client.ts";
+import { CommandFailure, guarded } from "./failure.ts";
+
+/** `weft artifact` */
+export const artifactCommand = guarded("artifact", async (args) => {
+  const { common, values, positionals } = parseCommand(args, {
+    flow: { type: "string" },
+    stage: { type: "string" },
+    revision: { type: "string" },
+    output: { type: "string", short: "o" },
+    overwrite: { type: "boolean", default: false },
+  });
+  if (common.help) return usage(SYNOPSIS, HELP);
+  const query = selector(positionals, values);
+  const output = values.output as string | undefined;
+  if (values.overwrite && output === undefined) throw new UsageError("--overwrite goes with --output FILE");
+  const { artifact } = await withClient(
+    common.projectDir,
+    (client) => client.call<{ artifact: ArtifactView | null }>("get_artifact", query),
+  );
+  if (!artifact) {
+    throw new CommandFailure(
+      "NOT_FOUND",
+      `no Artifact ${describe(query)}`,
+      "`weft artifacts` lists what was committed",
+    );
+  }
+  if (output !== undefined) {
+    await exportData(artifact, output, values.overwrite === true);
+    const { data: _data, ...metadata } = artifact;
+    if (common.json) printJson({ artifact: metadata, output });
+    else {console.log(
+        `wrote ${artifact.flowName}/${artifact.stageName} revision ${artifact.revision} to ${output}`,
+      );}
+    return 0;
+  }
+  if (common.json) printJson({ artifact });
+  else console.log(describeArtifact(artifact));
+  return 0;
+});
+
+function selector(positionals: string[], values: Record<string, unknown>): Record<string, unknown> {
+  const byStage = values.flow !== undefined || values.stage !== undefined;
+  if (positionals.length > 1) throw new UsageError("takes at most one Artifact id");
+  if ((positionals.length === 1) === byStage) {
+    throw new UsageError("name the Artifact by its id, or by --flow F --stage S (one of the two)");
+  }
+  if (byStage && (values.flow === undefined || values.stage === undefined)) {
+    throw new UsageError("--flow and --stage go together");
+  }
+  const revision = values.revision === undefined ? undefined : Number(values.revision);
+  if (revision !== undefined && (!Number.isInteger(revision) || revision < 1)) {
+    throw new UsageError(`--revision takes a whole number from 1, not "${values.revision}"`);
+  }
+  return {
+    ...(byStage ? { flowName: values.flow, stageName: values.stage } : { artifactId: positionals[0] }),
+    ...(revision !== undefined ? { revision } : {}),
+  };
+}
+
+function describe(query: Record<string, unknown>): string {
+  const what = query.artifactId ? `"${query.artifactId}"` : `for ${query.flowName}/${query.stageName}`;
+  return query.revision ? `${what} at revision ${query.revision}` : what;
+}
+
+/** Writes the data: text as it is (a Markdown document stays Markdown), anything else as indented JSON. */
+async function exportData(artifact: ArtifactView, path: string, overwrite: boolean): Promise<void> {
+  const text = typeof artifact.data === "string"
+    ? artifact.data
+    : JSON.stringify(artifact.data, null, 2) + "\n";
+  try {
+    await Deno.writeTextFile(path, text, overwrite ? {} : { createNew: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) {
+      throw new CommandFailure(
+        "OUTPUT_EXISTS",
+        `${path} already exists; it was left untouched`,
+        "add --overwrite to replace it, or choose another --output",
+        EXIT.FAILURE,
+      );
+    }
+    throw new CommandFailure(
+      "OUTPUT_UNWRITABLE",
+      `cannot write ${path}: ${(error as Error).message}`,
+      "check the folder exists and is writable",
+    );
+  }
+}
+
+function describeArtifact(artifact: ArtifactView): string {
+  const now = new Date();
+  return [
+    `${
+      paint("bold", artifact.artifactId)
+    }  ${artifact.flowName}/${artifact.stageName}  revision ${artifact.revision}`,
+    `  ${paint("dim", "run")}      ${artifact.runId}`,
+    `  ${paint("dim", "record")}   ${artifact.recordId}`,
+    `  ${paint("dim", "updated")}  ${relativeTime(artifact.updatedAt, now)}`,
+    "",
+    indent(typeof artifact.data === "string" ? artifact.data : JSON.stringify(artifact.data, null, 2)),
+    "",
+    hint("export with", `weft artifact ${artifact.artifactId} --output FILE`),
+  ].join("\n");
+}
+
+const SYNOPSIS = "artifact (<id> | --flow F --stage S) [--revision N] [--output FILE [--overwrite]] [--json]";
+const HELP = `Shows one Artifact with its data: by id, or the current output of a workflow stage.
+
+  --revision N      an earlier revision (revisions only grow)
+  --output FILE     export the data to FILE: text as it is, anything else as indented JSON;
+                    an existing FILE is refused (OUTPUT_EXISTS) unless --overwrite is given
+  --json            print { "artifact": ArtifactView } (with --output: the metadata and "output")`;

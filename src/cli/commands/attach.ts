@@ -1,0 +1,219 @@
+/**
+ * `weft attach <runId>`: follows a Run, answers what it asks a person at terminal prompts, and keeps
+ * following until the Run ends. Following is polling `get_run`, which is all a terminal needs.
+ *
+ * @module
+ */
+
+import type { WeftClient } from "../../client/connect.ts";
+import type { RunView } from "../../engine/views.ts";
+import { WeftError } from "../../errors.ts";
+import { parseCommand, UsageError } from "../args.ts";
+import { elapsed, hint, paint, printJson, type Stream, usage } from "../format.ts";
+import { Prompter } from "../prompt.ts";
+import { describeAction, promptAnswer } from "./action_prompts.ts";
+import { withClient } from "./client.ts";
+import { CommandFailure, guarded } from "./failure.ts";
+import { readJsonSource } from "./input.ts";
+import { describeRun, exitCodeFor, waitingFor } from "./run_view.ts";
+
+const POLL_MS = 500;
+
+/** How {@linkcode follow} behaves. */
+export interface FollowOptions {
+  /** Prompt at the terminal and show a live indicator while an agent works; otherwise stop at any wait. */
+  interactive: boolean;
+  /** Where progress goes: stdout for people, stderr when stdout carries JSON. */
+  progress: Stream;
+  /** An answer given up front (a script's JSON) for the first pending action, optionally pinned to its id. */
+  answer?: { value: unknown; actionId?: string };
+}
+
+/**
+ * Follows the Run until it ends, or until it waits for something this terminal cannot give: an answer
+ * when not interactive, or an agent when not interactive. Resolves with the Run as last seen.
+ */
+export async function follow(client: WeftClient, start: RunView, options: FollowOptions): Promise<RunView> {
+  const say = (text: string) => options.progress.writeSync(new TextEncoder().encode(text + "\n"));
+  const indicator = new Indicator(options.progress);
+  let prompter: Prompter | undefined;
+  let answer = options.answer;
+  let run = start;
+  try {
+    while (run.status === "running" || run.status === "waiting") {
+      const action = run.status === "waiting" ? run.pendingAction : undefined;
+      if (action) {
+        indicator.clear();
+        if (answer) {
+          if (answer.actionId && answer.actionId !== action.id) {
+            throw new CommandFailure(
+              "CONFLICT",
+              `the Run waits for action ${action.id}, not ${answer.actionId}`,
+              `look at what it asks with \`weft attach ${run.runId} --no-interactive\``,
+            );
+          }
+          run = await answerAsk(client, run, action.id, answer.value);
+          answer = undefined;
+          say(paint("green", "✓ answer recorded", options.progress));
+          continue;
+        }
+        if (!options.interactive) break;
+        prompter ??= new Prompter();
+        const value = await promptAnswer(action, prompter);
+        if (value === null) {
+          say("\ninput ended; the Run keeps waiting for you");
+          break;
+        }
+        run = await answerOrExplain(client, run, action.id, value, say, options.progress);
+        continue;
+      }
+      if (run.status === "waiting" && !options.interactive) break;
+      if (options.interactive) indicator.show(activity(run));
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      run = await getRun(client, run.runId);
+    }
+  } finally {
+    indicator.clear();
+    await prompter?.close();
+  }
+  if (answer) {
+    throw new CommandFailure(
+      "CONFLICT",
+      `the Run is ${run.status} and waits for no answer`,
+      `look at it with \`weft run ${run.runId}\``,
+    );
+  }
+  return run;
+}
+
+/** `weft attach` */
+export const attachCommand = guarded("attach", async (args) => {
+  const { common, values, positionals } = parseCommand(args, {
+    "no-interactive": { type: "boolean", default: false },
+    "answer-json": { type: "string" },
+    action: { type: "string" },
+  });
+  if (common.help) return usage(SYNOPSIS, HELP);
+  const [runId, ...extra] = positionals;
+  if (!runId || extra.length) throw new UsageError("takes exactly one Run id");
+  if (values.action !== undefined && values["answer-json"] === undefined) {
+    throw new UsageError("--action goes with --answer-json");
+  }
+  const answer = values["answer-json"] === undefined ? undefined : {
+    value: await readJsonSource(values["answer-json"] as string, "--answer-json"),
+    actionId: values.action as string | undefined,
+  };
+  const interactive = !answer && !common.json && !values["no-interactive"] && Deno.stdin.isTerminal();
+  const progress = common.json ? Deno.stderr : Deno.stdout;
+  const run = await withClient(common.projectDir, async (client) => {
+    const current = await getRun(client, runId);
+    if (interactive && isActive(current)) {
+      console.log(paint("dim", `following ${runId}; Ctrl-C detaches and the Run goes on`));
+    }
+    return await follow(client, current, { interactive, progress, answer });
+  });
+  report(run, common.json);
+  return exitCodeFor(run);
+}, { NOT_FOUND: "check the Run id; `weft runs` lists the Runs" });
+
+/**
+ * Prints where a followed Run stands: the Run (JSON or human), and, when it still waits for a person who
+ * was not asked here, what it asks and how a script would answer.
+ */
+export function report(run: RunView, json: boolean): void {
+  if (json) return printJson({ run });
+  console.log(describeRun(run));
+  if (run.status === "waiting" && run.pendingAction) {
+    console.log(describeAction(run.pendingAction));
+    console.log(hint("or from a script", `weft attach ${run.runId} --answer-json - < answer.json`));
+  }
+}
+
+const SYNOPSIS = "attach <runId> [--no-interactive] [--answer-json FILE|- [--action ID]] [--json]";
+const HELP = `Follows a Run until it ends. On a terminal it asks you its questions and confirmations:
+choose an option by number, skip where allowed, type free text, confirm with y or revise with r
+and several lines of feedback (an empty line ends them). While an agent works it shows what it
+waits for and for how long; Ctrl-C detaches and the Run goes on.
+
+Without a terminal (or with --no-interactive or --json) it never prompts: it stops at the first
+wait, prints what the Run asks and exits 0.
+
+  --answer-json FILE|-  answer the pending action with this exact JSON (SPEC answer shapes):
+                          questions:    [{ "questionId": "q", "isSkipped": false, "answer": "…" }, …]
+                          confirmation: { "isConfirmed": true } or
+                                        { "isConfirmed": false, "feedback": "…" }
+                        then follow on, stopping at the next wait
+  --action ID           refuse (CONFLICT) unless the pending action is this one
+  --json                print { "run": RunView } on stdout; progress goes to stderr
+
+Exit codes: 0 ended completed or left waiting, 1 error, 2 usage, 3 service offline,
+5 the Run failed, 6 the Run was cancelled.`;
+
+function isActive(run: RunView): boolean {
+  return run.status === "running" || run.status === "waiting";
+}
+
+async function getRun(client: WeftClient, runId: string): Promise<RunView> {
+  return (await client.call<{ run: RunView }>("get_run", { runId })).run;
+}
+
+async function answerAsk(
+  client: WeftClient,
+  run: RunView,
+  actionId: string,
+  answer: unknown,
+): Promise<RunView> {
+  return (await client.call<{ run: RunView }>("answer_ask", { runId: run.runId, actionId, answer })).run;
+}
+
+/** Submits a prompted answer; a refusal is explained and the Run looked at again, so the person retries. */
+async function answerOrExplain(
+  client: WeftClient,
+  run: RunView,
+  actionId: string,
+  answer: unknown,
+  say: (text: string) => void,
+  stream: Stream,
+): Promise<RunView> {
+  try {
+    const next = await answerAsk(client, run, actionId, answer);
+    say(paint("green", "✓ answer recorded", stream));
+    return next;
+  } catch (error) {
+    if (!(error instanceof WeftError) || !["INVALID_REQUEST", "CONFLICT"].includes(error.code)) throw error;
+    const why = error.code === "CONFLICT" ? "it was answered elsewhere or has changed" : error.message;
+    say(paint("yellow", `the service did not take that answer: ${why}`, stream));
+    return await getRun(client, run.runId);
+  }
+}
+
+function activity(run: RunView): string {
+  const since = run.pendingAgentCall?.createdAt ?? run.updatedAt;
+  const what = run.status === "waiting"
+    ? `waiting for ${waitingFor(run)}`
+    : `running ${run.cursor.stageName} / ${run.cursor.stepName}`;
+  return `${what} · ${elapsed(Date.now() - Date.parse(since))}`;
+}
+
+/** A one-line live indicator, redrawn in place; drawn only on a terminal. */
+class Indicator {
+  static readonly FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+  #frame = 0;
+  #shown = false;
+  #encoder = new TextEncoder();
+
+  constructor(readonly stream: Stream) {}
+
+  show(text: string): void {
+    if (!this.stream.isTerminal()) return;
+    const frame = Indicator.FRAMES[this.#frame++ % Indicator.FRAMES.length];
+    this.stream.writeSync(this.#encoder.encode(`\r\x1b[2K${paint("cyan", frame, this.stream)} ${text}`));
+    this.#shown = true;
+  }
+
+  clear(): void {
+    if (!this.#shown) return;
+    this.stream.writeSync(this.#encoder.encode("\r\x1b[2K"));
+    this.#shown = false;
+  }
+}

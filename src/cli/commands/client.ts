@@ -1,0 +1,45 @@
+/**
+ * How the terminal commands reach the service: only through MCP on `/internal/mcp`, like any other client.
+ *
+ * @module
+ */
+
+import { connect, ServiceOfflineError, type WeftClient } from "../../client/connect.ts";
+import { inspectLock } from "../../service/lock.ts";
+import { weftPaths } from "../../service/paths.ts";
+import { spawnService } from "../spawn.ts";
+
+/** Options of {@linkcode withClient}. */
+export interface ClientOptions {
+  /** Start the service in the background when none runs (a crashed one's leftovers are cleared safely). */
+  start?: boolean;
+  /** Where to say that the service is being started. */
+  progress?: (line: string) => void;
+}
+
+/** Opens a CLI session with the project's service, runs `use` with it, and always closes it. */
+export async function withClient<T>(
+  projectDir: string,
+  use: (client: WeftClient) => Promise<T>,
+  options: ClientOptions = {},
+): Promise<T> {
+  const client = await open(projectDir, options);
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+async function open(projectDir: string, options: ClientOptions): Promise<WeftClient> {
+  try {
+    return await connect(projectDir, { source: "cli", clientName: "weft-cli" });
+  } catch (error) {
+    if (!(error instanceof ServiceOfflineError) || !options.start) throw error;
+    // A live process holding the lock is never replaced; only a free or stale lock lets us start one.
+    if ((await inspectLock(weftPaths(projectDir))).kind === "held") throw error;
+  }
+  options.progress?.("starting the weft service for this project…");
+  await spawnService(projectDir);
+  return await connect(projectDir, { source: "cli", clientName: "weft-cli" });
+}

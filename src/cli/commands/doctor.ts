@@ -1,0 +1,238 @@
+/**
+ * `weft doctor`: checks the project and its service and says, for each finding, the command that fixes it.
+ *
+ * The service is asked first (status, workflows, model). What it cannot say while it is down is read from
+ * `.weft/` and the project's `workflows/` directly, read-only: doctor never changes anything.
+ *
+ * @module
+ */
+
+import { relative } from "node:path";
+import { loadWorkflow } from "../../engine/workflow/loader.ts";
+import { readProjectSources } from "../../engine/workflow/source.ts";
+import type { WorkflowView } from "../../engine/views.ts";
+import { readConnection } from "../../service/connection.ts";
+import { inspectLock, type LockState } from "../../service/lock.ts";
+import { type WeftPaths, weftPaths } from "../../service/paths.ts";
+import { parseCommand, UsageError } from "../args.ts";
+import { EXIT } from "../exit_codes.ts";
+import { paint, printJson, usage } from "../format.ts";
+import { observe, type StatusReport } from "../lifecycle.ts";
+import { withClient } from "./client.ts";
+import { guarded } from "./failure.ts";
+
+/** One thing doctor found: fine, worth knowing, or a problem, with the command that fixes it. */
+export interface Finding {
+  check: "service" | "leftovers" | "port" | "workflows" | "modes" | "model";
+  state: "ok" | "note" | "problem";
+  message: string;
+  fix?: string;
+}
+
+/** `weft doctor` */
+export const doctorCommand = guarded("doctor", async (args) => {
+  const { common, positionals } = parseCommand(args);
+  if (common.help) return usage("doctor [--json]", HELP);
+  if (positionals.length) throw new UsageError("takes no arguments");
+  const paths = weftPaths(common.projectDir);
+  const findings = await examine(paths);
+  const problems = findings.filter((f) => f.state === "problem").length;
+  if (common.json) printJson({ findings, problems });
+  else {
+    const width = Math.max(...findings.map((f) => f.check.length));
+    for (const f of findings) {
+      const mark = f.state === "ok"
+        ? paint("green", "✓")
+        : f.state === "note"
+        ? paint("yellow", "•")
+        : paint("red", "✗");
+      console.log(
+        `${mark} ${paint("bold", f.check.padEnd(width))}  ${
+          f.message.replaceAll("\n", "\n" + " ".repeat(width + 4))
+        }`,
+      );
+      if (f.fix) console.log(`${" ".repeat(width + 4)}${paint("dim", "fix:")} ${f.fix}`);
+    }
+    console.log(
+      problems
+        ? paint("red", `\n${problems} problem${problems === 1 ? "" : "s"} found`)
+        : "\nno problems found",
+    );
+  }
+  return problems ? EXIT.FAILURE : EXIT.OK;
+});
+
+async function examine(paths: WeftPaths): Promise<Finding[]> {
+  const lock = await inspectLock(paths);
+  const status = await observe(paths.projectDir);
+  const findings: Finding[] = [serviceFinding(status, lock), ...await leftovers(paths, lock)];
+  if (status.state === "running") {
+    findings.push({ check: "port", state: "ok", message: `the service listens on ${status.url}` });
+    const { workflows } = await withClient(
+      paths.projectDir,
+      (client) => client.call<{ workflows: WorkflowView[] }>("list_workflows"),
+    );
+    findings.push(...workflowFindings(workflows));
+    findings.push(modelFinding(status, workflows));
+  } else {
+    findings.push(...await portFinding(paths));
+    findings.push(...workflowFindings(offlineWorkflows(paths.projectDir)));
+  }
+  findings.push(...await modeFindings(paths));
+  return findings;
+}
+
+function serviceFinding(status: StatusReport, lock: LockState): Finding {
+  if (status.state === "running") {
+    return { check: "service", state: "ok", message: `running at ${status.url} (pid ${status.pid})` };
+  }
+  if (status.state === "needs_recovery" && lock.kind !== "stale") {
+    return {
+      check: "service",
+      state: "problem",
+      message: status.reason,
+      fix: "check the process named above; `weft stop` refuses to signal a process it cannot verify",
+    };
+  }
+  return { check: "service", state: "note", message: "not running", fix: "weft start" };
+}
+
+async function leftovers(paths: WeftPaths, lock: LockState): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  if (lock.kind === "stale") {
+    findings.push({
+      check: "leftovers",
+      state: "problem",
+      message: `a crashed service left ${show(paths.lock)}: ${lock.reason}`,
+      fix: "weft start  (it verifies the old process is gone and clears the lock safely)",
+    });
+  }
+  for (const name of await listDir(paths.weftDir)) {
+    if (/^\.connection\..*\.tmp$/.test(name)) {
+      findings.push({
+        check: "leftovers",
+        state: "problem",
+        message: `a half-written metadata file was left behind: ${name}`,
+        fix: `rm ${show(`${paths.weftDir}/${name}`)}`,
+      });
+    }
+  }
+  if (!findings.length) {
+    findings.push({ check: "leftovers", state: "ok", message: "no stale lock or temporary files" });
+  }
+  return findings;
+}
+
+/** While the service is down, the port it used last time will be tried first on the next start. */
+async function portFinding(paths: WeftPaths): Promise<Finding[]> {
+  const connection = await readConnection(paths).catch(() => null);
+  if (!connection) return [];
+  try {
+    Deno.listen({ hostname: "127.0.0.1", port: connection.port }).close();
+    return [{ check: "port", state: "ok", message: `port ${connection.port} (used last time) is free` }];
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    return [{
+      check: "port",
+      state: "note",
+      message: `port ${connection.port}, used last time, is taken by another program; ` +
+        "the next start picks another port (clients read the new one from .weft/connection.json)",
+      fix: `stop the program on port ${connection.port}, or choose a port: weft start --port <N>`,
+    }];
+  }
+}
+
+/** What doctor needs to know of a workflow to say whether it loads. */
+type Loading = Pick<WorkflowView, "name" | "available" | "reason">;
+
+function offlineWorkflows(projectDir: string): Loading[] {
+  return readProjectSources(projectDir).map(loadWorkflow).map((entry) => ({
+    name: entry.name,
+    available: entry.ok,
+    ...(entry.ok ? {} : { reason: entry.reason }),
+  }));
+}
+
+function workflowFindings(workflows: Loading[]): Finding[] {
+  const broken = workflows.filter((w) => !w.available);
+  if (!broken.length) {
+    return [{
+      check: "workflows",
+      state: "ok",
+      message: `${workflows.length} workflow(s) load without errors`,
+    }];
+  }
+  return broken.map((w) => ({
+    check: "workflows" as const,
+    state: "problem" as const,
+    message: `workflow "${w.name}" does not load:\n${w.reason ?? "(no reason given)"}`,
+    fix: `edit workflows/${w.name}/ as each line says, then reload: weft stop && weft start ` +
+      "(docs/workflows.md describes the format)",
+  }));
+}
+
+function modelFinding(status: StatusReport, workflows: WorkflowView[]): Finding {
+  const model = (status.service?.model ?? {}) as { ready?: boolean; reason?: string };
+  if (model.ready) return { check: "model", state: "ok", message: "the service's model is ready" };
+  const needing = workflows.filter((w) => w.available && w.hasAgentSteps).map((w) => w.name);
+  return {
+    check: "model",
+    state: "note",
+    message: `${model.reason ?? "no service-side model is configured"}` +
+      (needing.length
+        ? `\nfrom the terminal, workflows with agent steps cannot run: ${needing.join(", ")}`
+        : ""),
+    fix: "start those from your IDE's agent: weft config <codex|claude|cursor|vscode>",
+  };
+}
+
+async function modeFindings(paths: WeftPaths): Promise<Finding[]> {
+  if (Deno.build.os === "windows") return [];
+  const expected: [string, number][] = [[paths.weftDir, 0o700], [paths.logs, 0o700], [
+    paths.connection,
+    0o600,
+  ]];
+  const findings: Finding[] = [];
+  for (const [path, mode] of expected) {
+    const actual = await Deno.stat(path).then((info) => (info.mode ?? 0) & 0o777, () => undefined);
+    if (actual === undefined || actual === mode) continue;
+    findings.push({
+      check: "modes",
+      state: "problem",
+      message: `${show(path)} has mode ${octal(actual)}; it holds private state and must be ${octal(mode)}`,
+      fix: `chmod ${mode.toString(8)} ${show(path)}`,
+    });
+  }
+  if (!findings.length) findings.push({ check: "modes", state: "ok", message: "owner-only modes on .weft/" });
+  return findings;
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return names;
+}
+
+/** A path as a person would type it from here: relative when inside the working directory. */
+function show(path: string): string {
+  const rel = relative(Deno.cwd(), path);
+  return rel && !rel.startsWith("..") ? rel : path;
+}
+
+function octal(mode: number): string {
+  return "0" + mode.toString(8).padStart(3, "0");
+}
+
+const HELP = `Checks this project and its service, and gives each problem the command that fixes it:
+whether the service runs, leftovers of a crashed service (a stale lock, half-written files),
+whether the port used last time is taken, workflows that fail to load and why (file and
+JSON pointer), owner-only modes of .weft/ (0700) and .weft/connection.json (0600), and
+whether the service has a model for agent steps.
+
+  --json  print { "findings": [{ check, state: ok|note|problem, message, fix? }], "problems" }
+
+Exit code 0 when no problem is found, 1 otherwise. Doctor never changes anything.`;

@@ -1,0 +1,113 @@
+/**
+ * Terminal output of the `weft` command: colour, aligned tables, relative times, JSON and usage texts.
+ *
+ * Colour is used only when the stream is a terminal and `NO_COLOR` is unset or empty (https://no-color.org),
+ * so piped output and logs never carry escape sequences.
+ *
+ * @module
+ */
+
+import { EXIT } from "./exit_codes.ts";
+
+/** A stream the command writes to. */
+export type Stream = typeof Deno.stdout | typeof Deno.stderr;
+
+const ESCAPE = new RegExp(String.fromCharCode(27) + "\\[[0-9;]*m", "g");
+const CODES = { bold: 1, dim: 2, red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36 } as const;
+
+/** A colour or weight the output uses. */
+export type Tone = keyof typeof CODES;
+
+/** Whether text written to `stream` may be coloured. */
+export function colorEnabled(stream: Stream = Deno.stdout): boolean {
+  return stream.isTerminal() && !Deno.env.get("NO_COLOR");
+}
+
+/** Paints `text` with `tone` when `stream` takes colour; otherwise returns it unchanged. */
+export function paint(tone: Tone, text: string, stream: Stream = Deno.stdout): string {
+  return colorEnabled(stream) ? `\x1b[${CODES[tone]}m${text}\x1b[0m` : text;
+}
+
+/** The tone that conveys a Run status at a glance. */
+export function statusTone(status: string): Tone {
+  switch (status) {
+    case "completed":
+      return "green";
+    case "waiting":
+      return "yellow";
+    case "failed":
+      return "red";
+    case "cancelled":
+      return "magenta";
+    default:
+      return "cyan";
+  }
+}
+
+/** The width `text` takes on screen, ignoring colour escapes. */
+export function visibleWidth(text: string): number {
+  return [...text.replace(ESCAPE, "")].length;
+}
+
+/** Aligns rows under a header, two spaces between columns; the last column is never padded. */
+export function table(header: string[], rows: string[][], stream: Stream = Deno.stdout): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, column) => Math.max(...all.map((row) => visibleWidth(row[column] ?? ""))));
+  const line = (row: string[]) =>
+    row.map((cell, column) =>
+      column === row.length - 1 ? cell : cell + " ".repeat(widths[column] - visibleWidth(cell))
+    ).join("  ").trimEnd();
+  return [paint("dim", line(header), stream), ...rows.map(line)].join("\n");
+}
+
+/** Shortens `text` to one line of at most `max` characters, with an ellipsis when cut. */
+export function truncate(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : flat.slice(0, max - 1) + "…";
+}
+
+/** Says how long ago `iso` was, the way people say it ("just now", "5 min ago", "3 days ago"). */
+export function relativeTime(iso: string, now: Date = new Date()): string {
+  const then = new Date(iso);
+  if (Number.isNaN(then.getTime())) return iso;
+  const seconds = Math.round((now.getTime() - then.getTime()) / 1000);
+  if (seconds < 0) return "just now";
+  if (seconds < 5) return "just now";
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  if (days < 30) return `${days} days ago`;
+  return iso.slice(0, 10);
+}
+
+/** Formats a duration in milliseconds as `m:ss` (or `h:mm:ss`), for the live indicator. */
+export function elapsed(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return h ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}
+
+/** Indents every line of `text` by `spaces`. */
+export function indent(text: string, spaces = 2): string {
+  return text.split("\n").map((line) => " ".repeat(spaces) + line).join("\n");
+}
+
+/** Prints the business JSON of a command on stdout, one document, pretty for people who look at it. */
+export function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}
+
+/** Formats a next-step hint ("answer with: weft attach RUN") in the quiet tone of hints. */
+export function hint(label: string, command: string, stream: Stream = Deno.stdout): string {
+  return paint("dim", `${label}: `, stream) + paint("bold", command, stream);
+}
+
+/** Prints a command's `--help` and returns the exit code of asking for help. */
+export function usage(synopsis: string, text: string): number {
+  console.log(`Usage: weft ${synopsis}\n\n${text}`);
+  return EXIT.OK;
+}

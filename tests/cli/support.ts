@@ -1,0 +1,142 @@
+/**
+ * Support of the CLI tests: a project workflow that only asks people (so a Run created from the terminal
+ * waits for a person, never for an agent), and `weft` driven through a pseudo-terminal.
+ *
+ * @module
+ */
+
+import { tempProject } from "../support/service.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+/** How every colour escape starts. */
+export const ESC = "\x1b[";
+
+/** A workflow of ask, confirm and commit steps: one question of each kind, then a confirmation. */
+export const NOTES_WORKFLOW = {
+  name: "notes",
+  title: "Release notes",
+  description: "Asks who reads the notes and what stands out, has it confirmed, commits it.",
+  entryStage: "draft",
+  stages: {
+    draft: {
+      state: { schema: { type: "object" }, initial: {} },
+      entryStep: "ask",
+      steps: {
+        ask: {
+          kind: "ask",
+          questions: [
+            {
+              id: "audience",
+              question: "Who reads these notes?",
+              options: [{ id: "users", label: "Users" }, { id: "devs", label: "Developers" }],
+            },
+            { id: "highlight", question: "What is the highlight?" },
+            { id: "extra", question: "Anything else?", isSkippable: true },
+          ],
+          answersTo: "/answers",
+          budget: { maxVisits: 2 },
+          routes: { answered: "confirm" },
+        },
+        confirm: {
+          kind: "confirm",
+          context: "/answers",
+          feedbackTo: "/feedback",
+          routes: { confirmed: "commit", revise: "ask" },
+        },
+        commit: { kind: "commit", data: "/answers", routes: { committed: { endStage: "done" } } },
+      },
+      routes: { done: { end: "completed" } },
+    },
+  },
+};
+
+/** A complete, valid answer to the questions of {@linkcode NOTES_WORKFLOW}. */
+export const NOTES_ANSWER = [
+  { questionId: "audience", isSkipped: false, answer: "Users" },
+  { questionId: "highlight", isSkipped: false, answer: "Faster starts" },
+  { questionId: "extra", isSkipped: true },
+];
+
+/** A temporary project holding {@linkcode NOTES_WORKFLOW} plus `files`. */
+export function notesProject(files: Record<string, string> = {}): Promise<string> {
+  return tempProject({ "workflows/notes/workflow.json": JSON.stringify(NOTES_WORKFLOW, null, 2), ...files });
+}
+
+/** `weft` running in a pseudo-terminal (`script` from util-linux): stdin, stdout and stderr are a TTY. */
+export class Terminal {
+  #child: Deno.ChildProcess;
+  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #output = "";
+  #reading: Promise<void>;
+  #waiters: (() => void)[] = [];
+
+  constructor(args: string[], options: { cwd: string; env?: Record<string, string> }) {
+    const command = [Deno.execPath(), "run", "-A", MAIN, ...args].map(quote).join(" ");
+    const child = new Deno.Command("script", {
+      args: ["-qfec", command, "/dev/null"],
+      cwd: options.cwd,
+      env: { TERM: "xterm", ...options.env },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    this.#child = child;
+    this.#writer = child.stdin.getWriter();
+    this.#reading = (async () => {
+      for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+        this.#output += chunk;
+        for (const wake of this.#waiters.splice(0)) wake();
+      }
+      for (const wake of this.#waiters.splice(0)) wake();
+    })();
+  }
+
+  /** Everything the terminal showed so far. */
+  get output(): string {
+    return this.#output;
+  }
+
+  /** Resolves once the output holds `text` after `from`; rejects if the program ends first. */
+  async waitFor(text: string, from = 0): Promise<number> {
+    while (true) {
+      const at = this.#output.indexOf(text, from);
+      if (at >= 0) return at + text.length;
+      let ended = false;
+      await Promise.race([
+        new Promise<void>((resolve) => this.#waiters.push(resolve)),
+        this.#reading.then(() => ended = true),
+      ]);
+      if (ended && !this.#output.includes(text, from)) {
+        throw new Error(`the terminal never showed ${JSON.stringify(text)}; it showed:\n${this.#output}`);
+      }
+    }
+  }
+
+  /** Types `line` and Enter. */
+  async type(line: string): Promise<void> {
+    await this.#writer.write(new TextEncoder().encode(line + "\r"));
+  }
+
+  /** Waits for the program to end; resolves with its exit code. */
+  async exit(): Promise<number> {
+    await this.#writer.close().catch(() => {});
+    const status = await this.#child.status;
+    await this.#reading;
+    return status.code;
+  }
+
+  /** Ends the program if it still runs (cleanup after a failed assertion). */
+  async kill(): Promise<void> {
+    try {
+      this.#child.kill("SIGKILL");
+    } catch {
+      // already ended
+    }
+    await this.exit();
+  }
+}
+
+function quote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
