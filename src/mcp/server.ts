@@ -34,12 +34,16 @@ export function createSessionServer(
     const tool = byName.get(name);
     const started = performance.now();
     let outcome = "ok";
+    let runId: string | undefined;
     try {
       if (!tool) throw invalid(`Unknown tool "${name}" on ${endpoint.path}.`);
       const parsed = tool.input.safeParse(request.params.arguments ?? {});
       if (!parsed.success) throw invalid(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
+      runId = (parsed.data as { runId?: string }).runId;
       const value = await tool.run(parsed.data, { endpoint, service, server, extra });
-      return okResult(tool.output.parse(value) as Record<string, unknown>);
+      const result = tool.output.parse(value) as Record<string, unknown>;
+      runId ??= (result.run as { runId?: string } | undefined)?.runId;
+      return okResult(result);
     } catch (error) {
       const classified = toWeftError(error);
       outcome = classified.code;
@@ -51,6 +55,8 @@ export function createSessionServer(
       service.logger.log("tool.call", {
         tool: name,
         path: endpoint.path,
+        // So that `weft logs <runId>` can follow one Run; ids are not secrets, intents and answers stay out.
+        runId,
         outcome,
         ms: Math.round((performance.now() - started) * 100) / 100,
       });

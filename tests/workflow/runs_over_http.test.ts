@@ -77,6 +77,16 @@ Deno.test("a human-only workflow runs to completion on /internal/mcp and commits
       timeline: true,
     });
     assert.ok(timeline.some((event) => event.source === "cli"), "answers carry the source they came through");
+
+    const log = await Deno.readTextFile(`${dir}/.weft/logs/${served.instanceId}.jsonl`);
+    const calls = log.trim().split("\n").map((line) => JSON.parse(line)).filter((e) =>
+      e.event === "tool.call"
+    );
+    assert.ok(calls.some((e) => e.tool === "flow" && e.runId === run.runId), "the log can follow one Run");
+    assert.ok(
+      calls.some((e) => e.tool === "answer_ask" && e.runId === run.runId && e.outcome === "CONFLICT"),
+    );
+    assert.ok(!log.includes("Name the release") && !log.includes("A fine title"), "no intents or answers");
   } finally {
     await closeClient(cli);
     await served.stop();
