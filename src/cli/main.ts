@@ -34,16 +34,25 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   mcp: { run: mcpCommand, summary: "speak MCP on stdin/stdout for an IDE, bridged to the project's service" },
   config: { run: configCommand, summary: "print the MCP entry for codex, claude, cursor or vscode" },
   token: { run: tokenCommand, summary: "print the IDE token, for the HTTP form of `weft config`" },
-  doctor: { run: doctorCommand, summary: "check the project and its service; each finding comes with its fix" },
+  doctor: {
+    run: doctorCommand,
+    summary: "check the project and its service; each finding comes with its fix",
+  },
   flows: { run: flowsCommand, summary: "list the workflows, and why one cannot run" },
-  flow: { run: flowCommand, summary: "start a Run of a workflow for your intent (starts the service if needed)" },
+  flow: {
+    run: flowCommand,
+    summary: "start a Run of a workflow for your intent (starts the service if needed)",
+  },
   runs: { run: runsCommand, summary: "list Runs, newest first" },
   run: { run: runCommand, summary: "show a Run with its timeline" },
   attach: { run: attachCommand, summary: "follow a Run and answer its questions and confirmations" },
   cancel: { run: cancelCommand, summary: "cancel an active Run" },
   artifacts: { run: artifactsCommand, summary: "list what stages committed" },
   artifact: { run: artifactCommand, summary: "show or export one Artifact" },
-  record: { run: recordCommand, summary: "show one Record: what was committed, by which Run, from which answers" },
+  record: {
+    run: recordCommand,
+    summary: "show one Record: what was committed, by which Run, from which answers",
+  },
   logs: { run: logsCommand, summary: "print the service's logs of this project (--follow to keep reading)" },
 };
 

@@ -116,7 +116,16 @@ Deno.test("status works on all four endpoints and names each endpoint's source",
     for (const [path, [source, agentExecutor]] of Object.entries(expected)) {
       const client = await mcpClient(served, path);
       try {
-        const { service } = await call<{ service: Record<string, any> }>(client, "status");
+        const { service } = await call<
+          {
+            service: {
+              instanceId: string;
+              pid: number;
+              endpoint: unknown;
+              storage: { kind: string; journalMode: string };
+            };
+          }
+        >(client, "status");
         assert.equal(service.instanceId, served.instanceId);
         assert.equal(service.pid, served.pid);
         assert.deepEqual(service.endpoint, { path, source, agentExecutor });
