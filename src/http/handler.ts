@@ -29,11 +29,24 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
     (request, state) => options.sessions.handle(request, state.endpoint, state.body),
   );
   return async (request) => {
-    const endpoint = endpointAt(new URL(request.url).pathname);
+    const path = pathOf(request);
+    // An unparseable URL can only come from a forged Host; refuse it the way the Host check would.
+    if (path === null) {
+      return jsonRpcError(403, -32000, "Forbidden: Host must be this service's loopback address");
+    }
+    const endpoint = endpointAt(path);
     if (!endpoint) {
       await request.body?.cancel();
       return jsonRpcError(404, -32000, "Not found");
     }
     return await serve(request, { endpoint });
   };
+}
+
+function pathOf(request: Request): string | null {
+  try {
+    return new URL(request.url).pathname;
+  } catch {
+    return null;
+  }
 }
