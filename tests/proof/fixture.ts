@@ -1,0 +1,234 @@
+/**
+ * The proof project: a temp project with a project workflow `ledger` (ask → check → confirm → commit) beside
+ * the embedded `intent` workflow, and an actor that advances any waiting Run of either one step, as a person
+ * and an IDE agent would.
+ *
+ * @module
+ */
+
+import type { Client } from "../../src/mcp/sdk.ts";
+import type { RunView } from "../../src/engine/views.ts";
+import { tempProject } from "../support/service.ts";
+import { type Outcome, tool } from "./probe.ts";
+import type { Prng } from "./prng.ts";
+
+/** The project workflow every suite drives: human steps only, with a check that can loop back. */
+export const LEDGER_MANIFEST = {
+  name: "ledger",
+  title: "Ledger",
+  description: "Asks for an amount and a currency, checks and confirms them, commits them.",
+  entryStage: "entry",
+  stages: {
+    entry: {
+      state: {
+        schema: {
+          type: "object",
+          properties: {
+            answers: { type: "array" },
+            feedback: { type: "array", items: { type: "string" } },
+            reviewFeedback: { type: "string" },
+          },
+        },
+        initial: {},
+      },
+      entryStep: "ask",
+      steps: {
+        ask: {
+          kind: "ask",
+          questions: [
+            { id: "amount", question: "Amount?" },
+            {
+              id: "currency",
+              question: "Currency?",
+              options: [{ id: "eur", label: "EUR" }, { id: "usd", label: "USD" }],
+            },
+            { id: "memo", question: "Memo?", isSkippable: true },
+          ],
+          answersTo: "/answers",
+          budget: { maxVisits: 1000 },
+          routes: { answered: "check" },
+        },
+        check: {
+          kind: "check",
+          rules: [{
+            at: "/answers/0/answer",
+            schema: { type: "string", pattern: "^[0-9]+$" },
+            message: "digits only",
+          }],
+          feedbackTo: "/feedback",
+          budget: { maxVisits: 1000 },
+          routes: { valid: "confirm", invalid: "ask" },
+        },
+        confirm: {
+          kind: "confirm",
+          context: "/answers",
+          feedbackTo: "/reviewFeedback",
+          budget: { maxVisits: 1000 },
+          routes: { confirmed: "commit", revise: "ask" },
+        },
+        commit: { kind: "commit", data: "/answers", routes: { committed: { endStage: "done" } } },
+      },
+      routes: { done: { end: "completed" } },
+    },
+  },
+};
+
+/** A project with the ledger workflow, readable files, and the places agent tools must never reach. */
+export async function proofProject(): Promise<string> {
+  const dir = await tempProject({
+    "workflows/ledger/workflow.json": JSON.stringify(LEDGER_MANIFEST, null, 2),
+    "README.md": "# proof project\n",
+    "src/app.ts": "export const answer = 42;\n",
+    ".env": "SECRET=do-not-read\n",
+    ".env.local": "SECRET=do-not-read\n",
+    ".git/config": "[core]\n",
+  });
+  return dir;
+}
+
+/** A specification the intent workflow's schema and check accept. */
+export function specification(tag: string) {
+  return {
+    summary: `Proof ${tag}.`,
+    goals: [`goal ${tag}`],
+    requirements: [{ id: "R1", statement: `statement ${tag}`, acceptance: ["a test proves it"] }],
+    constraints: ["none"],
+  };
+}
+
+/** A plan the intent workflow's schema and check accept. */
+export function plan(tag: string) {
+  return {
+    summary: `Plan ${tag}.`,
+    tasks: [{
+      id: "T1",
+      title: "Do it",
+      description: tag,
+      files: ["src/app.ts"],
+      tests: ["tests/app_test.ts"],
+    }],
+    risks: [],
+  };
+}
+
+/** A commit an answer was acknowledged for: the stage committed with exactly `data`. */
+export interface AcknowledgedCommit {
+  runId: string;
+  flowName: string;
+  stageName: string;
+  data: unknown;
+}
+
+/** One step an actor took: the tool it called last, its outcome, and the commit it caused, if any. */
+export interface Advance {
+  calls: { name: string; outcome: Outcome }[];
+  run?: RunView;
+  committed?: AcknowledgedCommit;
+}
+
+/**
+ * Advances a waiting Run by one wait: answers its questions or confirmation, or claims and completes its agent
+ * call, remembering what was submitted so a commit can be checked against it later.
+ */
+export class Actor {
+  /**
+   * `submitted` outlives one session (a Run answered before a crash is confirmed after it), so the suite owns
+   * it: Run id (or `runId/stage` for agent documents) → what was submitted.
+   */
+  constructor(
+    readonly name: string,
+    readonly prng: Prng,
+    readonly client: Client,
+    readonly submitted: Map<string, unknown>,
+  ) {}
+
+  /** Calls a tool and records it into `step`. */
+  async #call(step: Advance, name: string, args: Record<string, unknown>): Promise<Outcome> {
+    const outcome = await tool(this.client, name, args);
+    step.calls.push({ name, outcome });
+    return outcome;
+  }
+
+  /** Takes the next step of `run`; a Run that is not waiting is left alone. */
+  async advance(run: RunView): Promise<Advance> {
+    const step: Advance = { calls: [] };
+    if (run.status !== "waiting") return step;
+    if (run.pendingAgentCall) return await this.#agentStep(step, run);
+    const action = run.pendingAction!;
+    if (action.kind === "user_ask_questions") {
+      const valid = this.prng.chance(0.85);
+      const answer = this.#questionsAnswer(action.request as { questions: { id: string }[] }, valid);
+      this.submitted.set(run.runId, answer);
+      const outcome = await this.#call(step, "answer_ask", { runId: run.runId, actionId: action.id, answer });
+      if (outcome.ok) step.run = (outcome.value as { run: RunView }).run;
+      return step;
+    }
+    const confirmed = this.prng.chance(0.8);
+    const answer = confirmed
+      ? { isConfirmed: true }
+      : { isConfirmed: false, feedback: `revise ${this.name}` };
+    const outcome = await this.#call(step, "answer_ask", { runId: run.runId, actionId: action.id, answer });
+    if (!outcome.ok) return step;
+    step.run = (outcome.value as { run: RunView }).run;
+    if (confirmed) {
+      step.committed = {
+        runId: run.runId,
+        flowName: run.flowName,
+        stageName: run.cursor.stageName,
+        data: this.submitted.get(`${run.runId}/${run.cursor.stageName}`) ?? this.submitted.get(run.runId),
+      };
+    }
+    return step;
+  }
+
+  /** Claims the agent call, reads the context, submits the stage's document and completes. */
+  async #agentStep(step: Advance, run: RunView): Promise<Advance> {
+    const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
+    const claimed = await this.#call(step, "claim_agent_call", {
+      ...ref,
+      claimId: `${this.name}-${ref.callId}`,
+    });
+    if (!claimed.ok) return step;
+    const owner = { ...ref, ownerToken: (claimed.value as { ownerToken: string }).ownerToken };
+    const context = await this.#call(step, "call_agent_tool", {
+      ...owner,
+      toolCallId: "ctx",
+      toolId: "get_context",
+      input: {},
+    });
+    if (!context.ok) return step;
+    const stage = run.cursor.stageName;
+    const document = stage === "plan" ? plan(ref.callId) : specification(ref.callId);
+    const submitted = await this.#call(step, "call_agent_tool", {
+      ...owner,
+      toolCallId: "submit",
+      toolId: stage === "plan" ? "submit_plan" : "submit_specification",
+      input: { value: document },
+    });
+    if (!submitted.ok) return step;
+    this.submitted.set(`${run.runId}/${stage}`, document);
+    const completed = await this.#call(step, "complete_agent_call", {
+      ...owner,
+      result: { outcome: "ready" },
+    });
+    if (completed.ok) step.run = (completed.value as { run: RunView }).run;
+    return step;
+  }
+
+  #questionsAnswer(request: { questions: { id: string }[] }, valid: boolean): unknown[] {
+    return request.questions.map((question) => {
+      if (question.id === "amount") {
+        return {
+          questionId: "amount",
+          isSkipped: false,
+          answer: valid ? String(this.prng.int(1, 99999)) : "n/a",
+        };
+      }
+      if (question.id === "currency") {
+        return { questionId: "currency", isSkipped: false, answer: this.prng.pick(["EUR", "USD"]) };
+      }
+      if (question.id === "memo" && this.prng.chance(0.5)) return { questionId: "memo", isSkipped: true };
+      return { questionId: question.id, isSkipped: false, answer: `memo ${this.prng.int(0, 1e6)} ✓ ünï` };
+    });
+  }
+}

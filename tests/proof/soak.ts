@@ -1,0 +1,183 @@
+/**
+ * The soak (`deno task soak`): many concurrent MCP sessions against one `weft serve` for a bounded time, each
+ * a realistic mix of starting Runs, answering, claiming and completing agent calls, cancelling, reading Runs
+ * and paging lists. Reports throughput, p50/p99 per tool, unexpected errors (must be 0) and the server's
+ * resident memory before and after.
+ *
+ * Usage: `deno task soak [--sessions N] [--seconds N] [--seed N]`
+ *
+ * @module
+ */
+
+import type { Client } from "../../src/mcp/sdk.ts";
+import type { RunView } from "../../src/engine/views.ts";
+import { closeClient, mcpClient, serve, type ServedProject } from "../support/service.ts";
+import { Actor, proofProject } from "./fixture.ts";
+import { numberArg, Prng, seedFrom } from "./prng.ts";
+import { report, runViolations, tool } from "./probe.ts";
+
+/** The figures of one soak. */
+export interface SoakFigures {
+  seed: number;
+  sessions: number;
+  seconds: number;
+  operations: number;
+  opsPerSecond: number;
+  latencyMs: Record<string, { count: number; p50: number; p99: number }>;
+  rssStartKiB: number;
+  rssPeakKiB: number;
+  rssEndKiB: number;
+  violations: string[];
+}
+
+/** Paths the sessions are spread over; the agent-task tools exist only on the external ones. */
+const PATHS = ["/mcp", "/mcp/codex", "/mcp", "/internal/mcp"];
+
+/** Runs the soak and returns its figures; unexpected errors are collected as violations. */
+export async function soak(
+  options: { sessions: number; seconds: number; seed: number },
+): Promise<SoakFigures> {
+  const prng = new Prng(options.seed);
+  const dir = await proofProject();
+  const served = await serve(dir);
+  const latencies = new Map<string, number[]>();
+  const violations: string[] = [];
+  const clients: Client[] = [];
+  let rssPeakKiB = 0;
+  const rssStartKiB = residentKiB(served);
+  let operations = 0;
+  const started = performance.now();
+  try {
+    for (let i = 0; i < options.sessions; i++) {
+      const path = PATHS[i % PATHS.length];
+      clients.push(timed(await mcpClient(served, path, { name: `soak-${i}` }), latencies));
+    }
+    const deadline = performance.now() + options.seconds * 1000;
+    const sampler = setInterval(() => rssPeakKiB = Math.max(rssPeakKiB, residentKiB(served)), 250);
+    try {
+      const counts = await Promise.all(clients.map((client, i) => {
+        const actor = new Actor(`s${i}`, new Prng(prng.int(0, 2 ** 31)), client, new Map());
+        return session(actor, PATHS[i % PATHS.length], deadline, violations);
+      }));
+      operations = counts.reduce((a, b) => a + b, 0);
+    } finally {
+      clearInterval(sampler);
+    }
+  } finally {
+    await Promise.all(clients.map((client) => closeClient(client).catch(() => {})));
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  const rssEndKiB = residentKiB(served);
+  await served.stop();
+  await Deno.remove(dir, { recursive: true });
+  return {
+    seed: options.seed,
+    sessions: options.sessions,
+    seconds: Math.round(elapsed * 10) / 10,
+    operations,
+    opsPerSecond: Math.round(operations / elapsed),
+    latencyMs: summarize(latencies),
+    rssStartKiB,
+    rssPeakKiB: Math.max(rssPeakKiB, rssEndKiB),
+    rssEndKiB,
+    violations,
+  };
+}
+
+/** One session's loop until the deadline; returns how many tool calls it made. */
+async function session(actor: Actor, path: string, deadline: number, violations: string[]): Promise<number> {
+  const external = !path.startsWith("/internal");
+  const runs = new Map<string, RunView>();
+  let calls = 0;
+  const call = async <T>(name: string, args: Record<string, unknown>): Promise<T | undefined> => {
+    calls++;
+    const outcome = await tool<T>(actor.client, name, args);
+    if (outcome.ok) return outcome.value;
+    violations.push(`${path} ${name}: ${outcome.text}`);
+    return undefined;
+  };
+  while (performance.now() < deadline) {
+    const roll = actor.prng.next();
+    const active = [...runs.values()].filter((run) => run.status === "waiting");
+    if (roll < 0.15 || active.length === 0) {
+      const flowName = external && actor.prng.chance(0.5) ? "intent" : "ledger";
+      const run = (await call<{ run: RunView }>("flow", { flowName, intent: `soak ${actor.name}` }))?.run;
+      if (run) runs.set(run.runId, run);
+    } else if (roll < 0.2) {
+      const run = actor.prng.pick(active);
+      const cancelled = (await call<{ run: RunView }>("cancel_run", { runId: run.runId }))?.run;
+      if (cancelled) runs.set(run.runId, cancelled);
+    } else if (roll < 0.3) {
+      const run = (await call<{ run: RunView }>("get_run", { runId: actor.prng.pick(active).runId }))?.run;
+      if (run) violations.push(...runViolations(run));
+    } else if (roll < 0.38) {
+      await pageThrough(call, actor.prng.chance(0.5) ? "list_runs" : "list_artifacts");
+    } else {
+      const run = actor.prng.pick(active);
+      const advance = await actor.advance(run);
+      calls += advance.calls.length;
+      for (const { name, outcome } of advance.calls) {
+        if (!outcome.ok) violations.push(`${path} ${name}: ${outcome.text}`);
+      }
+      if (advance.run) runs.set(run.runId, advance.run);
+    }
+    // Finished Runs are dropped, as a client would, so what the service keeps for them is what is measured.
+    for (const [runId, run] of runs) if (run.status !== "waiting") runs.delete(runId);
+  }
+  return calls;
+}
+
+type Caller = <T>(name: string, args: Record<string, unknown>) => Promise<T | undefined>;
+
+/** Follows `nextCursor` for up to three pages of ten. */
+async function pageThrough(call: Caller, name: "list_runs" | "list_artifacts"): Promise<void> {
+  let cursor: string | undefined;
+  for (let page = 0; page < 3; page++) {
+    const result = await call<{ nextCursor?: string }>(name, { limit: 10, ...(cursor ? { cursor } : {}) });
+    cursor = result?.nextCursor;
+    if (!cursor) return;
+  }
+}
+
+/** Wraps `client.callTool` so every call's latency is recorded under its tool name. */
+function timed(client: Client, latencies: Map<string, number[]>): Client {
+  const original = client.callTool.bind(client);
+  client.callTool = async (params, ...rest) => {
+    const begin = performance.now();
+    try {
+      return await original(params, ...rest);
+    } finally {
+      const list = latencies.get(params.name) ?? [];
+      list.push(performance.now() - begin);
+      latencies.set(params.name, list);
+    }
+  };
+  return client;
+}
+
+function summarize(latencies: Map<string, number[]>): SoakFigures["latencyMs"] {
+  const summary: SoakFigures["latencyMs"] = {};
+  for (const [name, values] of [...latencies].sort(([a], [b]) => a < b ? -1 : 1)) {
+    const sorted = values.toSorted((a, b) => a - b);
+    const at = (q: number) =>
+      Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10;
+    summary[name] = { count: sorted.length, p50: at(0.5), p99: at(0.99) };
+  }
+  return summary;
+}
+
+/** The server's resident set size (`VmRSS`), in KiB. */
+function residentKiB(served: ServedProject): number {
+  const status = Deno.readTextFileSync(`/proc/${served.pid}/status`);
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
+if (import.meta.main) {
+  const figures = await soak({
+    sessions: numberArg(Deno.args, "sessions", 64),
+    seconds: numberArg(Deno.args, "seconds", 60),
+    seed: seedFrom(Deno.args, 7),
+  });
+  report("soak", figures);
+  Deno.exit(figures.violations.length === 0 ? 0 : 1);
+}
