@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { WeftError } from "../errors.ts";
@@ -13,6 +13,8 @@ import { MIGRATIONS } from "./migrations.ts";
 /** An open store database. */
 export class Database {
   readonly #db: DatabaseSync;
+  /** Prepared once per SQL text: the store runs a small fixed set of statements on every tool call. */
+  readonly #statements = new Map<string, StatementSync>();
   #depth = 0;
 
   private constructor(db: DatabaseSync) {
@@ -60,22 +62,31 @@ export class Database {
 
   /** Executes a statement that returns no rows. */
   run(sql: string, ...params: SqlValue[]): void {
-    guard(() => this.#db.prepare(sql).run(...params));
+    guard(() => this.#prepare(sql).run(...params));
   }
 
   /** The first row of a query, or undefined. */
   get<T>(sql: string, ...params: SqlValue[]): T | undefined {
-    return guard(() => this.#db.prepare(sql).get(...params) as T | undefined);
+    return guard(() => this.#prepare(sql).get(...params) as T | undefined);
   }
 
   /** Every row of a query. */
   all<T>(sql: string, ...params: SqlValue[]): T[] {
-    return guard(() => this.#db.prepare(sql).all(...params) as T[]);
+    return guard(() => this.#prepare(sql).all(...params) as T[]);
   }
 
   /** Closes the database. */
   close(): void {
     if (this.#db.isOpen) this.#db.close();
+  }
+
+  #prepare(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
   }
 
   #migrate(): void {

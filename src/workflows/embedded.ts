@@ -34,14 +34,18 @@ export function embeddedSource(
   };
 }
 
-/** Every embedded workflow. */
+/** Every embedded workflow, marked as checked in full by the test suite (see `WorkflowSource.prechecked`). */
 export const EMBEDDED_WORKFLOWS: WorkflowSource[] = [
-  embeddedSource("intent", intentManifest, {
+  prechecked(embeddedSource("intent", intentManifest, {
     "specifier.md": intentSpecifier,
     "planner.md": intentPlanner,
     "skills/specification-writing/SKILL.md": intentSpecSkill,
     "skills/specification-writing/template.md": intentSpecTemplate,
     "skills/implementation-planning/SKILL.md": intentPlanSkill,
     "skills/implementation-planning/plan-template.md": intentPlanTemplate,
-  }),
+  })),
 ];
+
+function prechecked(source: WorkflowSource): WorkflowSource {
+  return { ...source, prechecked: true };
+}

@@ -26,8 +26,13 @@ function reasonFor(edit: (stage: Record<string, Json>) => void, files: Record<st
   return entry.ok ? "" : entry.reason;
 }
 
-Deno.test("the embedded workflows load", () => {
-  for (const source of EMBEDDED_WORKFLOWS) assert.equal(loadWorkflow(source).ok, true);
+Deno.test("the embedded workflows load, and pass every check they skip at start-up", () => {
+  for (const source of EMBEDDED_WORKFLOWS) {
+    assert.equal(source.prechecked, true);
+    assert.equal(loadWorkflow(source).ok, true);
+    const full = loadWorkflow({ ...source, prechecked: false });
+    assert.ok(full.ok, full.ok ? "" : full.reason);
+  }
 });
 
 Deno.test("the committed manifest JSON Schema equals the generated one", () => {

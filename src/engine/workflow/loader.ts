@@ -135,6 +135,7 @@ class Checker {
   }
 
   #schema(pointer: string, schema: unknown) {
+    if (this.source.prechecked) return undefined;
     try {
       return compileSchema(schema);
     } catch (error) {

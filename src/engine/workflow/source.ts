@@ -26,6 +26,11 @@ export interface WorkflowSource {
   manifest: { ok: true; value: unknown } | { ok: false; reason: string };
   /** Files by `/`-separated path relative to the folder. */
   files: Map<string, WorkflowFile>;
+  /**
+   * The program's own workflows are checked in full by the test suite before they ship, so loading them
+   * skips compiling their JSON Schemas (the slowest part of start-up); they compile on first use instead.
+   */
+  prechecked?: boolean;
 }
 
 const MAX_FILES = 1000;
