@@ -26,7 +26,7 @@ export function createSessionServer(
     { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(endpoint) },
   );
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const listing = tools.map((tool) => describeTool(tool, endpoint));
+  const listing = listingFor(endpoint, tools);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -63,6 +63,17 @@ export function createSessionServer(
     }
   });
   return server;
+}
+
+const LISTINGS = new WeakMap<readonly ToolDefinition[], Map<string, Tool[]>>();
+
+/** The `tools/list` answer, built once per tool set and endpoint rather than for every new session. */
+function listingFor(endpoint: Endpoint, tools: readonly ToolDefinition[]): Tool[] {
+  let byPath = LISTINGS.get(tools);
+  if (!byPath) LISTINGS.set(tools, byPath = new Map());
+  let listing = byPath.get(endpoint.path);
+  if (!listing) byPath.set(endpoint.path, listing = tools.map((tool) => describeTool(tool, endpoint)));
+  return listing;
 }
 
 function describeTool(tool: ToolDefinition, endpoint: Endpoint): Tool {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { Engine } from "../../src/engine/engine.ts";
 import { WeftError } from "../../src/errors.ts";
-import { type AgentCallEngine, ClaimTable } from "../../src/mcp/agent/claims.ts";
+import { type AgentCallEngine, ClaimTable, RETAINED_ENDED_RUNS } from "../../src/mcp/agent/claims.ts";
 import { MAX_RECEIPTS, ReceiptBook } from "../../src/mcp/agent/receipts.ts";
 
 /** Asserts that `action` throws (or rejects with) a `WeftError` of `code`. */
@@ -164,4 +164,33 @@ Deno.test("the receipt book replays, refuses changed input and stops at its cap"
   assert.match(full.message, /complete_agent_call/);
   assert.equal(await book.run({ toolCallId: "a", toolId: "t", input: { x: 1, y: [2] } }, execute), 1);
   assert.equal(runs, MAX_RECEIPTS - 1);
+});
+
+Deno.test("finished work is released: ended Runs keep their last settlement only up to a bound", () => {
+  const { engine, claims, close } = gatedEngine();
+  try {
+    const ended: { runId: string; callId: string; ownerToken: string }[] = [];
+    for (let i = 0; i < RETAINED_ENDED_RUNS + 44; i++) {
+      const run = engine.flow({ flowName: "intent", intent: `intent ${i}`, source: "agent_ide" });
+      const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
+      const { ownerToken } = claims.claim({ ...ref, claimId: `claim-${i}` });
+      claims.fail({ ...ref, ownerToken }, "gave up");
+      ended.push({ ...ref, ownerToken });
+    }
+    assert.equal(claims.size, RETAINED_ENDED_RUNS);
+    const latest = ended.at(-1)!;
+    assert.equal(
+      claims.fail(latest, "gave up").status,
+      "failed",
+      "a recent identical retry is still answered",
+    );
+
+    const cancelled = engine.flow({ flowName: "intent", intent: "to cancel", source: "agent_ide" });
+    claims.claim({ runId: cancelled.runId, callId: cancelled.pendingAgentCall!.id, claimId: "c" });
+    assert.equal(claims.size, RETAINED_ENDED_RUNS + 1);
+    engine.cancelRun(cancelled.runId, "agent_ide");
+    assert.equal(claims.size, RETAINED_ENDED_RUNS, "a cancelled Run's claim is dropped at once");
+  } finally {
+    close();
+  }
 });

@@ -65,9 +65,17 @@ interface Claim extends TaskRef {
   settling: boolean;
 }
 
+/**
+ * How many ended Runs keep their last settled call for identical retries. A Run that has ended starts no
+ * next agent call that would release it, so without a bound every finished Run would stay in memory.
+ */
+export const RETAINED_ENDED_RUNS = 256;
+
 /** The claims of one service, at most one per Run (a Run waits on one agent call at a time). */
 export class ClaimTable {
   #claims = new Map<string, Claim>();
+  /** Runs that ended with a settled claim still retained, oldest first. */
+  #ended = new Set<string>();
 
   constructor(private readonly engine: AgentCallEngine) {
     engine.onRunChanged((run) => this.#observe(run));
@@ -185,6 +193,7 @@ export class ClaimTable {
       const run = settle();
       claim.settlement = { kind, fingerprint, run };
       claim.receipts = new ReceiptBook();
+      if (run.status === "completed" || run.status === "failed") this.#retainEnded(run.runId);
       return run;
     } finally {
       claim.settling = false;
@@ -239,7 +248,25 @@ export class ClaimTable {
     const claim = this.#claims.get(run.runId);
     if (!claim || claim.settling) return;
     const stale = !claim.settlement && run.pendingAgentCall?.id !== claim.callId;
-    if (run.status === "cancelled" || stale) this.#claims.delete(run.runId);
+    if (run.status === "cancelled" || stale) {
+      this.#claims.delete(run.runId);
+      this.#ended.delete(run.runId);
+    } else if (run.status === "completed" || run.status === "failed") this.#retainEnded(run.runId);
+  }
+
+  /** Keeps an ended Run's settled claim for retries, releasing the oldest beyond the bound. */
+  #retainEnded(runId: string): void {
+    this.#ended.add(runId);
+    for (const oldest of this.#ended) {
+      if (this.#ended.size <= RETAINED_ENDED_RUNS) break;
+      this.#ended.delete(oldest);
+      this.#claims.delete(oldest);
+    }
+  }
+
+  /** How many claims are held, for tests that prove finished work is released. */
+  get size(): number {
+    return this.#claims.size;
   }
 }
 

@@ -51,7 +51,12 @@ const AGENT_TASK_TOOLS: readonly AnyTool[] = [
   failAgentCallTool,
 ];
 
-/** The tools of one endpoint: the workflow tools everywhere, the agent-task tools where the client executes. */
+const EXTERNAL_TOOLS: readonly AnyTool[] = [...WORKFLOW_TOOLS, ...AGENT_TASK_TOOLS];
+
+/**
+ * The tools of one endpoint: the workflow tools everywhere, the agent-task tools where the client executes.
+ * The same array every time, so that the listing built from it can be reused by every session.
+ */
 export function toolsFor(endpoint: Endpoint): readonly ToolDefinition[] {
-  return endpoint.agentTasks ? [...WORKFLOW_TOOLS, ...AGENT_TASK_TOOLS] : WORKFLOW_TOOLS;
+  return endpoint.agentTasks ? EXTERNAL_TOOLS : WORKFLOW_TOOLS;
 }
