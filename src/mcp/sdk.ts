@@ -30,6 +30,7 @@ export {
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export type {
+  CallToolRequest,
   CallToolResult,
   ElicitRequestFormParams,
   ElicitResult,

@@ -6,7 +6,7 @@
  */
 
 import { z } from "zod";
-import { CallToolRequestSchema, ListToolsRequestSchema, Server, type Tool } from "./sdk.ts";
+import { type CallToolRequest, ListToolsRequestSchema, Server, type Tool } from "./sdk.ts";
 import type { Endpoint } from "./endpoints.ts";
 import type { ServiceContext } from "./context.ts";
 import { annotationsFor, type ToolDefinition } from "./tool.ts";
@@ -29,7 +29,9 @@ export function createSessionServer(
   const listing = listingFor(endpoint, tools);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(CallToolMethod, async (raw, extra) => {
+    // The SDK's wrapper has checked the request against CallToolRequestSchema before this runs.
+    const request = raw as unknown as CallToolRequest;
     const name = request.params.name;
     const tool = byName.get(name);
     const started = performance.now();
@@ -64,6 +66,14 @@ export function createSessionServer(
   });
   return server;
 }
+
+/**
+ * Matches `tools/call` by method only. The SDK parses a request with the registered schema before its own
+ * tools/call check, and a failure of that first parse is answered as -32603 (internal error) with a schema
+ * dump; registering this loose schema leaves the check to the SDK's wrapper, which answers -32602 (invalid
+ * params) as JSON-RPC intends.
+ */
+const CallToolMethod = z.looseObject({ method: z.literal("tools/call") });
 
 const LISTINGS = new WeakMap<readonly ToolDefinition[], Map<string, Tool[]>>();
 

@@ -175,3 +175,30 @@ Deno.test("tools list strict input schemas, output schemas and honest annotation
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a malformed tools/call is a JSON-RPC invalid-params error, not an internal error", async () => {
+  const dir = await tempProject();
+  const served = await serve(dir);
+  try {
+    const id = await openSession(served, "/mcp");
+    for (const params of [{ name: "status", arguments: "x" }, { arguments: {} }, { name: 7 }]) {
+      const response = await fetch(served.url + "/mcp", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${served.connection.externalToken}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": id,
+          "mcp-protocol-version": "2025-06-18",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params }),
+      });
+      const text = await response.text();
+      const message = JSON.parse(text.split("\n").find((line) => line.startsWith("data: "))!.slice(6));
+      assert.equal(message.error?.code, -32602, JSON.stringify(params));
+    }
+  } finally {
+    await served.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
