@@ -14,7 +14,8 @@ import {
   type ServedProject,
   tempProject,
 } from "../support/service.ts";
-import { answer, claim, complete, ownerRef, PLAN, specification, useTool } from "./support.ts";
+import { answer, claim, complete, ownerRef, useTool } from "./support.ts";
+import { PLAN, specification } from "../support/intent_agent.ts";
 
 interface RunContext {
   intent: string;

@@ -75,26 +75,3 @@ export async function answer(client: Client, run: RunView, value: unknown): Prom
   const args = { runId: run.runId, actionId: run.pendingAction!.id, answer: value };
   return (await call<{ run: RunView }>(client, "answer_ask", args)).run;
 }
-
-/** A specification the intent workflow's schema and check accept. */
-export function specification(requirements: { id: string; statement: string }[]) {
-  return {
-    summary: "Export reports as CSV files.",
-    goals: ["Users can export any report as CSV"],
-    requirements: requirements.map((requirement) => ({ ...requirement, acceptance: ["a test proves it"] })),
-    constraints: ["no new dependency"],
-  };
-}
-
-/** A plan the intent workflow's schema and check accept. */
-export const PLAN = {
-  summary: "Add a CSV serializer and an export button.",
-  tasks: [{
-    id: "T1",
-    title: "CSV",
-    description: "serializer",
-    files: ["src/csv.ts"],
-    tests: ["tests/csv_test.ts"],
-  }],
-  risks: [{ risk: "large reports", mitigation: "stream rows" }],
-};

@@ -6,6 +6,7 @@
  */
 
 import { tempProject } from "../support/service.ts";
+import { humanFlow, workflowFiles } from "../support/workflows.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -13,43 +14,25 @@ const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 export const ESC = "\x1b[";
 
 /** A workflow of ask, confirm and commit steps: one question of each kind, then a confirmation. */
-export const NOTES_WORKFLOW = {
+export const NOTES_WORKFLOW = humanFlow({
   name: "notes",
   title: "Release notes",
   description: "Asks who reads the notes and what stands out, has it confirmed, commits it.",
-  entryStage: "draft",
-  stages: {
-    draft: {
-      state: { schema: { type: "object" }, initial: {} },
-      entryStep: "ask",
-      steps: {
-        ask: {
-          kind: "ask",
-          questions: [
-            {
-              id: "audience",
-              question: "Who reads these notes?",
-              options: [{ id: "users", label: "Users" }, { id: "devs", label: "Developers" }],
-            },
-            { id: "highlight", question: "What is the highlight?" },
-            { id: "extra", question: "Anything else?", isSkippable: true },
-          ],
-          answersTo: "/answers",
-          budget: { maxVisits: 2 },
-          routes: { answered: "confirm" },
-        },
-        confirm: {
-          kind: "confirm",
-          context: "/answers",
-          feedbackTo: "/feedback",
-          routes: { confirmed: "commit", revise: "ask" },
-        },
-        commit: { kind: "commit", data: "/answers", routes: { committed: { endStage: "done" } } },
-      },
-      routes: { done: { end: "completed" } },
+  stage: "draft",
+  questions: [
+    {
+      id: "audience",
+      question: "Who reads these notes?",
+      options: [{ id: "users", label: "Users" }, { id: "devs", label: "Developers" }],
     },
-  },
-};
+    { id: "highlight", question: "What is the highlight?" },
+    { id: "extra", question: "Anything else?", isSkippable: true },
+  ],
+  state: { schema: { type: "object" }, initial: {} },
+  check: null,
+  budgets: { ask: 2 },
+  feedbackTo: "/feedback",
+});
 
 /** A complete, valid answer to the questions of {@linkcode NOTES_WORKFLOW}. */
 export const NOTES_ANSWER = [
@@ -60,7 +43,7 @@ export const NOTES_ANSWER = [
 
 /** A temporary project holding {@linkcode NOTES_WORKFLOW} plus `files`. */
 export function notesProject(files: Record<string, string> = {}): Promise<string> {
-  return tempProject({ "workflows/notes/workflow.json": JSON.stringify(NOTES_WORKFLOW, null, 2), ...files });
+  return tempProject({ ...workflowFiles(NOTES_WORKFLOW), ...files });
 }
 
 /** `weft` running in a pseudo-terminal (`script` from util-linux): stdin, stdout and stderr are a TTY. */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { WeftError } from "../../src/errors.ts";
-import { goodAnswer, openEngine, reviewManifest } from "./fixtures.ts";
+import { openEngine } from "./fixtures.ts";
+import { REVIEW_ANSWER, reviewManifest } from "../support/workflows.ts";
 
 function code(error: unknown): string {
   assert.ok(error instanceof WeftError, String(error));
@@ -20,11 +21,11 @@ Deno.test("a human-only workflow runs to completion from an internal source", ()
   const confirm = engine.answerAsk({
     runId: run.runId,
     actionId: run.pendingAction!.id,
-    answer: goodAnswer,
+    answer: REVIEW_ANSWER,
     source: "cli",
   });
   assert.equal(confirm.pendingAction?.kind, "user_ask_confirmation");
-  assert.deepEqual((confirm.pendingAction!.request as { context: unknown }).context, goodAnswer);
+  assert.deepEqual((confirm.pendingAction!.request as { context: unknown }).context, REVIEW_ANSWER);
 
   const revised = engine.answerAsk({
     runId: run.runId,
@@ -33,7 +34,7 @@ Deno.test("a human-only workflow runs to completion from an internal source", ()
     source: "studio",
   });
   assert.equal(revised.cursor.stepName, "ask");
-  const blue = goodAnswer.map((a) => a.questionId === "color" ? { ...a, answer: "blue" } : a);
+  const blue = REVIEW_ANSWER.map((a) => a.questionId === "color" ? { ...a, answer: "blue" } : a);
   const again = engine.answerAsk({
     runId: run.runId,
     actionId: revised.pendingAction!.id,
@@ -66,7 +67,7 @@ Deno.test("artifacts gain revisions and keep every earlier one", () => {
   const engine = openEngine();
   for (const title of ["First title", "Second title"]) {
     const run = engine.flow({ flowName: "review", intent: "x", source: "cli" });
-    const answer = goodAnswer.map((a) => a.questionId === "title" ? { ...a, answer: title } : a);
+    const answer = REVIEW_ANSWER.map((a) => a.questionId === "title" ? { ...a, answer: title } : a);
     const c = engine.answerAsk({ runId: run.runId, actionId: run.pendingAction!.id, answer, source: "cli" });
     engine.answerAsk({
       runId: run.runId,
@@ -95,15 +96,15 @@ Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones
     {},
     "text",
     [],
-    goodAnswer.slice(0, 2),
-    [...goodAnswer, goodAnswer[0]],
-    goodAnswer.map((a) => a.questionId === "title" ? { ...a, questionId: "nope" } : a),
-    goodAnswer.map((a) => a.questionId === "title" ? { ...a, answer: "   " } : a),
-    goodAnswer.map((a) => a.questionId === "title" ? { questionId: "title", isSkipped: true } : a),
-    goodAnswer.map((a) => a.questionId === "color" ? { ...a, answer: "green" } : a),
-    goodAnswer.map((a) => a.questionId === "notes" ? { ...a, answer: "but skipped" } : a),
-    goodAnswer.map((a) => ({ ...a, extra: 1 })),
-    goodAnswer.map((a) => ({ ...a, isSkipped: "no" })),
+    REVIEW_ANSWER.slice(0, 2),
+    [...REVIEW_ANSWER, REVIEW_ANSWER[0]],
+    REVIEW_ANSWER.map((a) => a.questionId === "title" ? { ...a, questionId: "nope" } : a),
+    REVIEW_ANSWER.map((a) => a.questionId === "title" ? { ...a, answer: "   " } : a),
+    REVIEW_ANSWER.map((a) => a.questionId === "title" ? { questionId: "title", isSkipped: true } : a),
+    REVIEW_ANSWER.map((a) => a.questionId === "color" ? { ...a, answer: "green" } : a),
+    REVIEW_ANSWER.map((a) => a.questionId === "notes" ? { ...a, answer: "but skipped" } : a),
+    REVIEW_ANSWER.map((a) => ({ ...a, extra: 1 })),
+    REVIEW_ANSWER.map((a) => ({ ...a, isSkipped: "no" })),
   ];
   for (const answer of bad) {
     assert.throws(
@@ -114,16 +115,16 @@ Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones
   }
   assert.equal(engine.getRun(run.runId).pendingAction?.id, actionId);
   assert.throws(
-    () => engine.answerAsk({ runId: run.runId, actionId: "act_other", answer: goodAnswer, source: "cli" }),
+    () => engine.answerAsk({ runId: run.runId, actionId: "act_other", answer: REVIEW_ANSWER, source: "cli" }),
     (e) => code(e) === "CONFLICT",
   );
   assert.throws(
-    () => engine.answerAsk({ runId: "run_missing", actionId, answer: goodAnswer, source: "cli" }),
+    () => engine.answerAsk({ runId: "run_missing", actionId, answer: REVIEW_ANSWER, source: "cli" }),
     (e) => code(e) === "NOT_FOUND",
   );
-  const next = engine.answerAsk({ runId: run.runId, actionId, answer: goodAnswer, source: "cli" });
+  const next = engine.answerAsk({ runId: run.runId, actionId, answer: REVIEW_ANSWER, source: "cli" });
   assert.throws(
-    () => engine.answerAsk({ runId: run.runId, actionId, answer: goodAnswer, source: "cli" }),
+    () => engine.answerAsk({ runId: run.runId, actionId, answer: REVIEW_ANSWER, source: "cli" }),
     (e) => code(e) === "CONFLICT",
   );
   const confirmId = next.pendingAction!.id;
@@ -148,7 +149,7 @@ Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones
 Deno.test("a failing check loops back with feedback, and budgets bound the loop", () => {
   const engine = openEngine();
   const run = engine.flow({ flowName: "review", intent: "x", source: "cli" });
-  const short = goodAnswer.map((a) => a.questionId === "title" ? { ...a, answer: "ab" } : a);
+  const short = REVIEW_ANSWER.map((a) => a.questionId === "title" ? { ...a, answer: "ab" } : a);
   let view = run;
   for (let round = 1; round <= 3; round++) {
     view = engine.answerAsk({
@@ -180,7 +181,7 @@ Deno.test("cancel ends an active Run once and notifies listeners", () => {
       engine.answerAsk({
         runId: run.runId,
         actionId: run.pendingAction!.id,
-        answer: goodAnswer,
+        answer: REVIEW_ANSWER,
         source: "cli",
       }),
     (e) => code(e) === "CONFLICT",

@@ -3,24 +3,7 @@ import { WeftError } from "../../src/errors.ts";
 import type { Engine } from "../../src/engine/engine.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { openEngine, tempProject } from "./fixtures.ts";
-
-const spec = {
-  summary: "Export reports as CSV.",
-  goals: ["Users export reports"],
-  requirements: [{ id: "R1", statement: "Export button", acceptance: ["downloads report.csv"] }],
-  constraints: ["no new dependency"],
-};
-const plan = {
-  summary: "Add a serializer.",
-  tasks: [{
-    id: "T1",
-    title: "CSV",
-    description: "serializer",
-    files: ["src/csv.ts"],
-    tests: ["tests/csv_test.ts"],
-  }],
-  risks: [{ risk: "large reports", mitigation: "stream" }],
-};
+import { PLAN, SPECIFICATION } from "../support/intent_agent.ts";
 
 async function tool(engine: Engine, run: RunView, toolId: string, input: unknown): Promise<unknown> {
   return await engine.runAgentTool(run.runId, run.pendingAgentCall!.id, toolId, input);
@@ -85,7 +68,7 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
 
   // A rejected submission, an invalid output, then a check that sends the agent back.
   await assert.rejects(
-    tool(engine, run, "submit_specification", { value: { ...spec, goals: "one" } }),
+    tool(engine, run, "submit_specification", { value: { ...SPECIFICATION, goals: "one" } }),
     (e) =>
       e instanceof WeftError && e.code === "INVALID_REQUEST" && e.message.includes("/specification/goals"),
   );
@@ -93,7 +76,7 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
     tool(engine, run, "nope", {}),
     (e) => e instanceof WeftError && e.code === "INVALID_REQUEST",
   );
-  await tool(engine, run, "submit_specification", { value: { ...spec, goals: [] } });
+  await tool(engine, run, "submit_specification", { value: { ...SPECIFICATION, goals: [] } });
   assert.throws(
     () => engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "done" }),
     (e) => e instanceof WeftError && e.code === "AGENT_OUTPUT_INVALID" && e.message.includes("/outcome"),
@@ -105,10 +88,10 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
   assert.deepEqual(repaired.state.checkFeedback, ["List at least one goal."]);
 
   // Revision loop, then confirmation and commit.
-  await tool(engine, run, "submit_specification", { value: spec });
+  await tool(engine, run, "submit_specification", { value: SPECIFICATION });
   run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
   assert.equal(run.pendingAction?.kind, "user_ask_confirmation");
-  assert.deepEqual((run.pendingAction!.request as { context: unknown }).context, spec);
+  assert.deepEqual((run.pendingAction!.request as { context: unknown }).context, SPECIFICATION);
   run = answer(engine, run, { isConfirmed: false, feedback: "add a size limit" });
   const revised = (await tool(engine, run, "get_context", {})) as { feedback: string[] };
   assert.deepEqual(revised.feedback, ["add a size limit"]);
@@ -121,13 +104,13 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
   const planContext = (await tool(engine, run, "get_context", {})) as { artifacts: unknown[] };
   const specArtifact = engine.getArtifact({ flowName: "intent", stageName: "specification" })!;
   assert.deepEqual(planContext.artifacts, [
-    { stageName: "specification", artifactId: specArtifact.artifactId, revision: 1, data: spec },
+    { stageName: "specification", artifactId: specArtifact.artifactId, revision: 1, data: SPECIFICATION },
   ]);
-  await tool(engine, run, "submit_plan", { value: plan });
+  await tool(engine, run, "submit_plan", { value: PLAN });
   run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
   run = answer(engine, run, { isConfirmed: true });
   assert.equal(run.status, "completed");
-  assert.deepEqual(engine.getArtifact({ flowName: "intent", stageName: "plan" })?.data, plan);
+  assert.deepEqual(engine.getArtifact({ flowName: "intent", stageName: "plan" })?.data, PLAN);
   assert.equal(engine.getRecord(specArtifact.recordId)!.answers.length, 3);
   engine.close();
 });

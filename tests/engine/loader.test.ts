@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
 import { renderManifestSchema } from "../../src/engine/workflow/generate_schema.ts";
 import { EMBEDDED_WORKFLOWS, embeddedSource } from "../../src/workflows/embedded.ts";
-import { openEngine, reviewManifest, tempProject } from "./fixtures.ts";
+import { openEngine, tempProject } from "./fixtures.ts";
+import { reviewManifest } from "../support/workflows.ts";
 
 const agentStep = {
   kind: "agent",

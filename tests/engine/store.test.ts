@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { WeftError } from "../../src/errors.ts";
 import { Database } from "../../src/store/database.ts";
 import { ArtifactStore } from "../../src/store/artifact_store.ts";
-import { goodAnswer, openEngine } from "./fixtures.ts";
+import { openEngine } from "./fixtures.ts";
+import { REVIEW_ANSWER } from "../support/workflows.ts";
 
 Deno.test("restart: human waits keep waiting, agent calls become RUN_INTERRUPTED, nothing committed is lost", () => {
   const dir = Deno.makeTempDirSync();
@@ -13,7 +14,7 @@ Deno.test("restart: human waits keep waiting, agent calls become RUN_INTERRUPTED
   const confirm = first.answerAsk({
     runId: done.runId,
     actionId: done.pendingAction!.id,
-    answer: goodAnswer,
+    answer: REVIEW_ANSWER,
     source: "cli",
   });
   first.answerAsk({
@@ -42,7 +43,7 @@ Deno.test("restart: human waits keep waiting, agent calls become RUN_INTERRUPTED
   const next = second.answerAsk({
     runId: human.runId,
     actionId: human.pendingAction!.id,
-    answer: goodAnswer,
+    answer: REVIEW_ANSWER,
     source: "studio",
   });
   assert.equal(

@@ -10,7 +10,9 @@ import { Client, ElicitRequestSchema, StdioClientTransport } from "../../src/mcp
 import type { RunView } from "../../src/engine/views.ts";
 import { isProcessAlive } from "../../src/service/process.ts";
 import { call, runWeft, serve, tempProject } from "../support/service.ts";
-import { claim, complete, specification, useTool } from "../agent/support.ts";
+import { claim, complete, useTool } from "../agent/support.ts";
+import { specification } from "../support/intent_agent.ts";
+import { initializeRequest } from "../support/jsonrpc.ts";
 import type { FormRequest, Interaction } from "./fixture.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -80,13 +82,7 @@ Deno.test("weft mcp answers with a JSON-RPC error when no service can start, and
   }).spawn();
   try {
     const writer = bridge.stdin.getWriter();
-    const initialize = {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "ide", version: "0" } },
-    };
-    await writer.write(new TextEncoder().encode(JSON.stringify(initialize) + "\n"));
+    await writer.write(new TextEncoder().encode(JSON.stringify(initializeRequest("ide")) + "\n"));
     const reader = bridge.stdout.pipeThrough(new TextDecoderStream()).getReader();
     let line = "";
     while (!line.includes("\n")) {

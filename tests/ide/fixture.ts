@@ -8,60 +8,46 @@
 import { type Client, ElicitRequestSchema, type ElicitResult } from "../../src/mcp/sdk.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, mcpClient, type ServedProject } from "../support/service.ts";
+import { humanFlow, workflowFiles } from "../support/workflows.ts";
 
 /** The name of the human-only workflow. */
 export const FLOW = "pick";
 
 /** `workflows/pick/workflow.json`: ask four questions, confirm the whole state, commit it. */
-export const PICK_WORKFLOW = {
+export const PICK_WORKFLOW = humanFlow({
   name: FLOW,
   title: "Pick a report destination",
   description: "Asks where a report goes, shows the choice for confirmation and keeps it.",
-  entryStage: "choose",
-  stages: {
-    choose: {
-      state: {
-        schema: { type: "object" },
-        initial: { proposal: { title: "Weekly report", sections: ["Highlights", "Risks"] } },
-      },
-      entryStep: "ask",
-      steps: {
-        ask: {
-          kind: "ask",
-          questions: [
-            {
-              id: "destination",
-              question: "Where should the report go?",
-              options: [{ id: "local", label: "Local project" }, { id: "wiki", label: "Team wiki" }],
-            },
-            {
-              id: "format",
-              question: "Which format should the weekly report be written in for the team?",
-              description: "Markdown renders everywhere.",
-              options: [{ id: "md", label: "Markdown" }, { id: "pdf", label: "PDF" }],
-              isSkippable: true,
-            },
-            { id: "notes", question: "Anything else we should know?", isSkippable: true },
-            { id: "owner", question: "Who owns the report?" },
-          ],
-          answersTo: "/answers",
-          routes: { answered: "review" },
-        },
-        review: {
-          kind: "confirm",
-          context: "",
-          feedbackTo: "/feedback",
-          routes: { confirmed: "save", revise: "ask" },
-        },
-        save: { kind: "commit", data: "", routes: { committed: { endStage: "done" } } },
-      },
-      routes: { done: { end: "completed" } },
+  stage: "choose",
+  questions: [
+    {
+      id: "destination",
+      question: "Where should the report go?",
+      options: [{ id: "local", label: "Local project" }, { id: "wiki", label: "Team wiki" }],
     },
+    {
+      id: "format",
+      question: "Which format should the weekly report be written in for the team?",
+      description: "Markdown renders everywhere.",
+      options: [{ id: "md", label: "Markdown" }, { id: "pdf", label: "PDF" }],
+      isSkippable: true,
+    },
+    { id: "notes", question: "Anything else we should know?", isSkippable: true },
+    { id: "owner", question: "Who owns the report?" },
+  ],
+  // A proposal in the state, so the confirmation shows nested context beside the answers.
+  state: {
+    schema: { type: "object" },
+    initial: { proposal: { title: "Weekly report", sections: ["Highlights", "Risks"] } },
   },
-};
+  check: null,
+  data: "",
+  feedbackTo: "/feedback",
+  stepIds: { confirm: "review", commit: "save" },
+});
 
 /** The files of a temporary project that offers the `pick` workflow. */
-export const PICK_PROJECT = { "workflows/pick/workflow.json": JSON.stringify(PICK_WORKFLOW, null, 2) };
+export const PICK_PROJECT = workflowFiles(PICK_WORKFLOW);
 
 /** A complete, valid answer to the `pick` questions. */
 export const PICK_ANSWER = [

@@ -9,74 +9,35 @@
 import type { Client } from "../../src/mcp/sdk.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { tempProject } from "../support/service.ts";
+import { humanFlow, workflowFiles } from "../support/workflows.ts";
+import { handOff, plan, specification } from "../support/intent_agent.ts";
 import { type Outcome, tool } from "./probe.ts";
 import type { Prng } from "./prng.ts";
 
 /** The project workflow every suite drives: human steps only, with a check that can loop back. */
-export const LEDGER_MANIFEST = {
+export const LEDGER_MANIFEST = humanFlow({
   name: "ledger",
   title: "Ledger",
   description: "Asks for an amount and a currency, checks and confirms them, commits them.",
-  entryStage: "entry",
-  stages: {
-    entry: {
-      state: {
-        schema: {
-          type: "object",
-          properties: {
-            answers: { type: "array" },
-            feedback: { type: "array", items: { type: "string" } },
-            reviewFeedback: { type: "string" },
-          },
-        },
-        initial: {},
-      },
-      entryStep: "ask",
-      steps: {
-        ask: {
-          kind: "ask",
-          questions: [
-            { id: "amount", question: "Amount?" },
-            {
-              id: "currency",
-              question: "Currency?",
-              options: [{ id: "eur", label: "EUR" }, { id: "usd", label: "USD" }],
-            },
-            { id: "memo", question: "Memo?", isSkippable: true },
-          ],
-          answersTo: "/answers",
-          budget: { maxVisits: 1000 },
-          routes: { answered: "check" },
-        },
-        check: {
-          kind: "check",
-          rules: [{
-            at: "/answers/0/answer",
-            schema: { type: "string", pattern: "^[0-9]+$" },
-            message: "digits only",
-          }],
-          feedbackTo: "/feedback",
-          budget: { maxVisits: 1000 },
-          routes: { valid: "confirm", invalid: "ask" },
-        },
-        confirm: {
-          kind: "confirm",
-          context: "/answers",
-          feedbackTo: "/reviewFeedback",
-          budget: { maxVisits: 1000 },
-          routes: { confirmed: "commit", revise: "ask" },
-        },
-        commit: { kind: "commit", data: "/answers", routes: { committed: { endStage: "done" } } },
-      },
-      routes: { done: { end: "completed" } },
+  stage: "entry",
+  questions: [
+    { id: "amount", question: "Amount?" },
+    {
+      id: "currency",
+      question: "Currency?",
+      options: [{ id: "eur", label: "EUR" }, { id: "usd", label: "USD" }],
     },
-  },
-};
+    { id: "memo", question: "Memo?", isSkippable: true },
+  ],
+  check: { at: "/answers/0/answer", schema: { type: "string", pattern: "^[0-9]+$" }, message: "digits only" },
+  // Long soaks loop through ask, check and confirm many times in one Run.
+  budgets: { ask: 1000, check: 1000, confirm: 1000 },
+});
 
 /** A project with the ledger workflow, readable files, and the places agent tools must never reach. */
 export async function proofProject(): Promise<string> {
   const dir = await tempProject({
-    "workflows/ledger/workflow.json": JSON.stringify(LEDGER_MANIFEST, null, 2),
+    ...workflowFiles(LEDGER_MANIFEST),
     "README.md": "# proof project\n",
     "src/app.ts": "export const answer = 42;\n",
     ".env": "SECRET=do-not-read\n",
@@ -84,31 +45,6 @@ export async function proofProject(): Promise<string> {
     ".git/config": "[core]\n",
   });
   return dir;
-}
-
-/** A specification the intent workflow's schema and check accept. */
-export function specification(tag: string) {
-  return {
-    summary: `Proof ${tag}.`,
-    goals: [`goal ${tag}`],
-    requirements: [{ id: "R1", statement: `statement ${tag}`, acceptance: ["a test proves it"] }],
-    constraints: ["none"],
-  };
-}
-
-/** A plan the intent workflow's schema and check accept. */
-export function plan(tag: string) {
-  return {
-    summary: `Plan ${tag}.`,
-    tasks: [{
-      id: "T1",
-      title: "Do it",
-      description: tag,
-      files: ["src/app.ts"],
-      tests: ["tests/app_test.ts"],
-    }],
-    risks: [],
-  };
 }
 
 /** A commit an answer was acknowledged for: the stage committed with exactly `data`. */
@@ -183,35 +119,19 @@ export class Actor {
 
   /** Claims the agent call, reads the context, submits the stage's document and completes. */
   async #agentStep(step: Advance, run: RunView): Promise<Advance> {
-    const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
-    const claimed = await this.#call(step, "claim_agent_call", {
-      ...ref,
-      claimId: `${this.name}-${ref.callId}`,
-    });
-    if (!claimed.ok) return step;
-    const owner = { ...ref, ownerToken: (claimed.value as { ownerToken: string }).ownerToken };
-    const context = await this.#call(step, "call_agent_tool", {
-      ...owner,
-      toolCallId: "ctx",
-      toolId: "get_context",
-      input: {},
-    });
-    if (!context.ok) return step;
+    const callId = run.pendingAgentCall!.id;
     const stage = run.cursor.stageName;
-    const document = stage === "plan" ? plan(ref.callId) : specification(ref.callId);
-    const submitted = await this.#call(step, "call_agent_tool", {
-      ...owner,
-      toolCallId: "submit",
-      toolId: stage === "plan" ? "submit_plan" : "submit_specification",
-      input: { value: document },
+    // Each document names its call, so a commit is traced back to the one submission it came from.
+    const document = stage === "plan"
+      ? plan(`Plan ${callId}.`, callId)
+      : specification([{ id: "R1", statement: `statement ${callId}` }], `Proof ${callId}.`);
+    const completed = await handOff((name, args) => this.#call(step, name, args), run, {
+      stage: stage === "plan" ? "plan" : "specification",
+      document,
+      claimId: `${this.name}-${callId}`,
+      onSubmitted: () => this.submitted.set(`${run.runId}/${stage}`, document),
     });
-    if (!submitted.ok) return step;
-    this.submitted.set(`${run.runId}/${stage}`, document);
-    const completed = await this.#call(step, "complete_agent_call", {
-      ...owner,
-      result: { outcome: "ready" },
-    });
-    if (completed.ok) step.run = (completed.value as { run: RunView }).run;
+    if (completed) step.run = (completed as { run: RunView }).run;
     return step;
   }
 

@@ -9,6 +9,7 @@
  */
 
 import { closeClient, mcpClient, serve, type ServedProject } from "../support/service.ts";
+import { initializeRequest } from "../support/jsonrpc.ts";
 import type { Client } from "../../src/mcp/sdk.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { Actor, proofProject } from "./fixture.ts";
@@ -143,12 +144,7 @@ async function realIds(client: Client, prng: Prng): Promise<KnownIds> {
 
 /** Opens a raw session on `/mcp` and returns its id. */
 async function openSession(served: ServedProject): Promise<string> {
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 0,
-    method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "fuzz", version: "0" } },
-  });
+  const body = JSON.stringify(initializeRequest("fuzz", 0));
   const response = await fetch(served.url + "/mcp", { method: "POST", headers: headers(served), body });
   await response.body?.cancel();
   const id = response.headers.get("mcp-session-id");

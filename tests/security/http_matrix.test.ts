@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { serve, type ServedProject, tempProject, tokenFor } from "../support/service.ts";
 import { rawRequest } from "../support/raw_http.ts";
+import { initializeRequest } from "../support/jsonrpc.ts";
 
 const PATHS = ["/mcp", "/mcp/codex", "/internal/mcp", "/internal/mcp/studio"];
 
@@ -13,12 +14,7 @@ async function openSession(served: ServedProject, path: string): Promise<string>
   const response = await fetch(served.url + path, {
     method: "POST",
     headers: headers(tokenFor(served, path)),
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "sec", version: "0" } },
-    }),
+    body: JSON.stringify(initializeRequest("sec")),
   });
   await response.body?.cancel();
   assert.equal(response.status, 200);

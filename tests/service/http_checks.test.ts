@@ -5,15 +5,11 @@
 import assert from "node:assert/strict";
 import { serve, tempProject } from "../support/service.ts";
 import { rawRequest } from "../support/raw_http.ts";
+import { initializeRequest } from "../support/jsonrpc.ts";
 
 const PATHS = ["/mcp", "/mcp/codex", "/internal/mcp", "/internal/mcp/studio"];
 
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-});
+const INITIALIZE = JSON.stringify(initializeRequest("raw"));
 
 function post(url: string, headers: Record<string, string>, body = INITIALIZE): Promise<Response> {
   return fetch(url, {

@@ -7,13 +7,9 @@ import { SessionTable } from "../../src/http/sessions.ts";
 import { Server } from "../../src/mcp/sdk.ts";
 import { ENDPOINTS } from "../../src/mcp/endpoints.ts";
 import { Logger } from "../../src/service/logger.ts";
+import { initializeRequest } from "../support/jsonrpc.ts";
 
-const initialize = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
-};
+const initialize = initializeRequest("t");
 
 function initRequest(): Request {
   return new Request("http://127.0.0.1:1/mcp", {
@@ -23,14 +19,19 @@ function initRequest(): Request {
   });
 }
 
-Deno.test("sessions idle past the limit are closed by a sweep; active ones stay", async () => {
-  let now = 0;
-  const table = new SessionTable(
+/** A table of up to 10 sessions that go idle after 1000 ms of `clock`. */
+function tableOn(clock: () => number): SessionTable {
+  return new SessionTable(
     { maxSessions: 10, idleMs: 1000 },
     () => new Server({ name: "t", version: "0" }, { capabilities: { tools: {} } }),
     Logger.silent(),
-    () => now,
+    clock,
   );
+}
+
+Deno.test("sessions idle past the limit are closed by a sweep; active ones stay", async () => {
+  let now = 0;
+  const table = tableOn(() => now);
   const endpoint = ENDPOINTS[0];
   const a = await table.handle(initRequest(), endpoint, initialize);
   const b = await table.handle(initRequest(), endpoint, initialize);
@@ -61,12 +62,7 @@ Deno.test("sessions idle past the limit are closed by a sweep; active ones stay"
 
 Deno.test("a session with a response still streaming is not idle, however long it lasts", async () => {
   let now = 0;
-  const table = new SessionTable(
-    { maxSessions: 10, idleMs: 1000 },
-    () => new Server({ name: "t", version: "0" }, { capabilities: { tools: {} } }),
-    Logger.silent(),
-    () => now,
-  );
+  const table = tableOn(() => now);
   const endpoint = ENDPOINTS[0];
   const opened = await table.handle(initRequest(), endpoint, initialize);
   await opened.body?.cancel();

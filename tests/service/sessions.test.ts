@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { call, closeClient, mcpClient, serve, tempProject, tokenFor } from "../support/service.ts";
 import type { ServedProject } from "../support/service.ts";
+import { initializeRequest } from "../support/jsonrpc.ts";
 
 async function openSession(served: ServedProject, path: string): Promise<string> {
   const response = await fetch(served.url + path, {
@@ -15,12 +16,7 @@ async function openSession(served: ServedProject, path: string): Promise<string>
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
     },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-    }),
+    body: JSON.stringify(initializeRequest("raw")),
   });
   await response.body?.cancel();
   assert.equal(response.status, 200);
@@ -81,16 +77,7 @@ Deno.test("sessions past the cap get 503 with a clear message; closing one makes
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
       },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "raw", version: "0" },
-        },
-      }),
+      body: JSON.stringify(initializeRequest("raw")),
     });
     assert.equal(refused.status, 503);
     assert.match((await refused.json()).error.message, /Too many open MCP sessions \(limit 2\)/);

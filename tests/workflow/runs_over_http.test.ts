@@ -5,13 +5,13 @@
 
 import assert from "node:assert/strict";
 import { call, callError, closeClient, mcpClient, serve, tempProject } from "../support/service.ts";
-import { goodAnswer, reviewManifest } from "../engine/fixtures.ts";
+import { REVIEW_ANSWER, reviewManifest, workflowFiles } from "../support/workflows.ts";
 import type { ArtifactView, RecordView, RunView } from "../../src/engine/views.ts";
 
 type RunResult = { run: RunView };
 
 function reviewProject(): Promise<string> {
-  return tempProject({ "workflows/review/workflow.json": JSON.stringify(reviewManifest()) });
+  return tempProject(workflowFiles(reviewManifest()));
 }
 
 Deno.test("a human-only workflow runs to completion on /internal/mcp and commits an Artifact and a Record", async () => {
@@ -43,13 +43,13 @@ Deno.test("a human-only workflow runs to completion on /internal/mcp and commits
     ({ run } = await call<RunResult>(cli, "answer_ask", {
       runId: run.runId,
       actionId: askId,
-      answer: goodAnswer,
+      answer: REVIEW_ANSWER,
     }));
     assert.equal(run.pendingAction?.kind, "user_ask_confirmation");
     const stale = await callError(cli, "answer_ask", {
       runId: run.runId,
       actionId: askId,
-      answer: goodAnswer,
+      answer: REVIEW_ANSWER,
     });
     assert.equal(stale.code, "CONFLICT");
 
@@ -66,10 +66,10 @@ Deno.test("a human-only workflow runs to completion on /internal/mcp and commits
       stageName: "collect",
     });
     assert.equal(artifact.revision, 1);
-    assert.deepEqual(artifact.data, goodAnswer);
+    assert.deepEqual(artifact.data, REVIEW_ANSWER);
     const { record } = await call<{ record: RecordView }>(cli, "get_record", { recordId: artifact.recordId });
     assert.equal(record.runId, run.runId);
-    assert.deepEqual(record.data, goodAnswer);
+    assert.deepEqual(record.data, REVIEW_ANSWER);
     assert.equal((await call<{ record: null }>(cli, "get_record", { recordId: "rec_missing" })).record, null);
 
     const { timeline } = await call<{ timeline: { type: string; source?: string }[] }>(cli, "get_run", {
@@ -136,7 +136,7 @@ Deno.test("after SIGKILL, a Run waiting on a person still waits and completes; o
     ({ run } = await call<RunResult>(before, "answer_ask", {
       runId: run.runId,
       actionId: run.pendingAction!.id,
-      answer: goodAnswer,
+      answer: REVIEW_ANSWER,
     }));
     await call(before, "answer_ask", {
       runId: run.runId,
@@ -167,7 +167,7 @@ Deno.test("after SIGKILL, a Run waiting on a person still waits and completes; o
     ({ run } = await call<RunResult>(after, "answer_ask", {
       runId: run.runId,
       actionId: run.pendingAction!.id,
-      answer: goodAnswer,
+      answer: REVIEW_ANSWER,
     }));
     ({ run } = await call<RunResult>(after, "answer_ask", {
       runId: run.runId,
@@ -216,8 +216,8 @@ Deno.test("bad inputs to every workflow tool are classified and change nothing",
       ["list_runs", { limit: 0 }, "INVALID_REQUEST"],
       ["list_runs", { status: "sleeping" }, "INVALID_REQUEST"],
       ["list_runs", { cursor: "garbage" }, "INVALID_REQUEST"],
-      ["answer_ask", { runId: run.runId, actionId: "act_nope", answer: goodAnswer }, "CONFLICT"],
-      ["answer_ask", { runId: "run_nope", actionId: "act_nope", answer: goodAnswer }, "NOT_FOUND"],
+      ["answer_ask", { runId: run.runId, actionId: "act_nope", answer: REVIEW_ANSWER }, "CONFLICT"],
+      ["answer_ask", { runId: "run_nope", actionId: "act_nope", answer: REVIEW_ANSWER }, "NOT_FOUND"],
       ["answer_ask", { runId: run.runId, actionId: run.pendingAction!.id, answer: "yes" }, "INVALID_REQUEST"],
       [
         "answer_ask",
@@ -246,7 +246,7 @@ Deno.test("bad inputs to every workflow tool are classified and change nothing",
     const again = await callError(client, "answer_ask", {
       runId: run.runId,
       actionId: run.pendingAction!.id,
-      answer: goodAnswer,
+      answer: REVIEW_ANSWER,
     });
     assert.equal(again.code, "CONFLICT");
   } finally {

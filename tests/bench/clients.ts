@@ -1,0 +1,38 @@
+/**
+ * MCP clients of the benchmark: connected to a started server, tracked for cleanup, and every call bounded by
+ * the step timeout.
+ *
+ * @module
+ */
+
+import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk.ts";
+import { unwrapToolResult } from "../../src/client/connect.ts";
+import { clients, withTimeout } from "./resources.ts";
+import type { Started } from "./servers.ts";
+
+/** An MCP client on `path` of `server`, with the token of the path's class (weft only). */
+export async function connect(server: Started, path: string): Promise<Client> {
+  const client = new Client({ name: "weft-bench", version: "0.0.0" }, { capabilities: {} });
+  const token = path.startsWith("/internal") ? server.tokens?.internal : server.tokens?.external;
+  const transport = new StreamableHTTPClientTransport(new URL(path, server.url), {
+    requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
+  });
+  await withTimeout(client.connect(transport), `connect ${path}`);
+  clients.add(client);
+  return client;
+}
+
+/** Calls a weft tool, returning its structured result or throwing its classified error. */
+export async function call<T = Record<string, unknown>>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<T> {
+  return unwrapToolResult<T>(await withTimeout(client.callTool({ name, arguments: args }), name));
+}
+
+/** Calls the bare server's `echo` tool once. */
+export async function echo(client: Client): Promise<void> {
+  const result = await withTimeout(client.callTool({ name: "echo", arguments: { text: "ping" } }), "echo");
+  if (result.isError) throw new Error("echo failed");
+}

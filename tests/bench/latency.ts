@@ -1,0 +1,31 @@
+/**
+ * Tool latency: weft's `status` tool against the bare server's `echo` tool.
+ *
+ * @module
+ */
+
+import type { Client } from "../../src/mcp/sdk.ts";
+import { N } from "./config.ts";
+import { call, connect, echo } from "./clients.ts";
+import { alternate, summarize } from "./measure.ts";
+import { log, ratioRow } from "./report.ts";
+import { closeClient } from "./resources.ts";
+import type { Started } from "./servers.ts";
+
+/** The `status` row: its latency against the bare `echo` tool's, one session each, interleaved. */
+export async function benchLatency(weftServer: Started, bare: Client): Promise<void> {
+  log(`tool latency: ${N.latency} status calls vs ${N.latency} echo calls, one session each, interleaved`);
+  const weft = await connect(weftServer, "/mcp");
+  try {
+    for (let i = 0; i < 30; i++) await call(weft, "status"), await echo(bare);
+    const [status, echoes] = await alternate(
+      N.latency,
+      N.block,
+      () => call(weft, "status"),
+      () => echo(bare),
+    );
+    ratioRow("statusLatency", "status tool latency", summarize(status), summarize(echoes), "bare echo", 1.2);
+  } finally {
+    await closeClient(weft);
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The results: rows of figures against their baselines, printed as a table, a Markdown section for the
+ * README and one JSON line.
+ *
+ * @module
+ */
+
+import { round, type Sample } from "./measure.ts";
+
+/** One row of the results. */
+export interface Row {
+  key: string;
+  metric: string;
+  unit: string;
+  weft: number | null;
+  baseline: number | null;
+  baselineLabel: string;
+  ratio: number | null;
+  aim: string;
+  /** Whether the aim is met; null when there is no aim or no figure. */
+  met: boolean | null;
+  note?: string;
+  detail?: Record<string, unknown>;
+}
+
+/** The rows measured so far, in order. */
+export const rows: Row[] = [];
+
+/** Adds a row of weft's median against its baseline's, met when the ratio is within `aim` (if any). */
+export function ratioRow(
+  key: string,
+  metric: string,
+  weft: Sample,
+  baseline: Sample,
+  baselineLabel: string,
+  aim: number | null,
+  detail: Record<string, unknown> = {},
+): void {
+  const ratio = round(weft.median / baseline.median, 2);
+  rows.push({
+    key,
+    metric,
+    unit: "ms",
+    weft: weft.median,
+    baseline: baseline.median,
+    baselineLabel,
+    ratio,
+    aim: aim === null ? "—" : `≤ ${aim}×`,
+    met: aim === null ? null : ratio <= aim,
+    detail: { weft, baseline, ...detail },
+  });
+  log(`  ${metric}: ${fmt(weft.median)} ms vs ${fmt(baseline.median)} ms → ${ratio}×`);
+}
+
+/** Adds a row that could not be measured, saying why. */
+export function failedRow(key: string, metric: string, aim: string, reason: string): void {
+  rows.push({
+    key,
+    metric,
+    unit: "ms",
+    weft: null,
+    baseline: null,
+    baselineLabel: "",
+    ratio: null,
+    aim,
+    met: null,
+    note: `n/a: ${reason}`,
+  });
+  log(`  ${metric}: n/a (${reason})`);
+}
+
+/** A figure with as many decimals as it deserves. */
+export function fmt(value: number | null): string {
+  if (value === null) return "n/a";
+  return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+}
+
+/** Progress, on stderr so stdout holds only the results. */
+export function log(message: string): void {
+  console.error(message);
+}
+
+/** An error as one short line for a row. */
+export function reason(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(/\s+/g, " ").slice(0, 200);
+}
+
+/** The rows as a plain-text table. */
+export function table(): string {
+  const header = ["metric", "weft", "baseline", "ratio", "aim", ""];
+  const body = rows.map((row) => [
+    row.metric,
+    row.weft === null ? "n/a" : `${fmt(row.weft)} ${row.unit}`,
+    row.baseline === null ? "—" : `${fmt(row.baseline)} ${row.unit} (${row.baselineLabel})`,
+    row.ratio === null ? "—" : `${row.ratio.toFixed(2)}×`,
+    row.aim,
+    row.met === null ? (row.note ?? "") : `${row.met ? "ok" : "MISSED"}${row.note ? ` — ${row.note}` : ""}`,
+  ]);
+  const widths = header.map((_, i) => Math.max(...[header, ...body].map((cells) => cells[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd();
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
+}
+
+/** The rows as the README's Performance section. */
+export function markdown(meta: Record<string, unknown>): string {
+  const lines = [
+    "## Performance",
+    "",
+    `Measured by \`deno task bench\` on ${meta.cpus} cores (${meta.os}, Deno ${meta.deno}), ${meta.date}. ` +
+    "Speed is given as ratios against a bare MCP SDK server (one low-level `Server` with an `echo` tool per " +
+    "sessionful Streamable HTTP transport, `Deno.serve` on 127.0.0.1) measured in the same run; " +
+    "absolute times vary with the machine. Medians; latencies are interleaved call by call with their " +
+    "baseline so both see the same machine load.",
+    "",
+    "| Metric | weft | Baseline | Ratio | Aim | Met |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...rows.map((row) => {
+      const weft = row.weft === null ? "n/a" : `${fmt(row.weft)} ${row.unit}`;
+      const baseline = row.baseline === null
+        ? "—"
+        : `${fmt(row.baseline)} ${row.unit} (${row.baselineLabel})`;
+      const ratio = row.ratio === null ? "—" : `${row.ratio.toFixed(2)}×`;
+      const met = row.met === null ? "—" : row.met ? "yes" : "no";
+      return `| ${row.metric} | ${weft} | ${baseline} | ${ratio} | ${row.aim} | ${met}${
+        row.note ? ` (${row.note})` : ""
+      } |`;
+    }),
+    "",
+    "Start-to-ready is the time from spawning `deno run -A main.ts serve --project DIR --port 0` to its " +
+    "ready line, in a fresh project (store created, tokens generated) or in one that has run before. The fixture Run is `flow` → `answer_ask` (questions) → `answer_ask` " +
+    "(confirmation) → `completed` on `/internal/mcp`. A handoff is `claim_agent_call`, two `call_agent_tool` " +
+    "calls and `complete_agent_call` on `/mcp`; the concurrent row drives whole `intent` Runs (two handoffs " +
+    "and two confirmations each) from 16 `/mcp` sessions at once. `list_artifacts` reads its default first " +
+    "page of 50 from stores seeded with 100 and 20,000 distinct (flowName, stageName) Artifacts.",
+  ];
+  return lines.join("\n");
+}
+
+/** The run's figures as one JSON line: `meta` (with the run's length and iterations) and every row by key. */
+export function figures(meta: Record<string, unknown>): string {
+  const all: Record<string, unknown> = { ...meta };
+  for (const row of rows) {
+    all[row.key] = {
+      metric: row.metric,
+      unit: row.unit,
+      weft: row.weft,
+      baseline: row.baseline,
+      ratio: row.ratio,
+      aim: row.aim,
+      met: row.met,
+      ...(row.note ? { note: row.note } : {}),
+      ...(row.detail ?? {}),
+    };
+  }
+  return JSON.stringify(all);
+}

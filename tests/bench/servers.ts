@@ -1,0 +1,103 @@
+/**
+ * The two servers the benchmark compares, as child processes that print one JSON ready line: `weft serve`
+ * and `tests/bench/bare_server.ts`.
+ *
+ * @module
+ */
+
+import { children, isStopping, withTimeout } from "./resources.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const MAIN = `${ROOT}main.ts`;
+const BARE = `${ROOT}tests/bench/bare_server.ts`;
+
+/** A started child, from its ready line. */
+export interface Started {
+  url: string;
+  port: number;
+  /** Milliseconds from spawn to the complete ready line. */
+  readyMs: number;
+  /** The bearer tokens (weft only). */
+  tokens?: { external: string; internal: string };
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `weft serve` on `projectDir` or the bare server, on port 0, and waits for its ready line; a
+ * `longLived` weft also exits when this process dies.
+ */
+export async function startChild(
+  kind: "weft" | "bare",
+  projectDir?: string,
+  longLived = false,
+): Promise<Started> {
+  const args = kind === "weft"
+    ? ["run", "-A", MAIN, "serve", "--project", projectDir!, "--port", "0"]
+    : ["run", "-A", BARE, "--port", "0"];
+  // Long-lived children also exit when this process dies and their stdin closes (weft supports it).
+  const pipedStdin = longLived && kind === "weft";
+  if (pipedStdin) args.push("--exit-with-stdin");
+  if (isStopping()) throw new Error("stopping");
+  const started = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT,
+    stdin: pipedStdin ? "piped" : "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  children.add(child);
+  const stderr = new Response(child.stderr).text();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  const readLine = async () => {
+    while (!buffered.includes("\n")) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffered += value;
+    }
+  };
+  try {
+    await withTimeout(readLine(), `${kind} start`);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
+  const readyMs = performance.now() - started;
+  const line = buffered.slice(0, buffered.indexOf("\n"));
+  const drained = (async () => {
+    while (!(await reader.read()).done) { /* keep the pipe flowing */ }
+  })();
+  let ready: { ready?: boolean; url?: string; port?: number };
+  try {
+    ready = JSON.parse(line);
+  } catch {
+    ready = {};
+  }
+  if (!ready.ready) {
+    child.kill("SIGKILL");
+    await child.status;
+    children.delete(child);
+    throw new Error(`${kind} did not start: ${line || "(no ready line)"} ${(await stderr).slice(0, 500)}`);
+  }
+  let tokens: Started["tokens"];
+  if (kind === "weft") {
+    const connection = JSON.parse(await Deno.readTextFile(`${projectDir}/.weft/connection.json`));
+    tokens = { external: connection.externalToken, internal: connection.internalToken };
+  }
+  return {
+    url: ready.url!,
+    port: ready.port!,
+    readyMs,
+    tokens,
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await withTimeout(child.status, `${kind} stop`, 10_000).catch(() => child.kill("SIGKILL"));
+      await child.status;
+      await Promise.allSettled([drained, stderr, pipedStdin ? child.stdin.close() : undefined]);
+      children.delete(child);
+    },
+  };
+}

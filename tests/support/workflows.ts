@@ -1,0 +1,150 @@
+/**
+ * The human-only workflow the suites drive (ask → check → confirm → commit, so a Run waits for a person and
+ * never for an agent), as one parameterised manifest builder, with the review questions and their answer.
+ *
+ * Manifest format: `src/engine/workflow/manifest.ts`.
+ *
+ * @module
+ */
+
+/** One question of an ask step. */
+export interface Question {
+  id: string;
+  question: string;
+  description?: string;
+  options?: { id: string; label: string }[];
+  isSkippable?: boolean;
+}
+
+/** A check rule: the value at `at` must match `schema`, or the person sees `message`. */
+export interface CheckRule {
+  at: string;
+  schema: Record<string, unknown>;
+  message: string;
+}
+
+/** What a suite varies in its human-only workflow; every field left out takes the review workflow's value. */
+export interface HumanFlowOptions {
+  name: string;
+  title: string;
+  description: string;
+  /** The only stage; default `collect`. */
+  stage?: string;
+  /** Default {@linkcode REVIEW_QUESTIONS}. */
+  questions?: Question[];
+  /** The stage's state; default a schema for the answers and both kinds of feedback, starting empty. */
+  state?: { schema: Record<string, unknown>; initial: Record<string, unknown> };
+  /** The check between ask and confirm; default {@linkcode TITLE_RULE}; `null` sends answers straight on. */
+  check?: CheckRule | null;
+  /** Visit budgets per step; a step left out has none. */
+  budgets?: { ask?: number; check?: number; confirm?: number };
+  /** The state pointer confirmed and committed (`""` is the whole state); default `/answers`. */
+  data?: string;
+  /** Where a revision's feedback goes; default `/reviewFeedback`. */
+  feedbackTo?: string;
+  /** Step ids of the confirmation and the commit; default `confirm` and `commit`. */
+  stepIds?: { confirm: string; commit: string };
+}
+
+/** The review questions: a written title, a closed colour choice, skippable notes. */
+export const REVIEW_QUESTIONS: Question[] = [
+  { id: "title", question: "Title?" },
+  {
+    id: "color",
+    question: "Colour?",
+    options: [{ id: "red", label: "Red" }, { id: "blue", label: "Blue" }],
+  },
+  { id: "notes", question: "Notes?", isSkippable: true },
+];
+
+/** A valid answer to {@linkcode REVIEW_QUESTIONS}. */
+export const REVIEW_ANSWER = [
+  { questionId: "title", isSkipped: false, answer: "A fine title" },
+  { questionId: "color", isSkipped: false, answer: "Red" },
+  { questionId: "notes", isSkipped: true },
+];
+
+/** The review check: a title of three characters or more, so a short one loops back to the questions. */
+export const TITLE_RULE: CheckRule = {
+  at: "/answers/0/answer",
+  schema: { type: "string", minLength: 3 },
+  message: "title too short",
+};
+
+/** A workflow of only human steps: ask, an optional check, confirm, commit, in one stage. */
+export function humanFlow(options: HumanFlowOptions) {
+  const { confirm: confirmId, commit: commitId } = options.stepIds ??
+    { confirm: "confirm", commit: "commit" };
+  const data = options.data ?? "/answers";
+  const budgets = options.budgets ?? {};
+  const check = options.check === undefined ? TITLE_RULE : options.check;
+  const budget = (maxVisits?: number) => maxVisits === undefined ? {} : { budget: { maxVisits } };
+  const steps: Record<string, unknown> = {
+    ask: {
+      kind: "ask",
+      questions: options.questions ?? REVIEW_QUESTIONS,
+      answersTo: "/answers",
+      ...budget(budgets.ask),
+      routes: { answered: check ? "check" : confirmId },
+    },
+  };
+  if (check) {
+    steps.check = {
+      kind: "check",
+      rules: [check],
+      feedbackTo: "/feedback",
+      ...budget(budgets.check),
+      routes: { valid: confirmId, invalid: "ask" },
+    };
+  }
+  steps[confirmId] = {
+    kind: "confirm",
+    context: data,
+    feedbackTo: options.feedbackTo ?? "/reviewFeedback",
+    ...budget(budgets.confirm),
+    routes: { confirmed: commitId, revise: "ask" },
+  };
+  steps[commitId] = { kind: "commit", data, routes: { committed: { endStage: "done" } } };
+  return {
+    name: options.name,
+    title: options.title,
+    description: options.description,
+    entryStage: options.stage ?? "collect",
+    stages: {
+      [options.stage ?? "collect"]: {
+        state: options.state ?? {
+          schema: {
+            type: "object",
+            properties: {
+              answers: { type: "array" },
+              feedback: { type: "array", items: { type: "string" } },
+              reviewFeedback: { type: "string" },
+            },
+          },
+          initial: {},
+        },
+        entryStep: "ask",
+        steps,
+        routes: { done: { end: "completed" } },
+      },
+    },
+  };
+}
+
+/** The project files that offer `manifest` as a project workflow. */
+export function workflowFiles(manifest: { name: string }): Record<string, string> {
+  return { [`workflows/${manifest.name}/workflow.json`]: JSON.stringify(manifest, null, 2) };
+}
+
+/** The review workflow of the engine and workflow suites, with `overrides` over its top-level fields. */
+export function reviewManifest(overrides: Record<string, unknown> = {}) {
+  return {
+    ...humanFlow({
+      name: "review",
+      title: "Review",
+      description: "Collects a title and a colour, checks and confirms them, commits them.",
+      budgets: { ask: 3 },
+    }),
+    ...overrides,
+  };
+}
