@@ -34,6 +34,15 @@ export async function serveCommand(args: string[]): Promise<number> {
   const maxSessions = values["max-sessions"] === undefined
     ? DEFAULT_SESSION_LIMITS.maxSessions
     : positiveInteger(values["max-sessions"], "--max-sessions");
+  // Listening before starting: a stop requested while the service starts still ends it cleanly, with its
+  // lock released, instead of the default action killing it half-started.
+  const stopRequested = new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    // Windows has no SIGTERM listener; there a sidecar stops the service through stdin or SIGINT.
+    if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
+    Deno.addSignalListener("SIGINT", stop);
+    if (values["exit-with-stdin"] === true) void drain(Deno.stdin.readable).then(stop, stop);
+  });
   let service;
   try {
     service = await startService({
@@ -52,13 +61,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const { url, port, pid, instanceId } = service;
   console.log(JSON.stringify({ ready: true, url, port, pid, instanceId }));
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    // Windows has no SIGTERM listener; there a sidecar stops the service through stdin or SIGINT.
-    if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
-    Deno.addSignalListener("SIGINT", stop);
-    if (values["exit-with-stdin"] === true) void drain(Deno.stdin.readable).then(stop, stop);
-  });
+  await stopRequested;
   await service.shutdown();
   return EXIT.OK;
 }

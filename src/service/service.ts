@@ -104,13 +104,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       paths,
       shutdown: () =>
         stopping ??= (async () => {
-          // Open SSE streams would keep Deno.serve's shutdown waiting forever: close the sessions first.
-          await sessions.closeAll();
-          await running.shutdown();
-          openedEngine.close();
-          logger.log("service.stopped", {});
-          logger.close();
-          await releaseLock(paths, owner);
+          try {
+            // Open SSE streams would keep Deno.serve's shutdown waiting forever: close the sessions first.
+            await sessions.closeAll();
+            await running.shutdown();
+          } finally {
+            // Whatever failed above, the store is closed and the lock released, so the next start is clean.
+            openedEngine.close();
+            logger.log("service.stopped", {});
+            logger.close();
+            await releaseLock(paths, owner);
+          }
         })(),
     };
   } catch (error) {

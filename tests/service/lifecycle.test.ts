@@ -144,7 +144,7 @@ Deno.test("leftovers of a crashed instance: status says so, stop refuses, start 
 Deno.test("the log is JSON lines per instance and holds no token", async () => {
   const dir = await tempProject();
   const served = await serve(dir);
-  await served.stop();
+  assert.equal(await served.stop(), 0, "serve exits cleanly on SIGTERM sent right after its ready line");
   try {
     const text = await Deno.readTextFile(`${dir}/.weft/logs/${served.instanceId}.jsonl`);
     const events = text.trim().split("\n").map((line) => JSON.parse(line));
