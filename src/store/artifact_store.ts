@@ -5,8 +5,8 @@
  * @module
  */
 import type { ArtifactView, RecordView } from "../engine/views.ts";
-import type { Database, SqlValue } from "./database.ts";
-import { decodeCursor, encodeCursor, pageLimit } from "./page_cursor.ts";
+import type { Database } from "./database.ts";
+import { pageOf, pageQuery } from "./page_cursor.ts";
 
 /** What one stage commit needs to be stored. */
 export interface StageCommit {
@@ -139,24 +139,18 @@ export class ArtifactStore {
     nextCursor?: string;
   } {
     const filters = { flowName: q.flowName, stageName: q.stageName };
-    const limit = pageLimit(q.limit);
-    const conditions: string[] = [];
-    const params: SqlValue[] = [];
-    if (q.cursor !== undefined) conditions.push("seq < ?"), params.push(decodeCursor(q.cursor, filters));
-    if (q.flowName !== undefined) conditions.push("flow_name = ?"), params.push(q.flowName);
-    if (q.stageName !== undefined) conditions.push("stage_name = ?"), params.push(q.stageName);
-    const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
+    const { where, params, limit } = pageQuery(q, filters, {
+      flowName: "flow_name",
+      stageName: "stage_name",
+    });
     const rows = this.#db.all<ArtifactRow>(
       `SELECT seq, id, flow_name, stage_name, revision, run_id, record_id, created_at, updated_at
        FROM artifacts ${where} ORDER BY seq DESC LIMIT ?`,
       ...params,
       limit + 1,
     );
-    const page = rows.slice(0, limit);
-    return {
-      artifacts: page.map(artifactView),
-      nextCursor: rows.length > limit ? encodeCursor(Number(page[page.length - 1].seq), filters) : undefined,
-    };
+    const { page, nextCursor } = pageOf(rows, limit, filters);
+    return { artifacts: page.map(artifactView), nextCursor };
   }
 
   /** A Record by id, or null. */

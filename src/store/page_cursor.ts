@@ -5,15 +5,48 @@
  * @module
  */
 import { invalid } from "../errors.ts";
+import type { SqlValue } from "./database.ts";
+
+/**
+ * The `WHERE` clause, its parameters and the page size of one keyset page over `seq` (newest first): rows
+ * below the cursor's position that equal every filter given. `columns` names the column of each filter.
+ */
+export function pageQuery(
+  q: { cursor?: string; limit?: number },
+  filters: Record<string, string | undefined>,
+  columns: Record<string, string>,
+): { where: string; params: SqlValue[]; limit: number } {
+  const limit = pageLimit(q.limit);
+  const conditions: string[] = [];
+  const params: SqlValue[] = [];
+  if (q.cursor !== undefined) conditions.push("seq < ?"), params.push(decodeCursor(q.cursor, filters));
+  for (const [name, value] of Object.entries(filters)) {
+    if (value !== undefined) conditions.push(`${columns[name]} = ?`), params.push(value);
+  }
+  return { where: conditions.length ? `WHERE ${conditions.join(" AND ")}` : "", params, limit };
+}
+
+/** Cuts the `limit + 1` rows a page query fetched into the page and the cursor of the next one, if any. */
+export function pageOf<Row extends { seq: number | bigint }>(
+  rows: Row[],
+  limit: number,
+  filters: Record<string, string | undefined>,
+): { page: Row[]; nextCursor?: string } {
+  const page = rows.slice(0, limit);
+  const nextCursor = rows.length > limit
+    ? encodeCursor(Number(page[page.length - 1].seq), filters)
+    : undefined;
+  return { page, nextCursor };
+}
 
 /** Encodes the position after the last row of a page together with the filters of the list. */
-export function encodeCursor(after: number, filters: Record<string, unknown>): string {
+function encodeCursor(after: number, filters: Record<string, unknown>): string {
   const text = JSON.stringify({ a: after, f: filterKey(filters) });
   return btoa(text).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
 }
 
 /** Decodes a cursor; `INVALID_REQUEST` when it is malformed or was issued for other filters. */
-export function decodeCursor(cursor: string, filters: Record<string, unknown>): number {
+function decodeCursor(cursor: string, filters: Record<string, unknown>): number {
   let parsed: { a?: unknown; f?: unknown };
   try {
     parsed = JSON.parse(atob(cursor.replaceAll("-", "+").replaceAll("_", "/")));
@@ -30,7 +63,7 @@ export function decodeCursor(cursor: string, filters: Record<string, unknown>): 
 }
 
 /** Checks a page size: 1..200, default 50. */
-export function pageLimit(limit: number | undefined): number {
+function pageLimit(limit: number | undefined): number {
   if (limit === undefined) return 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalid("limit must be an integer 1..200");
   return limit;

@@ -14,8 +14,8 @@ import type {
   RunView,
   Source,
 } from "../engine/views.ts";
-import type { Database, SqlValue } from "./database.ts";
-import { decodeCursor, encodeCursor, pageLimit } from "./page_cursor.ts";
+import type { Database } from "./database.ts";
+import { pageOf, pageQuery } from "./page_cursor.ts";
 
 /** One human answer given in the current stage, as kept in the Run and copied into its Record. */
 export interface StageAnswer {
@@ -125,26 +125,14 @@ export class RunStore {
     nextCursor?: string;
   } {
     const filters = { flowName: q.flowName, status: q.status };
-    const limit = pageLimit(q.limit);
-    const conditions: string[] = [];
-    const params: SqlValue[] = [];
-    if (q.cursor !== undefined) {
-      conditions.push("seq < ?");
-      params.push(decodeCursor(q.cursor, filters));
-    }
-    if (q.flowName !== undefined) conditions.push("flow_name = ?"), params.push(q.flowName);
-    if (q.status !== undefined) conditions.push("status = ?"), params.push(q.status);
-    const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
+    const { where, params, limit } = pageQuery(q, filters, { flowName: "flow_name", status: "status" });
     const rows = this.#db.all<{ seq: number; body: string }>(
       `SELECT seq, body FROM runs ${where} ORDER BY seq DESC LIMIT ?`,
       ...params,
       limit + 1,
     );
-    const page = rows.slice(0, limit);
-    return {
-      runs: page.map((row) => JSON.parse(row.body)),
-      nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1].seq, filters) : undefined,
-    };
+    const { page, nextCursor } = pageOf(rows, limit, filters);
+    return { runs: page.map((row) => JSON.parse(row.body)), nextCursor };
   }
 
   /** Counts of Runs per status. */
