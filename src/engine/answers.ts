@@ -16,6 +16,8 @@ export interface PublishedQuestion {
   question: string;
   description?: string;
   options?: { id: string; label: string }[];
+  /** Present (and true) only when the options are suggestions and a written answer is accepted too. */
+  allowOther?: true;
   isSkippable: boolean;
 }
 
@@ -39,13 +41,15 @@ export function publishQuestions(questions: Question[]): PublishedQuestion[] {
     question: q.question,
     ...(q.description !== undefined ? { description: q.description } : {}),
     ...(q.options !== undefined ? { options: q.options } : {}),
+    ...(q.options !== undefined && q.allowOther ? { allowOther: true as const } : {}),
     isSkippable: q.isSkippable ?? false,
   }));
 }
 
 /**
  * Checks a questions answer: the complete array, one entry per question, real ids, no duplicates, skips only
- * where allowed, non-blank answers; a question with options takes one option's id or label.
+ * where allowed, non-blank answers; a question with options takes one option's id or label, or any written
+ * answer where it allows other answers.
  */
 export function validateQuestionsAnswer(questions: PublishedQuestion[], answer: unknown): QuestionAnswer[] {
   if (!Array.isArray(answer)) {
@@ -111,7 +115,8 @@ export function validateConfirmationAnswer(answer: unknown): ConfirmationAnswer 
 function checkText(at: string, text: unknown, question: PublishedQuestion): string {
   if (typeof text !== "string" || !text.trim()) throw invalid(`${at} must be a non-blank string`);
   if (text.length > MAX_ANSWER_CHARS) throw invalid(`${at} is longer than ${MAX_ANSWER_CHARS} characters`);
-  if (question.options && !question.options.some((option) => option.id === text || option.label === text)) {
+  const isOption = (option: { id: string; label: string }) => option.id === text || option.label === text;
+  if (question.options && !question.allowOther && !question.options.some(isOption)) {
     const choices = question.options.map((option) => `"${option.label}"`).join(", ");
     throw invalid(`${at} must be one of the options of "${question.id}": ${choices}`);
   }

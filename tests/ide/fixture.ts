@@ -30,6 +30,7 @@ export const PICK_WORKFLOW = humanFlow({
       question: "Which format should the weekly report be written in for the team?",
       description: "Markdown renders everywhere.",
       options: [{ id: "md", label: "Markdown" }, { id: "pdf", label: "PDF" }],
+      allowOther: true,
       isSkippable: true,
     },
     { id: "notes", question: "Anything else we should know?", isSkippable: true },

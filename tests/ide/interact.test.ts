@@ -50,7 +50,7 @@ Deno.test("interact turns pending actions into forms and answers them like answe
       const form = shown!;
       assert.match(form.message, /“Publish the weekly report”/);
       assert.deepEqual(choices(form, "destination"), ["local", "wiki"]);
-      assert.deepEqual(choices(form, "format"), ["md", "pdf", "__skip"]);
+      assert.deepEqual(choices(form, "format"), ["md", "pdf", "__other", "__skip"]);
       assert.equal(form.requestedSchema.properties.notes.oneOf, undefined);
       assert.deepEqual(form.requestedSchema.required, ["destination", "format", "owner"]);
       const answered = (await timeline(run)).filter((event) => event.type === "action_answered");
@@ -65,17 +65,29 @@ Deno.test("interact turns pending actions into forms and answers them like answe
     });
 
     await t.step(
-      "questions: closed choices offer no Other, because the engine takes only options",
+      "questions: a closed choice offers no Other; one that allows other answers takes a written one",
       async () => {
         const run = await startPick(ide);
-        reply = () => ({ action: "accept", content: { destination: "local", format: "md", owner: "Grace" } });
+        reply = (form) => {
+          const other = choices(form, "format").find((value) => value.includes("other"))!;
+          return {
+            action: "accept",
+            content: { destination: "local", format: other, format_other: "AsciiDoc", owner: "Grace" },
+          };
+        };
         const result = await interact(ide, run);
         assert.equal(result.interaction, "answered");
         assert.ok(!choices(shown!, "destination").some((value) => value.includes("other")));
-        assert.equal(
-          Object.keys(shown!.requestedSchema.properties).some((key) => key.endsWith("_other")),
-          false,
+        assert.deepEqual(
+          Object.keys(shown!.requestedSchema.properties).filter((key) => key.endsWith("_other")),
+          ["format_other"],
         );
+        const answered = (await timeline(run)).filter((event) => event.type === "action_answered");
+        assert.deepEqual((answered.at(-1)?.answer as { answer?: string }[])[1], {
+          questionId: "format",
+          isSkipped: false,
+          answer: "AsciiDoc",
+        });
       },
     );
 

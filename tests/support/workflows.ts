@@ -7,14 +7,10 @@
  * @module
  */
 
-/** One question of an ask step. */
-export interface Question {
-  id: string;
-  question: string;
-  description?: string;
-  options?: { id: string; label: string }[];
-  isSkippable?: boolean;
-}
+import type { Question } from "../../src/engine/workflow/manifest.ts";
+
+/** A question of an ask step, exactly as the manifest declares it. */
+export type { Question };
 
 /** A check rule: the value at `at` must match `schema`, or the person sees `message`. */
 export interface CheckRule {

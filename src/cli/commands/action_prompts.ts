@@ -6,18 +6,10 @@
  * @module
  */
 
+import type { PublishedQuestion as Question } from "../../engine/answers.ts";
 import type { PendingActionView } from "../../engine/views.ts";
 import { indent, paint, type Stream } from "../format.ts";
 import type { Choice, Prompter } from "../prompt.ts";
-
-/** A question as a `user_ask_questions` request publishes it. */
-interface Question {
-  id: string;
-  question: string;
-  description?: string;
-  options?: { id: string; label: string }[];
-  isSkippable: boolean;
-}
 
 /** One entry of a questions answer. */
 type QuestionAnswer = { questionId: string; isSkipped: false; answer: string } | {
@@ -85,6 +77,9 @@ async function promptQuestions(questions: Question[], prompter: Prompter): Promi
   return answers;
 }
 
+/** The choice that leads to a written answer beside the options. */
+const OTHER = Symbol("other");
+
 async function pickOption(q: Question & { options: { id: string; label: string }[] }, prompter: Prompter) {
   q.options.forEach((option, i) => prompter.write(`  ${i + 1}) ${option.label}\n`));
   const choices: Choice<QuestionAnswer>[] = q.options.map((option, i) => ({
@@ -92,11 +87,14 @@ async function pickOption(q: Question & { options: { id: string; label: string }
     value: { questionId: q.id, isSkipped: false as const, answer: option.label },
   }));
   const skip = { keys: ["s", "skip"], value: { questionId: q.id, isSkipped: true as const } };
+  // Where the options are only suggestions, "o" leads to a written answer of the person's own.
+  const other: Choice<typeof OTHER> = { keys: ["o", "other"], value: OTHER };
   const range = `1-${q.options.length}`;
-  return await prompter.choose(
-    q.isSkippable ? `choose ${range}, or s to skip: ` : `choose ${range}: `,
-    q.isSkippable ? [...choices, skip] : choices,
+  const picked = await prompter.choose<QuestionAnswer | typeof OTHER>(
+    `choose ${range}${q.allowOther ? ", o for other" : ""}${q.isSkippable ? ", or s to skip" : ""}: `,
+    [...choices, ...(q.allowOther ? [other] : []), ...(q.isSkippable ? [skip] : [])],
   );
+  return picked === OTHER ? await typeText({ ...q, isSkippable: false }, prompter) : picked;
 }
 
 async function typeText(q: Question, prompter: Prompter): Promise<QuestionAnswer | null> {

@@ -65,6 +65,9 @@ export const Question = z.strictObject({
   question: z.string().min(1),
   description: z.string().optional(),
   options: z.array(z.strictObject({ id: z.string().min(1), label: z.string().min(1) })).min(1).optional(),
+  allowOther: z.boolean().optional().describe(
+    "with options: the options are suggestions, and a written answer that is none of them is accepted too",
+  ),
   isSkippable: z.boolean().optional(),
 });
 

@@ -7,12 +7,7 @@
  */
 
 import { invalid } from "../../errors.ts";
-import {
-  MAX_ANSWER_CHARS,
-  type PublishedQuestion,
-  type QuestionAnswer,
-  validateQuestionsAnswer,
-} from "../../engine/answers.ts";
+import { MAX_ANSWER_CHARS, type PublishedQuestion, type QuestionAnswer } from "../../engine/answers.ts";
 import type { PendingActionView, RunView } from "../../engine/views.ts";
 import type { ElicitRequestFormParams } from "../sdk.ts";
 import type { Endpoint } from "../endpoints.ts";
@@ -68,7 +63,8 @@ function questionsForm(run: RunView, questions: PublishedQuestion[], codex: bool
         writtenAnswer(question, content[key], title, question.isSkippable);
     }
     const values = new Set(question.options.map((option) => option.id));
-    const other = acceptsOwnAnswer(question) ? fresh("other", values) : undefined;
+    // "Other" only where the engine takes a written answer beside the options.
+    const other = question.allowOther ? fresh("other", values) : undefined;
     const skip = question.isSkippable ? fresh("skip", values) : undefined;
     const otherKey = other === undefined ? undefined : keys.take(`${key}_other`, `q${index + 1}_other`);
     properties[key] = {
@@ -154,20 +150,6 @@ function writtenAnswer(
     return { questionId: question.id, isSkipped: true };
   }
   throw invalid(`"${title}" needs an answer`);
-}
-
-/**
- * Whether the engine takes a written answer that is none of the options: only then does "Other" make sense.
- * The engine's own validation decides, so the form never offers a choice `answer_ask` would refuse.
- */
-function acceptsOwnAnswer(question: PublishedQuestion): boolean {
-  const own = `(own answer) ${question.options!.map((option) => option.id + option.label).join(" ")}`;
-  try {
-    validateQuestionsAnswer([question], [{ questionId: question.id, isSkipped: false, answer: own }]);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function fieldText(question: string, description: string | undefined, codex: boolean) {
