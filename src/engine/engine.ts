@@ -91,14 +91,10 @@ export class Engine {
     this.#db.close();
   }
 
-  /** Every workflow with availability, and readiness as seen from `source`. */
+  /** Every workflow with availability, and readiness as seen from `source`; picks up edited project ones. */
   listWorkflows(source: Source): WorkflowView[] {
+    this.#registry.refresh();
     return this.#registry.views(source);
-  }
-
-  /** Reads every workflow again (Runs in progress keep their position). */
-  reloadWorkflows(): void {
-    this.#registry.reload();
   }
 
   /** Starts a Run of `flowName` for `intent`; not idempotent. */
@@ -107,6 +103,7 @@ export class Engine {
     if (input.intent.length > MAX_INTENT_CHARS) {
       throw invalid(`intent is longer than ${MAX_INTENT_CHARS} characters`);
     }
+    this.#registry.refresh();
     const entry = this.#registry.find(input.flowName);
     if (!entry) throw notFound(`no workflow named "${input.flowName}"`);
     if (!entry.ok) throw invalid(`workflow "${input.flowName}" is unavailable: ${entry.reason}`);

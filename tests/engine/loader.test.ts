@@ -147,8 +147,14 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
     `${project}/workflows/broken/workflow.json`,
     JSON.stringify(reviewManifest({ name: "broken" })),
   );
-  engine.reloadWorkflows();
+  Deno.mkdirSync(`${project}/workflows/later`);
+  Deno.writeTextFileSync(
+    `${project}/workflows/later/workflow.json`,
+    JSON.stringify(reviewManifest({ name: "later" })),
+  );
+  // Edits and new folders are picked up by the next listing or flow, without a restart.
   assert.equal(engine.listWorkflows("cli").find((v) => v.name === "broken")!.available, true);
+  assert.equal(engine.flow({ flowName: "later", intent: "x", source: "cli" }).status, "waiting");
   engine.close();
 });
 

@@ -6,7 +6,7 @@
  */
 import type { Source, WorkflowView } from "../views.ts";
 import { type LoadedWorkflow, loadWorkflow, type WorkflowEntry } from "./loader.ts";
-import { readProjectSources, type WorkflowSource } from "./source.ts";
+import { projectWorkflowsStamp, readProjectSources, type WorkflowSource } from "./source.ts";
 
 /** Why an internal endpoint cannot run a workflow with agent steps yet. */
 export const MODEL_REQUIRED_REASON =
@@ -15,13 +15,20 @@ export const MODEL_REQUIRED_REASON =
 /** Loaded and unavailable workflows by name. */
 export class WorkflowRegistry {
   #entries = new Map<string, WorkflowEntry>();
+  #stamp = "";
 
   constructor(readonly embedded: WorkflowSource[], readonly projectDir: string) {
     this.reload();
   }
 
+  /** Loads the project's workflows again when anything under `workflows/` changed since the last load. */
+  refresh(): void {
+    if (projectWorkflowsStamp(this.projectDir) !== this.#stamp) this.reload();
+  }
+
   /** Reads every source again; Runs already started keep their stored position. */
   reload(): void {
+    this.#stamp = projectWorkflowsStamp(this.projectDir);
     const entries = new Map<string, WorkflowEntry>();
     for (const source of this.embedded) entries.set(source.dirName, loadWorkflow(source));
     const embeddedNames = new Set(entries.keys());

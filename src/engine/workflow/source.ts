@@ -79,6 +79,31 @@ function collect(dir: string, prefix: string, files: Map<string, WorkflowFile>):
   }
 }
 
+/**
+ * A stamp of everything under `<projectDir>/workflows/` (paths, sizes, modification times), so that a
+ * service notices edits to a project's workflows without reading and checking them again on every call.
+ */
+export function projectWorkflowsStamp(projectDir: string): string {
+  const parts: string[] = [];
+  const walk = (dir: string, prefix: string) => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(dir)];
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (parts.length >= MAX_FILES) return;
+      const path = join(dir, entry.name);
+      const info = Deno.lstatSync(path);
+      parts.push(`${prefix}${entry.name}:${info.size}:${info.mtime?.getTime() ?? 0}`);
+      if (entry.isDirectory) walk(path, `${prefix}${entry.name}/`);
+    }
+  };
+  walk(join(projectDir, "workflows"), "");
+  return parts.sort().join("\n");
+}
+
 /** The text of a workflow file (project files are read now). */
 export function readWorkflowText(file: WorkflowFile): string {
   if (file.kind === "text") return file.text;

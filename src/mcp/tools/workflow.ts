@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import { RunEventViewSchema, RunViewSchema, WorkflowViewSchema } from "../../engine/views.ts";
+import { MAX_INTENT_CHARS } from "../../engine/engine.ts";
 import { defineTool } from "../tool.ts";
 import { Identity } from "./identity.ts";
 
@@ -23,7 +24,7 @@ export const flowTool = defineTool({
     `instead of calling flow again, and never call flow to continue an existing Run. ${FOLLOW}`,
   input: z.strictObject({
     flowName: z.string().min(1).max(200),
-    intent: z.string().max(64 * 1024).refine((value) => value.trim().length > 0, "must not be blank"),
+    intent: z.string().max(MAX_INTENT_CHARS).refine((value) => value.trim().length > 0, "must not be blank"),
   }),
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: false },
