@@ -12,6 +12,7 @@ import {
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   StdioServerTransport,
   StreamableHTTPClientTransport,
 } from "../mcp/sdk.ts";
@@ -51,6 +52,11 @@ class Bridge {
   /** Messages go out one at a time so the initialize request establishes the session before anything else. */
   #queue: Promise<void> = Promise.resolve();
   #initializeId: string | number | undefined;
+  /** The IDE's initialize and the version it negotiated, to join a restarted service as the same client. */
+  #initialize: JSONRPCRequest | undefined;
+  #protocolVersion: string | undefined;
+  /** Ids of the bridge's own initialize requests, whose answers are not the IDE's business. */
+  #rejoinIds = new Set<string>();
 
   constructor(readonly projectDir: string, readonly codex: boolean) {}
 
@@ -78,9 +84,9 @@ class Bridge {
         // A second initialize (an IDE reconnecting) needs a session of its own.
         if (this.#initializeId !== undefined) await this.#disconnect();
         this.#initializeId = message.id;
+        this.#initialize = message;
       }
-      const upstream = await this.#connect();
-      await upstream.send(message);
+      await this.#forward(message);
     } catch (error) {
       const reason = describe(error);
       warn(reason);
@@ -94,12 +100,44 @@ class Bridge {
     }
   }
 
+  /**
+   * Sends one message upstream. When the service has restarted (its sessions are gone) or stopped meanwhile,
+   * the bridge starts it if needed, joins it again with the IDE's own initialize, and sends the message once
+   * more, so the IDE carries on without restarting its MCP server.
+   */
+  async #forward(message: JSONRPCMessage): Promise<void> {
+    const upstream = await this.#connect();
+    try {
+      await upstream.send(message);
+    } catch (error) {
+      const isOwnInitialize = isJSONRPCRequest(message) && message.id === this.#initializeId;
+      if (!this.#initialize || isOwnInitialize || !isLostService(error)) throw error;
+      warn("the service restarted or stopped; joining it again");
+      await this.#disconnect();
+      await (await this.#rejoin()).send(message);
+    }
+  }
+
+  async #rejoin(): Promise<StreamableHTTPClientTransport> {
+    const upstream = await this.#connect();
+    if (this.#protocolVersion) upstream.setProtocolVersion(this.#protocolVersion);
+    const id = `weft-bridge-rejoin-${this.#rejoinIds.size + 1}`;
+    this.#rejoinIds.add(id);
+    await upstream.send({ ...this.#initialize!, id });
+    await upstream.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    return upstream;
+  }
+
   async #toIde(message: JSONRPCMessage, upstream: StreamableHTTPClientTransport): Promise<void> {
     if (isJSONRPCResultResponse(message) && message.id === this.#initializeId) {
       // The SDK client does this after initialize; a raw pump must too, or later requests lack the header.
       const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
-      if (typeof version === "string") upstream.setProtocolVersion(version);
+      if (typeof version === "string") {
+        upstream.setProtocolVersion(version);
+        this.#protocolVersion = version;
+      }
     }
+    if (isJSONRPCResultResponse(message) && this.#rejoinIds.has(String(message.id))) return;
     await this.#stdio.send(message);
   }
 
@@ -146,6 +184,11 @@ class Bridge {
     await this.#disconnect();
     await this.#stdio.close();
   }
+}
+
+/** Whether a send failed because the service's session is gone (404) or nothing listens any more. */
+function isLostService(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === 404 || error instanceof TypeError;
 }
 
 /** A one-line reason the IDE can show; transport errors carry no token, only status and text. */

@@ -35,6 +35,7 @@ export type {
   ElicitRequestFormParams,
   ElicitResult,
   JSONRPCMessage,
+  JSONRPCRequest,
   ServerNotification,
   ServerRequest,
   Tool,

@@ -1,6 +1,7 @@
 /**
  * `weft mcp`, the stdio bridge, end to end: an SDK stdio client drives an `intent` Run to its first
- * confirmation through it, a person answers the forwarded form, and the bridge starts a stopped service.
+ * confirmation through it, a person answers the forwarded form, and the bridge starts a stopped service and
+ * rejoins a restarted one.
  *
  * @module
  */
@@ -62,6 +63,19 @@ Deno.test("weft mcp bridges an IDE to a service it starts, forms included", asyn
     assert.equal(result.run.cursor.stageName, "plan");
     assert.equal(forms.length, 1);
     assert.match(forms[0].message, /Summary: Export reports as CSV files\./);
+
+    // The service stops: the bridge starts it again and the IDE's session carries on.
+    assert.equal((await runWeft(["stop", "--project", projectDir])).code, 0);
+    const afterStop = await call<{ service: { pid: number } }>(client, "status");
+    assert.notEqual(afterStop.service.pid, service.pid);
+    const { run: again } = await call<{ run: RunView }>(client, "get_run", { runId: run.runId });
+    assert.equal(again.runId, run.runId);
+
+    // Another instance replaces it (the old session is unknown there): the bridge joins that one too.
+    assert.equal((await runWeft(["stop", "--project", projectDir])).code, 0);
+    assert.equal((await runWeft(["start", "--project", projectDir])).code, 0);
+    const afterRestart = await call<{ service: { pid: number } }>(client, "status");
+    assert.notEqual(afterRestart.service.pid, afterStop.service.pid);
   } finally {
     await client.close();
     const stop = await runWeft(["stop", "--project", projectDir]);
