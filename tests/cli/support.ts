@@ -101,6 +101,11 @@ export class Terminal {
     await this.#writer.write(new TextEncoder().encode(line + "\r"));
   }
 
+  /** Presses Ctrl-C: the terminal turns it into SIGINT for the program. */
+  async interrupt(): Promise<void> {
+    await this.#writer.write(new Uint8Array([3]));
+  }
+
   /** Waits for the program to end; resolves with its exit code. */
   async exit(): Promise<number> {
     await this.#writer.close().catch(() => {});

@@ -100,6 +100,32 @@ Deno.test("attach shows a live indicator while an agent works and ends with the 
   }
 });
 
+Deno.test("Ctrl-C detaches attach cleanly and leaves the Run as it is", async () => {
+  const cwd = await notesProject();
+  const served = await serve(cwd);
+  const ide = await mcpClient(served, "/mcp");
+  let terminal: Terminal | undefined;
+  try {
+    const { run } = await call<{ run: { runId: string } }>(ide, "flow", {
+      flowName: "intent",
+      intent: "An app",
+    });
+    terminal = new Terminal(["attach", run.runId], { cwd });
+    await terminal.waitFor("executed by the IDE's agent · 0:");
+    await terminal.interrupt();
+    assert.equal(await terminal.exit(), 0);
+    assert.match(terminal.output, /detached; the Run goes on/);
+    assert.match(terminal.output, new RegExp(`weft attach ${run.runId}`));
+    const after = await call<{ run: { status: string } }>(ide, "get_run", { runId: run.runId });
+    assert.equal(after.run.status, "waiting");
+  } finally {
+    await terminal?.kill();
+    await closeClient(ide);
+    await served.stop();
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
 Deno.test("colour only on a terminal, and never with NO_COLOR", async () => {
   const cwd = await notesProject();
   const served = await serve(cwd);

@@ -9,6 +9,7 @@ import type { WeftClient } from "../../client/connect.ts";
 import type { RunView } from "../../engine/views.ts";
 import { WeftError } from "../../errors.ts";
 import { parseCommand, UsageError } from "../args.ts";
+import { EXIT } from "../exit_codes.ts";
 import { elapsed, hint, paint, printJson, type Stream, usage } from "../format.ts";
 import { Prompter } from "../prompt.ts";
 import { describeAction, promptAnswer } from "./action_prompts.ts";
@@ -39,6 +40,15 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
   let prompter: Prompter | undefined;
   let answer = options.answer;
   let run = start;
+  const detach = () => {
+    // Ctrl-C leaves the Run as it is: clear the live line, say how to come back, and end without an error.
+    indicator.clear();
+    say(
+      `\ndetached; the Run goes on. ${hint("come back with", `weft attach ${run.runId}`, options.progress)}`,
+    );
+    Deno.exit(EXIT.OK);
+  };
+  if (options.interactive) Deno.addSignalListener("SIGINT", detach);
   try {
     while (run.status === "running" || run.status === "waiting") {
       const action = run.status === "waiting" ? run.pendingAction : undefined;
@@ -73,6 +83,7 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
       run = await getRun(client, run.runId);
     }
   } finally {
+    if (options.interactive) Deno.removeSignalListener("SIGINT", detach);
     indicator.clear();
     await prompter?.close();
   }
