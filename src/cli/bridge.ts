@@ -16,6 +16,7 @@ import {
   StdioServerTransport,
   StreamableHTTPClientTransport,
 } from "../mcp/sdk.ts";
+import { endpointTransport } from "../client/connect.ts";
 import { endpointFor } from "../mcp/endpoints.ts";
 import { readConnection } from "../service/connection.ts";
 import { weftPaths } from "../service/paths.ts";
@@ -164,9 +165,7 @@ class Bridge {
       throw new ServiceUnreachable(`the weft service for ${this.projectDir} wrote no connection metadata`);
     }
     const endpoint = endpointFor("agent_ide", { codex: this.codex });
-    const upstream = new StreamableHTTPClientTransport(new URL(endpoint.path, connection.url), {
-      requestInit: { headers: { authorization: `Bearer ${connection.externalToken}` } },
-    });
+    const upstream = endpointTransport(connection, endpoint);
     upstream.onmessage = (message) => void this.#toIde(message, upstream).catch((e) => warn(describe(e)));
     upstream.onerror = (error) => warn(`service stream: ${describe(error)}`);
     await upstream.start();

@@ -73,6 +73,17 @@ export function unwrapToolResult<T>(result: unknown): T {
   return value.structuredContent as T;
 }
 
+/** An HTTP transport to `endpoint` that presents the token of that endpoint's class, and no other. */
+export function endpointTransport(
+  connection: ConnectionInfo,
+  endpoint: Endpoint,
+): StreamableHTTPClientTransport {
+  const token = endpoint.tokenClass === "internal" ? connection.internalToken : connection.externalToken;
+  return new StreamableHTTPClientTransport(new URL(endpoint.path, connection.url), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+}
+
 /**
  * Reads the metadata, checks that the instance it names holds the project's lock, and opens a session on the
  * endpoint of `source`. An internal source never falls back to an external endpoint.
@@ -90,11 +101,8 @@ export async function connect(projectDir: string, options: ConnectOptions): Prom
     throw new ServiceOfflineError("the service is still starting or its metadata is out of date", true);
   }
   const endpoint = endpointFor(options.source, { codex: options.codex });
-  const token = endpoint.tokenClass === "internal" ? connection.internalToken : connection.externalToken;
   const client = new Client({ name: options.clientName ?? `weft-${options.source}`, version: VERSION });
-  const transport = new StreamableHTTPClientTransport(new URL(endpoint.path, connection.url), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-  });
+  const transport = endpointTransport(connection, endpoint);
   try {
     await client.connect(transport);
   } catch (error) {
