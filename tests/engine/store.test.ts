@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { WeftError } from "../../src/errors.ts";
 import { Database } from "../../src/store/database.ts";
-import { ArtifactStore } from "../../src/store/artifact_store.ts";
 import { openEngine } from "./fixtures.ts";
 import { REVIEW_ANSWER } from "../support/workflows.ts";
+import { seedOddEvenArtifacts } from "../support/artifacts.ts";
 
 Deno.test("restart: human waits keep waiting, agent calls become RUN_INTERRUPTED, nothing committed is lost", () => {
   const dir = Deno.makeTempDirSync();
@@ -61,21 +61,7 @@ Deno.test("restart: human waits keep waiting, agent calls become RUN_INTERRUPTED
 
 Deno.test("artifacts page by keyset across 500 entries; a cursor is bound to its filters", () => {
   const db = Database.open(":memory:");
-  const store = new ArtifactStore(db);
-  db.transaction(() => {
-    for (let i = 0; i < 500; i++) {
-      store.commit({
-        artifactId: `art_${i}`,
-        recordId: `rec_${i}`,
-        runId: "run_x",
-        flowName: i % 2 ? "odd" : "even",
-        stageName: `stage_${i}`,
-        data: { i },
-        answers: [],
-        at: new Date(0).toISOString(),
-      });
-    }
-  });
+  const store = seedOddEvenArtifacts(db, 500);
   const seen = new Set<string>();
   let cursor: string | undefined;
   do {

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { call, callError, closeClient, mcpClient, serve, tempProject } from "../support/service.ts";
 import { Database } from "../../src/store/database.ts";
-import { ArtifactStore } from "../../src/store/artifact_store.ts";
 import type { ArtifactView } from "../../src/engine/views.ts";
+import { seedOddEvenArtifacts } from "../support/artifacts.ts";
 
 type Page = { artifacts: ArtifactView[]; nextCursor?: string };
 
@@ -16,21 +16,7 @@ Deno.test("list_artifacts pages across 500 Artifacts; a cursor bound to other fi
   await Deno.mkdir(`${dir}/.weft`, { mode: 0o700 });
   // Seeding through the store before the service starts: 500 full Runs over MCP would only slow the test.
   const db = Database.open(`${dir}/.weft/weft.db`);
-  const store = new ArtifactStore(db);
-  db.transaction(() => {
-    for (let i = 0; i < 500; i++) {
-      store.commit({
-        artifactId: `art_${i}`,
-        recordId: `rec_${i}`,
-        runId: "run_seed",
-        flowName: i % 2 ? "odd" : "even",
-        stageName: `stage_${i}`,
-        data: { i },
-        answers: [],
-        at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-      });
-    }
-  });
+  seedOddEvenArtifacts(db, 500);
   db.close();
 
   const served = await serve(dir);
