@@ -55,7 +55,9 @@ export class Terminal {
   #waiters: (() => void)[] = [];
 
   constructor(args: string[], options: { cwd: string; env?: Record<string, string> }) {
-    const command = [Deno.execPath(), "run", "-A", MAIN, ...args].map(quote).join(" ");
+    // `exec`: whatever shell `script` starts ($SHELL, else dash) must not stay between the terminal and
+    // weft, or Ctrl-C also kills that shell and `script` reports 130 whatever weft did.
+    const command = "exec " + [Deno.execPath(), "run", "-A", MAIN, ...args].map(quote).join(" ");
     const child = new Deno.Command("script", {
       args: ["-qfec", command, "/dev/null"],
       cwd: options.cwd,
