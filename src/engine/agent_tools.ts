@@ -69,6 +69,7 @@ const KINDS = {
 /** The tool as published in a task; `submit_state` advertises the stage schema of its target. */
 export function publishTool(tool: AgentToolDef, stateSchema: Record<string, unknown>): AgentToolView {
   const kind = KINDS[tool.kind];
+  const schemas = publishedSchemas(tool.kind);
   const inputSchema = tool.kind === "submit_state"
     ? {
       type: "object",
@@ -76,14 +77,34 @@ export function publishTool(tool: AgentToolDef, stateSchema: Record<string, unkn
       required: ["value"],
       additionalProperties: false,
     }
-    : z.toJSONSchema(kind.input);
+    : schemas.input;
   return {
     id: tool.id,
     kind: tool.kind,
     description: tool.description ?? kind.description,
     inputSchema,
-    outputSchema: z.toJSONSchema(kind.output, { io: "output" }),
+    outputSchema: schemas.output,
   };
+}
+
+type Kind = keyof typeof KINDS;
+type JsonSchema = Record<string, unknown>;
+const PUBLISHED = new Map<Kind, { input: JsonSchema; output: JsonSchema }>();
+
+/**
+ * A kind's schemas as JSON Schema, converted once: every claim publishes them, and the conversion was most
+ * of a claim's own time. Tasks only ever serialize them, so sharing one object is safe.
+ */
+function publishedSchemas(kind: Kind): { input: JsonSchema; output: JsonSchema } {
+  let schemas = PUBLISHED.get(kind);
+  if (!schemas) {
+    schemas = {
+      input: z.toJSONSchema(KINDS[kind].input),
+      output: z.toJSONSchema(KINDS[kind].output, { io: "output" }),
+    };
+    PUBLISHED.set(kind, schemas);
+  }
+  return schemas;
 }
 
 /** Runs one declared tool with validated input and output. */

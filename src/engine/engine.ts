@@ -376,7 +376,8 @@ export class Engine {
     const run = this.#load(runId);
     this.#expect(run, { callId });
     const workflow = this.#workflowOf(run);
-    const step = new RunDriver(workflow, structuredClone(run), run.updatedAt, this.#artifacts).step;
+    // A shallow copy is enough: the driver only stamps `updatedAt`, and reading the step changes nothing.
+    const step = new RunDriver(workflow, { ...run }, run.updatedAt, this.#artifacts).step;
     if (step.kind !== "agent") throw conflict(`Run ${runId} is not at an agent step`);
     return { run, workflow, step };
   }
