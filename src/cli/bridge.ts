@@ -13,9 +13,8 @@ import {
   isJSONRPCResultResponse,
   type JSONRPCMessage,
   type JSONRPCRequest,
-  StdioServerTransport,
-  StreamableHTTPClientTransport,
 } from "../mcp/sdk.ts";
+import { StdioServerTransport, StreamableHTTPClientTransport } from "../mcp/sdk_client.ts";
 import { endpointTransport } from "../client/connect.ts";
 import { endpointFor } from "../mcp/endpoints.ts";
 import { readConnection } from "../service/connection.ts";

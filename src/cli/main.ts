@@ -6,54 +6,88 @@
 
 import { UsageError } from "./args.ts";
 import { EXIT } from "./exit_codes.ts";
-import { startCommand, statusCommand, stopCommand } from "./lifecycle.ts";
-import { serveCommand } from "./serve.ts";
-import { mcpCommand } from "./bridge.ts";
-import { configCommand } from "./ide_config.ts";
-import { tokenCommand } from "./token.ts";
-import { artifactCommand } from "./commands/artifact.ts";
-import { artifactsCommand } from "./commands/artifacts.ts";
-import { attachCommand } from "./commands/attach.ts";
-import { cancelCommand } from "./commands/cancel.ts";
-import { doctorCommand } from "./commands/doctor.ts";
-import { flowCommand } from "./commands/flow.ts";
-import { flowsCommand } from "./commands/flows.ts";
-import { logsCommand } from "./commands/logs.ts";
-import { recordCommand } from "./commands/record.ts";
-import { runCommand } from "./commands/run.ts";
-import { runsCommand } from "./commands/runs.ts";
 import { VERSION } from "../version.ts";
 
 type Command = (args: string[]) => Promise<number>;
 
-const COMMANDS: Record<string, { run: Command; summary: string }> = {
-  start: { run: startCommand, summary: "start the service for a project in the background (or reuse it)" },
-  stop: { run: stopCommand, summary: "stop the service of a project" },
-  status: { run: statusCommand, summary: "say whether the service runs: running, offline or needs recovery" },
-  serve: { run: serveCommand, summary: "run the service in the foreground (for sidecars and tests)" },
-  mcp: { run: mcpCommand, summary: "speak MCP on stdin/stdout for an IDE, bridged to the project's service" },
-  config: { run: configCommand, summary: "print the MCP entry for codex, claude, cursor or vscode" },
-  token: { run: tokenCommand, summary: "print the IDE token, for the HTTP form of `weft config`" },
+/**
+ * The commands. Each one's module is imported only when it runs, so `weft serve` loads the service and never
+ * the client side of the SDK or the other commands: that is start-up time for every IDE that launches weft.
+ * The specifiers stay literal so that `deno bundle` and `deno compile` include every module.
+ */
+const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
+  start: {
+    load: async () => (await import("./lifecycle.ts")).startCommand,
+    summary: "start the service for a project in the background (or reuse it)",
+  },
+  stop: {
+    load: async () => (await import("./lifecycle.ts")).stopCommand,
+    summary: "stop the service of a project",
+  },
+  status: {
+    load: async () => (await import("./lifecycle.ts")).statusCommand,
+    summary: "say whether the service runs: running, offline or needs recovery",
+  },
+  serve: {
+    load: async () => (await import("./serve.ts")).serveCommand,
+    summary: "run the service in the foreground (for sidecars and tests)",
+  },
+  mcp: {
+    load: async () => (await import("./bridge.ts")).mcpCommand,
+    summary: "speak MCP on stdin/stdout for an IDE, bridged to the project's service",
+  },
+  config: {
+    load: async () => (await import("./ide_config.ts")).configCommand,
+    summary: "print the MCP entry for codex, claude, cursor or vscode",
+  },
+  token: {
+    load: async () => (await import("./token.ts")).tokenCommand,
+    summary: "print the IDE token, for the HTTP form of `weft config`",
+  },
   doctor: {
-    run: doctorCommand,
+    load: async () => (await import("./commands/doctor.ts")).doctorCommand,
     summary: "check the project and its service; each finding comes with its fix",
   },
-  flows: { run: flowsCommand, summary: "list the workflows, and why one cannot run" },
+  flows: {
+    load: async () => (await import("./commands/flows.ts")).flowsCommand,
+    summary: "list the workflows, and why one cannot run",
+  },
   flow: {
-    run: flowCommand,
+    load: async () => (await import("./commands/flow.ts")).flowCommand,
     summary: "start a Run of a workflow for your intent (starts the service if needed)",
   },
-  runs: { run: runsCommand, summary: "list Runs, newest first" },
-  run: { run: runCommand, summary: "show a Run with its timeline" },
-  attach: { run: attachCommand, summary: "follow a Run and answer its questions and confirmations" },
-  cancel: { run: cancelCommand, summary: "cancel an active Run" },
-  artifacts: { run: artifactsCommand, summary: "list what stages committed" },
-  artifact: { run: artifactCommand, summary: "show or export one Artifact" },
+  runs: {
+    load: async () => (await import("./commands/runs.ts")).runsCommand,
+    summary: "list Runs, newest first",
+  },
+  run: {
+    load: async () => (await import("./commands/run.ts")).runCommand,
+    summary: "show a Run with its timeline",
+  },
+  attach: {
+    load: async () => (await import("./commands/attach.ts")).attachCommand,
+    summary: "follow a Run and answer its questions and confirmations",
+  },
+  cancel: {
+    load: async () => (await import("./commands/cancel.ts")).cancelCommand,
+    summary: "cancel an active Run",
+  },
+  artifacts: {
+    load: async () => (await import("./commands/artifacts.ts")).artifactsCommand,
+    summary: "list what stages committed",
+  },
+  artifact: {
+    load: async () => (await import("./commands/artifact.ts")).artifactCommand,
+    summary: "show or export one Artifact",
+  },
   record: {
-    run: recordCommand,
+    load: async () => (await import("./commands/record.ts")).recordCommand,
     summary: "show one Record: what was committed, by which Run, from which answers",
   },
-  logs: { run: logsCommand, summary: "print the service's logs of this project (--follow to keep reading)" },
+  logs: {
+    load: async () => (await import("./commands/logs.ts")).logsCommand,
+    summary: "print the service's logs of this project (--follow to keep reading)",
+  },
 };
 
 /** The top-level help. */
@@ -87,7 +121,7 @@ export async function main(args: string[]): Promise<number> {
     return EXIT.USAGE;
   }
   try {
-    return await command.run(rest);
+    return await (await command.load())(rest);
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`weft ${name}: ${error.message}\n  see: weft ${name} --help`);

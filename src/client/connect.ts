@@ -5,7 +5,7 @@
  * @module
  */
 
-import { Client, StreamableHTTPClientTransport } from "../mcp/sdk.ts";
+import { Client, StreamableHTTPClientTransport } from "../mcp/sdk_client.ts";
 import { type Endpoint, endpointFor } from "../mcp/endpoints.ts";
 import type { Source } from "../engine/views.ts";
 import { type ConnectionInfo, readConnection } from "../service/connection.ts";

@@ -1,6 +1,7 @@
 /**
- * The MCP SDK symbols weft uses, re-exported with explicit type sources: without the `@ts-types` hints the
- * SDK's types silently become `any` under Deno, and type-checking would prove nothing.
+ * The MCP SDK symbols the service uses, re-exported with explicit type sources: without the `@ts-types` hints
+ * the SDK's types silently become `any` under Deno, and type-checking would prove nothing. What only clients
+ * use lives in `sdk_client.ts`, so that `weft serve` never loads it (it costs start-up time).
  *
  * @module
  */
@@ -9,14 +10,6 @@
 export { Server } from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-export { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export {
   CallToolRequestSchema,

@@ -5,7 +5,6 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { WeftError } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
@@ -24,7 +23,8 @@ export class Database {
   /** Opens (creating when missing) and migrates the database at `path`, or an in-memory one. */
   static open(path: string | ":memory:"): Database {
     return guard(() => {
-      if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      // Deno.mkdirSync, not node:fs: importing node:fs alone costs ~25 ms of every start.
+      if (path !== ":memory:") Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       const db = new DatabaseSync(path);
       db.exec("PRAGMA busy_timeout = 5000");
       db.exec("PRAGMA journal_mode = WAL");

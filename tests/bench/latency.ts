@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk.ts";
+import type { Client } from "../../src/mcp/sdk_client.ts";
 import { N } from "./config.ts";
 import { call, connect, echo } from "./clients.ts";
 import { alternate, summarize } from "./measure.ts";

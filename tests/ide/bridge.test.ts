@@ -7,7 +7,8 @@
  */
 
 import assert from "node:assert/strict";
-import { Client, ElicitRequestSchema, StdioClientTransport } from "../../src/mcp/sdk.ts";
+import { ElicitRequestSchema } from "../../src/mcp/sdk.ts";
+import { Client, StdioClientTransport } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { isProcessAlive } from "../../src/service/process.ts";
 import { call, runWeft, serve, tempProject } from "../support/service.ts";

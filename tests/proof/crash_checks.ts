@@ -8,7 +8,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import { DatabaseSync } from "node:sqlite";
-import type { Client } from "../../src/mcp/sdk.ts";
+import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RecordView, RunEventView, RunView } from "../../src/engine/views.ts";
 import type { AcknowledgedCommit } from "./fixture.ts";
 import { runViolations, tool } from "./probe.ts";

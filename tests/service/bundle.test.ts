@@ -1,6 +1,7 @@
 /**
  * The program runs from `deno bundle`'s single file in an empty directory: nothing is read from the
- * repository at run time, and the embedded workflows travel inside the file.
+ * repository at run time, the embedded workflows travel inside the file, and so do the commands' modules,
+ * which the program imports only when a command runs.
  */
 
 import assert from "node:assert/strict";
@@ -8,7 +9,7 @@ import { call, closeClient, mcpClient, type ServedProject } from "../support/ser
 
 const REPO = new URL("../../", import.meta.url).pathname;
 
-Deno.test("the bundled program serves from an empty directory with its embedded workflows", async () => {
+Deno.test("the bundled program serves from an empty directory with its embedded workflows and commands", async () => {
   const buildDir = await Deno.makeTempDir({ prefix: "weft-bundle-" });
   const emptyDir = await Deno.makeTempDir({ prefix: "weft-empty-" });
   const projectDir = await Deno.makeTempDir({ prefix: "weft-project-" });
@@ -46,6 +47,15 @@ Deno.test("the bundled program serves from an empty directory with its embedded 
         "list_workflows",
       );
       assert.ok(workflows.some((workflow) => workflow.name === "intent" && workflow.available));
+      // Commands are imported when they run: a client command must find its modules in the bundle too.
+      const flows = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "--no-config", "weft.js", "flows", "--project", projectDir, "--json"],
+        cwd: emptyDir,
+        stdin: "null",
+      }).output();
+      assert.equal(flows.code, 0, new TextDecoder().decode(flows.stderr));
+      const listed = JSON.parse(new TextDecoder().decode(flows.stdout)).workflows as { name: string }[];
+      assert.ok(listed.some((workflow) => workflow.name === "intent"));
     } finally {
       await closeClient(client);
       child.kill("SIGTERM");

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk.ts";
+import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk_client.ts";
 import { unwrapToolResult } from "../../src/client/connect.ts";
 import type { ConnectionInfo } from "../../src/service/connection.ts";
 
