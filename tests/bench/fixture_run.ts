@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk.ts";
+import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { humanFlow, REVIEW_ANSWER, workflowFiles } from "../support/workflows.ts";
 import { N } from "./config.ts";
@@ -55,13 +55,13 @@ export async function benchFixtureRun(weftServer: Started, bare: Client): Promis
       })).run;
       if (run.status !== "completed") throw new Error(`Run ended ${run.status}`);
     };
-    const [times, echoes] = await pairedWithEcho(N.runs, 3, 3, bare, oneRun);
+    const [times, echoes] = await pairedWithEcho(N.runs, N.warmup, 3, bare, oneRun);
     ratioRow(
       "fixtureRun",
       "fixture Run end to end (3 calls)",
       summarize(times),
       summarize(echoes),
-      "bare echo",
+      "bare echo, per call of 3 in a row",
       null,
     );
   } catch (error) {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk.ts";
+import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { handOff, PLAN, SPECIFICATION, type ToolCaller } from "../support/intent_agent.ts";
 import { N } from "./config.ts";
@@ -72,16 +72,26 @@ export async function benchHandoff(weftServer: Started, bare: Client): Promise<v
     ide = await connect(weftServer, "/mcp");
     const client = ide;
     const runs: RunView[] = [];
-    for (let i = 0; i < N.handoffs + 3; i++) runs.push(await startIntentRun(client, `bench handoff ${i}`));
+    for (let i = 0; i < N.handoffs + N.warmup; i++) {
+      runs.push(await startIntentRun(client, `bench handoff ${i}`));
+    }
     const steps: number[][] = HANDOFF_STEPS.map(() => []);
-    const [times, echoes] = await pairedWithEcho(N.handoffs, 3, 4, bare, async (i) => {
-      await handoff(client, runs[i], `agent-${i}`, "specification", i >= 3 ? steps : undefined);
+    const [times, echoes] = await pairedWithEcho(N.handoffs, N.warmup, 4, bare, async (i) => {
+      await handoff(client, runs[i], `agent-${i}`, "specification", i >= N.warmup ? steps : undefined);
     });
     for (const run of runs) await call(client, "cancel_run", { runId: run.runId });
     const bySteps = Object.fromEntries(HANDOFF_STEPS.map((name, i) => [name, summarize(steps[i]).median]));
-    ratioRow("agentHandoff", metric, summarize(times), summarize(echoes), "bare echo", 6, {
-      stepMedians: bySteps,
-    });
+    ratioRow(
+      "agentHandoff",
+      metric,
+      summarize(times),
+      summarize(echoes),
+      "bare echo, per call of 4 in a row",
+      6,
+      {
+        stepMedians: bySteps,
+      },
+    );
     log(`    per call (median ms): ${JSON.stringify(bySteps)}`);
   } catch (error) {
     failedRow("agentHandoff", metric, "≤ 6×", reason(error));

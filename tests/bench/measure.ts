@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk.ts";
+import type { Client } from "../../src/mcp/sdk_client.ts";
 import { echo } from "./clients.ts";
 
 /** The summary of a set of timings, in ms. */
@@ -60,8 +60,11 @@ export async function alternate(
 }
 
 /**
- * Times `op` `count` times after `warmup` untimed runs; after each, times `echoes` bare echo calls, so the
- * baseline is measured in the same moments as the operation (the load of a shared machine drifts).
+ * Times `op` `count` times after `warmup` untimed runs; after each, times a block of `echoes` consecutive bare
+ * echo calls, so the baseline is measured in the same moments as the operation (the load of a shared machine
+ * drifts). The baseline of one run is that block's time divided by `echoes`, so both sides are timed the same
+ * way: a sequence of calls whose first one meets a server that sat idle while the other side was measured.
+ * (Timing echoes one by one would leave that wake-up out of all but one of them, and out of their median.)
  */
 export async function pairedWithEcho(
   count: number,
@@ -76,7 +79,10 @@ export async function pairedWithEcho(
     const ms = await timed(() => op(i));
     if (i < warmup) continue;
     times.push(ms);
-    for (let e = 0; e < echoes; e++) echoTimes.push(await timed(() => echo(bare)));
+    const block = await timed(async () => {
+      for (let e = 0; e < echoes; e++) await echo(bare);
+    });
+    echoTimes.push(block / echoes);
   }
   return [times, echoTimes];
 }
