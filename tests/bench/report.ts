@@ -110,8 +110,9 @@ export function markdown(meta: Record<string, unknown>): string {
     `Measured by \`deno task bench\` on ${meta.cpus} cores (${meta.os}, Deno ${meta.deno}), ${meta.date}. ` +
     "Speed is given as ratios against a bare MCP SDK server (one low-level `Server` with an `echo` tool per " +
     "sessionful Streamable HTTP transport, `Deno.serve` on 127.0.0.1) measured in the same run; " +
-    "absolute times vary with the machine. Medians; latencies are interleaved call by call with their " +
-    "baseline so both see the same machine load.",
+    "absolute times vary with the machine. Medians. `status` calls alternate one by one with `echo` calls; " +
+    "each Run or handoff is followed by a block of as many `echo` calls as it makes, whose time per call is " +
+    "its baseline; the first Runs and handoffs warm up unmeasured.",
     "",
     "| Metric | weft | Baseline | Ratio | Aim | Met |",
     "| --- | --- | --- | --- | --- | --- |",
