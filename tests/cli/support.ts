@@ -61,7 +61,9 @@ export class Terminal {
     const child = new Deno.Command("script", {
       args: ["-qfec", command, "/dev/null"],
       cwd: options.cwd,
-      env: { TERM: "xterm", ...options.env },
+      // Colour is decided by the test, never by a NO_COLOR that the machine running the tests happens to set.
+      clearEnv: true,
+      env: { ...withoutNoColor(Deno.env.toObject()), TERM: "xterm", ...options.env },
       stdin: "piped",
       stdout: "piped",
       stderr: "inherit",
@@ -125,6 +127,11 @@ export class Terminal {
     }
     await this.exit();
   }
+}
+
+function withoutNoColor(env: Record<string, string>): Record<string, string> {
+  const { NO_COLOR: _, ...rest } = env;
+  return rest;
 }
 
 function quote(arg: string): string {
