@@ -9,7 +9,7 @@
  */
 
 import { closeClient, mcpClient, serve, type ServedProject } from "../support/service.ts";
-import { initializeRequest } from "../support/jsonrpc.ts";
+import { initializeRequest, mcpHeaders } from "../support/jsonrpc.ts";
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { Actor, proofProject } from "./fixture.ts";
@@ -145,31 +145,26 @@ async function realIds(client: Client, prng: Prng): Promise<KnownIds> {
 /** Opens a raw session on `/mcp` and returns its id. */
 async function openSession(served: ServedProject): Promise<string> {
   const body = JSON.stringify(initializeRequest("fuzz", 0));
-  const response = await fetch(served.url + "/mcp", { method: "POST", headers: headers(served), body });
+  const response = await fetch(served.url + "/mcp", {
+    method: "POST",
+    headers: mcpHeaders(served.connection.externalToken),
+    body,
+  });
   await response.body?.cancel();
   const id = response.headers.get("mcp-session-id");
   if (!id) throw new Error(`no session: ${response.status}`);
   const initialized = await fetch(served.url + "/mcp", {
     method: "POST",
-    headers: { ...headers(served), "mcp-session-id": id },
+    headers: { ...mcpHeaders(served.connection.externalToken), "mcp-session-id": id },
     body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
   });
   await initialized.body?.cancel();
   return id;
 }
 
-function headers(served: ServedProject): Record<string, string> {
-  return {
-    authorization: `Bearer ${served.connection.externalToken}`,
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": "2025-06-18",
-  };
-}
-
 /** Sends one input and returns the status and the whole body as text. */
 async function send(served: ServedProject, sessionId: string, input: FuzzInput) {
-  const head: Record<string, string> = headers(served);
+  const head: Record<string, string> = mcpHeaders(served.connection.externalToken);
   if (input.contentType !== undefined) head["content-type"] = input.contentType;
   if (input.accept !== undefined) head.accept = input.accept;
   if (input.session === "own") head["mcp-session-id"] = sessionId;

@@ -6,29 +6,13 @@
 import assert from "node:assert/strict";
 import { serve, type ServedProject, tempProject, tokenFor } from "../support/service.ts";
 import { rawRequest } from "../support/raw_http.ts";
-import { initializeRequest } from "../support/jsonrpc.ts";
+import { mcpHeaders, openRawSession } from "../support/jsonrpc.ts";
 
 const PATHS = ["/mcp", "/mcp/codex", "/internal/mcp", "/internal/mcp/studio"];
 
-async function openSession(served: ServedProject, path: string): Promise<string> {
-  const response = await fetch(served.url + path, {
-    method: "POST",
-    headers: headers(tokenFor(served, path)),
-    body: JSON.stringify(initializeRequest("sec")),
-  });
-  await response.body?.cancel();
-  assert.equal(response.status, 200);
-  return response.headers.get("mcp-session-id")!;
-}
-
-function headers(token: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    authorization: `Bearer ${token}`,
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": "2025-06-18",
-    ...extra,
-  };
+/** Headers for a request on `path` with the token of its class and the session `id`. */
+function sessionHeaders(served: ServedProject, path: string, id: string): Record<string, string> {
+  return mcpHeaders(tokenFor(served, path), { "mcp-session-id": id });
 }
 
 async function status(served: ServedProject, path: string, method: string, head: Record<string, string>) {
@@ -46,7 +30,7 @@ Deno.test("a session id opened on one path is 404 on every other path, for POST,
   const served = await serve(dir);
   try {
     const sessions = new Map<string, string>();
-    for (const path of PATHS) sessions.set(path, await openSession(served, path));
+    for (const path of PATHS) sessions.set(path, await openRawSession(served, path, "sec"));
     for (const [origin, id] of sessions) {
       for (const path of PATHS.filter((p) => p !== origin)) {
         for (const method of ["POST", "GET", "DELETE"]) {
@@ -54,7 +38,7 @@ Deno.test("a session id opened on one path is 404 on every other path, for POST,
             served,
             path,
             method,
-            headers(tokenFor(served, path), { "mcp-session-id": id }),
+            sessionHeaders(served, path, id),
           );
           assert.equal(code, 404, `${method} ${path} with a session of ${origin}`);
         }
@@ -63,7 +47,7 @@ Deno.test("a session id opened on one path is 404 on every other path, for POST,
     // The moves above ended nothing: each session still answers on its own path.
     for (const [path, id] of sessions) {
       assert.equal(
-        await status(served, path, "POST", headers(tokenFor(served, path), { "mcp-session-id": id })),
+        await status(served, path, "POST", sessionHeaders(served, path, id)),
         200,
       );
     }
@@ -79,20 +63,20 @@ Deno.test("a live session id with the other class's token is 401 on every method
   try {
     const { externalToken, internalToken } = served.connection;
     for (const path of PATHS) {
-      const id = await openSession(served, path);
+      const id = await openRawSession(served, path, "sec");
       const wrong = path.startsWith("/internal") ? externalToken : internalToken;
       for (const method of ["POST", "GET", "DELETE"]) {
         assert.equal(
-          await status(served, path, method, headers(wrong, { "mcp-session-id": id })),
+          await status(served, path, method, mcpHeaders(wrong, { "mcp-session-id": id })),
           401,
           `${method} ${path}`,
         );
-        const missing = headers(wrong, { "mcp-session-id": id });
+        const missing = mcpHeaders(wrong, { "mcp-session-id": id });
         delete missing.authorization;
         assert.equal(await status(served, path, method, missing), 401, `${method} ${path} without a token`);
       }
       assert.equal(
-        await status(served, path, "POST", headers(tokenFor(served, path), { "mcp-session-id": id })),
+        await status(served, path, "POST", sessionHeaders(served, path, id)),
         200,
       );
     }
@@ -130,18 +114,23 @@ Deno.test("DNS-rebinding shapes of Origin and Host are 403 on every path and met
     ];
     const refusedBadly: string[] = [];
     for (const path of PATHS) {
-      const id = await openSession(served, path);
+      const id = await openRawSession(served, path, "sec");
       const token = tokenFor(served, path);
       for (const method of ["POST", "GET", "DELETE"]) {
         for (const origin of origins) {
-          const code = await status(served, path, method, headers(token, { "mcp-session-id": id, origin }));
+          const code = await status(
+            served,
+            path,
+            method,
+            mcpHeaders(token, { "mcp-session-id": id, origin }),
+          );
           assert.equal(code, 403, `${method} ${path} Origin ${origin}`);
         }
         for (const host of hosts) {
           const response = await rawRequest(port, {
             method,
             path,
-            headers: { ...headers(token, { "mcp-session-id": id }), host },
+            headers: { ...mcpHeaders(token, { "mcp-session-id": id }), host },
             body: method === "POST" ? JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" }) : undefined,
           });
           if (![400, 403].includes(response.status)) {

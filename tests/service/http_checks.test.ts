@@ -5,22 +5,14 @@
 import assert from "node:assert/strict";
 import { serve, tempProject } from "../support/service.ts";
 import { rawRequest } from "../support/raw_http.ts";
-import { initializeRequest } from "../support/jsonrpc.ts";
+import { initializeRequest, mcpHeaders } from "../support/jsonrpc.ts";
 
 const PATHS = ["/mcp", "/mcp/codex", "/internal/mcp", "/internal/mcp/studio"];
 
 const INITIALIZE = JSON.stringify(initializeRequest("raw"));
 
 function post(url: string, headers: Record<string, string>, body = INITIALIZE): Promise<Response> {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...headers,
-    },
-    body,
-  });
+  return fetch(url, { method: "POST", headers: mcpHeaders(undefined, headers), body });
 }
 
 Deno.test("every endpoint refuses missing, wrong, Basic and other-class tokens with 401", async () => {
@@ -76,12 +68,7 @@ Deno.test("a Host other than the loopback address and port is 403, including DNS
   const dir = await tempProject();
   const served = await serve(dir);
   try {
-    const authorization = `Bearer ${served.connection.externalToken}`;
-    const base = {
-      authorization,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-    };
+    const base = mcpHeaders(served.connection.externalToken);
     for (
       const host of [
         "evil.example",
@@ -166,11 +153,7 @@ Deno.test("bodies over 4 MiB are 413 and malformed JSON is a parse error; the se
     });
     const streamed = await fetch(served.url + "/mcp", {
       method: "POST",
-      headers: {
-        authorization,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
+      headers: mcpHeaders(served.connection.externalToken),
       body: chunks,
     });
     assert.equal(streamed.status, 413);

@@ -7,14 +7,14 @@ import { SessionTable } from "../../src/http/sessions.ts";
 import { Server } from "../../src/mcp/sdk.ts";
 import { ENDPOINTS } from "../../src/mcp/endpoints.ts";
 import { Logger } from "../../src/service/logger.ts";
-import { initializeRequest } from "../support/jsonrpc.ts";
+import { initializeRequest, mcpHeaders, PROTOCOL_VERSION } from "../support/jsonrpc.ts";
 
 const initialize = initializeRequest("t");
 
 function initRequest(): Request {
   return new Request("http://127.0.0.1:1/mcp", {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    headers: mcpHeaders(undefined),
     body: JSON.stringify(initialize),
   });
 }
@@ -42,12 +42,7 @@ Deno.test("sessions idle past the limit are closed by a sweep; active ones stay"
   now = 900;
   const touch = new Request("http://127.0.0.1:1/mcp", {
     method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-session-id": b.headers.get("mcp-session-id")!,
-      "mcp-protocol-version": "2025-06-18",
-    },
+    headers: mcpHeaders(undefined, { "mcp-session-id": b.headers.get("mcp-session-id")! }),
     body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
   });
   const pinged = await table.handle(touch, endpoint, { jsonrpc: "2.0", id: 2, method: "ping" });
@@ -72,7 +67,7 @@ Deno.test("a session with a response still streaming is not idle, however long i
       headers: {
         accept: "text/event-stream",
         "mcp-session-id": opened.headers.get("mcp-session-id")!,
-        "mcp-protocol-version": "2025-06-18",
+        "mcp-protocol-version": PROTOCOL_VERSION,
       },
     }),
     endpoint,

@@ -6,35 +6,12 @@
 import assert from "node:assert/strict";
 import { call, closeClient, mcpClient, serve, tempProject, tokenFor } from "../support/service.ts";
 import type { ServedProject } from "../support/service.ts";
-import { initializeRequest } from "../support/jsonrpc.ts";
-
-async function openSession(served: ServedProject, path: string): Promise<string> {
-  const response = await fetch(served.url + path, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${tokenFor(served, path)}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-    },
-    body: JSON.stringify(initializeRequest("raw")),
-  });
-  await response.body?.cancel();
-  assert.equal(response.status, 200);
-  const id = response.headers.get("mcp-session-id");
-  assert.ok(id);
-  return id;
-}
+import { initializeRequest, mcpHeaders, openRawSession } from "../support/jsonrpc.ts";
 
 function ping(served: ServedProject, path: string, sessionId: string, method = "POST"): Promise<Response> {
   return fetch(served.url + path, {
     method,
-    headers: {
-      authorization: `Bearer ${tokenFor(served, path)}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-session-id": sessionId,
-      "mcp-protocol-version": "2025-06-18",
-    },
+    headers: mcpHeaders(tokenFor(served, path), { "mcp-session-id": sessionId }),
     body: method === "POST" ? JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) : undefined,
   });
 }
@@ -43,7 +20,7 @@ Deno.test("a session id works only on the path that opened it, and DELETE ends i
   const dir = await tempProject();
   const served = await serve(dir);
   try {
-    const id = await openSession(served, "/mcp");
+    const id = await openRawSession(served, "/mcp");
     const own = await ping(served, "/mcp", id);
     assert.equal(own.status, 200);
     await own.body?.cancel();
@@ -68,22 +45,18 @@ Deno.test("sessions past the cap get 503 with a clear message; closing one makes
   const dir = await tempProject();
   const served = await serve(dir, { extraArgs: ["--max-sessions", "2"] });
   try {
-    const first = await openSession(served, "/mcp");
-    await openSession(served, "/internal/mcp");
+    const first = await openRawSession(served, "/mcp");
+    await openRawSession(served, "/internal/mcp");
     const refused = await fetch(served.url + "/mcp/codex", {
       method: "POST",
-      headers: {
-        authorization: `Bearer ${served.connection.externalToken}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
+      headers: mcpHeaders(served.connection.externalToken),
       body: JSON.stringify(initializeRequest("raw")),
     });
     assert.equal(refused.status, 503);
     assert.match((await refused.json()).error.message, /Too many open MCP sessions \(limit 2\)/);
     const deleted = await ping(served, "/mcp", first, "DELETE");
     await deleted.body?.cancel();
-    await openSession(served, "/mcp/codex");
+    await openRawSession(served, "/mcp/codex");
   } finally {
     await served.stop();
     await Deno.remove(dir, { recursive: true });
@@ -167,17 +140,11 @@ Deno.test("a malformed tools/call is a JSON-RPC invalid-params error, not an int
   const dir = await tempProject();
   const served = await serve(dir);
   try {
-    const id = await openSession(served, "/mcp");
+    const id = await openRawSession(served, "/mcp");
     for (const params of [{ name: "status", arguments: "x" }, { arguments: {} }, { name: 7 }]) {
       const response = await fetch(served.url + "/mcp", {
         method: "POST",
-        headers: {
-          authorization: `Bearer ${served.connection.externalToken}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-session-id": id,
-          "mcp-protocol-version": "2025-06-18",
-        },
+        headers: mcpHeaders(served.connection.externalToken, { "mcp-session-id": id }),
         body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params }),
       });
       const text = await response.text();
