@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { call, closeClient, mcpClient, type ServedProject } from "../support/service.ts";
+import { call, closeClient, mcpClient, runWeft, serve } from "../support/service.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 
@@ -23,23 +23,8 @@ Deno.test("the bundled program serves from an empty directory with its embedded 
     assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
     await Deno.copyFile(`${buildDir}/weft.js`, `${emptyDir}/weft.js`);
 
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--no-config", "weft.js", "serve", "--project", projectDir, "--port", "0"],
-      cwd: emptyDir,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn();
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let line = "";
-    while (!line.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      line += value;
-    }
-    const ready = JSON.parse(line);
-    const connection = JSON.parse(await Deno.readTextFile(`${projectDir}/.weft/connection.json`));
-    const served = { ...ready, connection } as ServedProject;
+    const program = ["run", "-A", "--no-config", "weft.js"];
+    const served = await serve(projectDir, { program, cwd: emptyDir });
     const client = await mcpClient(served, "/mcp");
     try {
       const { workflows } = await call<{ workflows: { name: string; available: boolean }[] }>(
@@ -48,19 +33,13 @@ Deno.test("the bundled program serves from an empty directory with its embedded 
       );
       assert.ok(workflows.some((workflow) => workflow.name === "intent" && workflow.available));
       // Commands are imported when they run: a client command must find its modules in the bundle too.
-      const flows = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--no-config", "weft.js", "flows", "--project", projectDir, "--json"],
-        cwd: emptyDir,
-        stdin: "null",
-      }).output();
-      assert.equal(flows.code, 0, new TextDecoder().decode(flows.stderr));
-      const listed = JSON.parse(new TextDecoder().decode(flows.stdout)).workflows as { name: string }[];
+      const flows = await runWeft(["flows", "--project", projectDir, "--json"], { program, cwd: emptyDir });
+      assert.equal(flows.code, 0, flows.stderr);
+      const listed = JSON.parse(flows.stdout).workflows as { name: string }[];
       assert.ok(listed.some((workflow) => workflow.name === "intent"));
     } finally {
       await closeClient(client);
-      child.kill("SIGTERM");
-      assert.equal((await child.status).code, 0);
-      await reader.cancel();
+      assert.equal(await served.stop(), 0);
     }
     assert.deepEqual([...Deno.readDirSync(emptyDir)].map((entry) => entry.name), ["weft.js"]);
   } finally {

@@ -10,6 +10,9 @@ import type { ConnectionInfo } from "../../src/service/connection.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
+/** The `deno` arguments that run this checkout's program; a test of another build passes its own. */
+const CHECKOUT = ["run", "-A", MAIN];
+
 /** A running `weft serve` child process. */
 export interface ServedProject {
   projectDir: string;
@@ -25,13 +28,16 @@ export interface ServedProject {
   kill(): Promise<void>;
 }
 
-/** Runs the program itself (`deno run -A main.ts ...args`) and collects its output. */
+/**
+ * Runs the program itself (`deno run -A main.ts ...args`, or `program` instead of the first three) and
+ * collects its output.
+ */
 export async function runWeft(
   args: string[],
-  options: { cwd?: string; stdin?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; stdin?: string; env?: Record<string, string>; program?: string[] } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: [...options.program ?? CHECKOUT, ...args],
     cwd: options.cwd,
     env: options.env,
     stdin: options.stdin === undefined ? "null" : "piped",
@@ -61,15 +67,23 @@ export async function tempProject(files: Record<string, string> = {}): Promise<s
 
 /**
  * Starts `weft serve --project DIR` and waits for its ready line. The port is 0 (the OS chooses) unless
- * given; `"previous"` passes no `--port`, so the service reuses the port of its last run.
+ * given; `"previous"` passes no `--port`, so the service reuses the port of its last run. `program` and
+ * `cwd` run another build of weft, as {@linkcode runWeft} does.
  */
 export async function serve(
   projectDir: string,
-  options: { port?: number | "previous"; extraArgs?: string[]; stdin?: "piped" | "null" } = {},
+  options: {
+    port?: number | "previous";
+    extraArgs?: string[];
+    stdin?: "piped" | "null";
+    program?: string[];
+    cwd?: string;
+  } = {},
 ): Promise<ServedProject> {
   const port = options.port === "previous" ? [] : ["--port", String(options.port ?? 0)];
-  const args = ["run", "-A", MAIN, "serve", "--project", projectDir, ...port];
+  const args = [...options.program ?? CHECKOUT, "serve", "--project", projectDir, ...port];
   const process = new Deno.Command(Deno.execPath(), {
+    cwd: options.cwd,
     args: [...args, ...(options.extraArgs ?? [])],
     stdin: options.stdin ?? "null",
     stdout: "piped",
