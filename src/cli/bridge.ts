@@ -17,8 +17,8 @@ import {
 import { StdioServerTransport, StreamableHTTPClientTransport } from "../mcp/sdk_client.ts";
 import { endpointTransport } from "../client/connect.ts";
 import { endpointFor } from "../mcp/endpoints.ts";
-import { readConnection } from "../service/connection.ts";
-import { weftPaths } from "../service/paths.ts";
+import { readConnection } from "../weft_dir/connection.ts";
+import { weftPaths } from "../weft_dir/paths.ts";
 import { parseCommand } from "./args.ts";
 import { EXIT } from "./exit_codes.ts";
 import { observe } from "./lifecycle.ts";

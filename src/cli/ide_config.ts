@@ -8,8 +8,8 @@
 
 import { HUMAN_WAIT_MS } from "../mcp/elicitation/ask_person.ts";
 import { endpointFor } from "../mcp/endpoints.ts";
-import { readConnection } from "../service/connection.ts";
-import { weftPaths } from "../service/paths.ts";
+import { readConnection } from "../weft_dir/connection.ts";
+import { weftPaths } from "../weft_dir/paths.ts";
 import { parseCommand, UsageError } from "./args.ts";
 import { EXIT } from "./exit_codes.ts";
 import { selfCommand } from "./spawn.ts";

@@ -5,9 +5,9 @@
  */
 
 import { connect, ServiceOfflineError } from "../client/connect.ts";
-import { inspectLock } from "../service/lock.ts";
-import { weftPaths } from "../service/paths.ts";
-import { isProcessAlive } from "../service/process.ts";
+import { inspectLock } from "../weft_dir/lock.ts";
+import { weftPaths } from "../weft_dir/paths.ts";
+import { isProcessAlive } from "../weft_dir/process.ts";
 import { type CommonOptions, parseCommand } from "./args.ts";
 import { EXIT } from "./exit_codes.ts";
 import { spawnService } from "./spawn.ts";

@@ -6,7 +6,7 @@
  */
 
 import { startService } from "../service/service.ts";
-import { LockHeldError } from "../service/lock.ts";
+import { LockHeldError } from "../weft_dir/lock.ts";
 import { parseCommand, UsageError } from "./args.ts";
 import { DEFAULT_SESSION_LIMITS } from "../http/sessions.ts";
 import { EXIT } from "./exit_codes.ts";

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { readConnection } from "../service/connection.ts";
-import { weftPaths } from "../service/paths.ts";
+import { readConnection } from "../weft_dir/connection.ts";
+import { weftPaths } from "../weft_dir/paths.ts";
 import { parseCommand } from "./args.ts";
 import { EXIT } from "./exit_codes.ts";
 import { TOKEN_VARIABLE } from "./ide_config.ts";

@@ -8,9 +8,9 @@
 import { Client, StreamableHTTPClientTransport } from "../mcp/sdk_client.ts";
 import { type Endpoint, endpointFor } from "../mcp/endpoints.ts";
 import type { Source } from "../engine/views.ts";
-import { type ConnectionInfo, readConnection } from "../service/connection.ts";
-import { inspectLock } from "../service/lock.ts";
-import { weftPaths } from "../service/paths.ts";
+import { type ConnectionInfo, readConnection } from "../weft_dir/connection.ts";
+import { inspectLock } from "../weft_dir/lock.ts";
+import { weftPaths } from "../weft_dir/paths.ts";
 import { ERROR_CODES, type ErrorCode, WeftError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 

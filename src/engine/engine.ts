@@ -8,9 +8,8 @@ import { conflict, invalid, notFound, WeftError } from "../errors.ts";
 import { ArtifactStore } from "../store/artifact_store.ts";
 import { Database } from "../store/database.ts";
 import { type RunRecordState, RunStore, toRunView } from "../store/run_store.ts";
-import { EMBEDDED_WORKFLOWS } from "../workflows/embedded.ts";
-import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from "./agent_calls.ts";
-import { executeTool } from "./agent_tools.ts";
+import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from "./agent_task.ts";
+import { executeTool } from "./tool_kinds.ts";
 import { type PublishedQuestion, validateConfirmationAnswer, validateQuestionsAnswer } from "./answers.ts";
 import { newId } from "./ids.ts";
 import { compileSchema } from "./json_schema.ts";
@@ -39,8 +38,8 @@ export interface EngineOptions {
   databasePath: string | ":memory:";
   now?: () => Date;
   log?: (event: Record<string, unknown>) => void;
-  /** Replaces the embedded workflows (tests). */
-  embedded?: WorkflowSource[];
+  /** The workflows built into the program (the composition root passes `src/workflows/`'s). */
+  embedded: WorkflowSource[];
 }
 
 /** Selects an Artifact by id or by its (flowName, stageName). */
@@ -70,7 +69,7 @@ export class Engine {
     this.#projectDir = options.projectDir;
     this.#now = options.now ?? (() => new Date());
     this.#log = options.log ?? (() => {});
-    this.#registry = new WorkflowRegistry(options.embedded ?? EMBEDDED_WORKFLOWS, options.projectDir);
+    this.#registry = new WorkflowRegistry(options.embedded, options.projectDir);
   }
 
   /** Opens the store, loads the workflows and applies the restart rules of SPEC §4. */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { constantTimeEqual } from "../service/tokens.ts";
+import { constantTimeEqual } from "../lib/tokens.ts";
 import type { TokenClass } from "../mcp/endpoints.ts";
 import { jsonRpcError, type Middleware } from "./middleware.ts";
 

@@ -7,8 +7,8 @@
 
 import { isInitializeRequest, type Server, WebStandardStreamableHTTPServerTransport } from "../mcp/sdk.ts";
 import type { Endpoint } from "../mcp/endpoints.ts";
-import type { Logger } from "../service/logger.ts";
-import { randomId } from "../service/tokens.ts";
+import type { Logger } from "../lib/logger.ts";
+import { randomId } from "../lib/tokens.ts";
 import { jsonRpcError } from "./middleware.ts";
 
 /** Limits of the session table. */

@@ -5,7 +5,7 @@
  */
 
 import type { Engine } from "../engine/engine.ts";
-import type { Logger } from "../service/logger.ts";
+import type { Logger } from "../lib/logger.ts";
 import type { ClaimTable } from "./agent/claims.ts";
 
 /** Facts about the running instance that `status` reports. */

@@ -10,7 +10,7 @@ import { type CallToolRequest, ListToolsRequestSchema, Server, type Tool } from 
 import type { Endpoint } from "./endpoints.ts";
 import type { ServiceContext } from "./context.ts";
 import { annotationsFor, type ToolDefinition } from "./tool.ts";
-import { errorResult, okResult } from "./results.ts";
+import { errorResult, okResult } from "./call_result.ts";
 import { invalid, toWeftError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { instructionsFor } from "./instructions.ts";

@@ -13,11 +13,12 @@ import { createSessionServer } from "../mcp/server.ts";
 import { ClaimTable } from "../mcp/agent/claims.ts";
 import { toolsFor } from "../mcp/tools/mod.ts";
 import { VERSION } from "../version.ts";
-import { type ConnectionInfo, readConnection, tokensFrom, writeConnection } from "./connection.ts";
-import { acquireLock, type LockOwner, releaseLock } from "./lock.ts";
-import { Logger } from "./logger.ts";
-import { ensureWeftDir, type WeftPaths, weftPaths } from "./paths.ts";
-import { randomId } from "./tokens.ts";
+import { EMBEDDED_WORKFLOWS } from "../workflows/embedded.ts";
+import { type ConnectionInfo, readConnection, tokensFrom, writeConnection } from "../weft_dir/connection.ts";
+import { acquireLock, type LockOwner, releaseLock } from "../weft_dir/lock.ts";
+import { Logger } from "../lib/logger.ts";
+import { ensureWeftDir, type WeftPaths, weftPaths } from "../weft_dir/paths.ts";
+import { randomId } from "../lib/tokens.ts";
 
 /** How to start a service. */
 export interface ServiceOptions {
@@ -57,6 +58,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     engine = Engine.open({
       projectDir: paths.projectDir,
       databasePath: paths.database,
+      embedded: EMBEDDED_WORKFLOWS,
       log: (event) => logger.log("engine", event),
     });
     const context: ServiceContext = {

@@ -8,7 +8,7 @@
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import { Database } from "../../src/store/database.ts";
 import { ArtifactStore } from "../../src/store/artifact_store.ts";
-import { weftPaths } from "../../src/service/paths.ts";
+import { weftPaths } from "../../src/weft_dir/paths.ts";
 import { N, SEED } from "./config.ts";
 import { call, connect } from "./clients.ts";
 import { alternate, round, summarize } from "./measure.ts";

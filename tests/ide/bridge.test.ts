@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { ElicitRequestSchema } from "../../src/mcp/sdk.ts";
 import { Client, StdioClientTransport } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
-import { isProcessAlive } from "../../src/service/process.ts";
+import { isProcessAlive } from "../../src/weft_dir/process.ts";
 import { call, runWeft, serve, tempProject } from "../support/service.ts";
 import { claim, complete, useTool } from "../agent/support.ts";
 import { specification } from "../support/intent_agent.ts";

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { runWeft, serve, tempProject } from "../support/service.ts";
-import { isProcessAlive } from "../../src/service/process.ts";
+import { isProcessAlive } from "../../src/weft_dir/process.ts";
 
 Deno.test("serve prints exactly the ready line and writes owner-only state", async () => {
   const dir = await tempProject();

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { SessionTable } from "../../src/http/sessions.ts";
 import { Server } from "../../src/mcp/sdk.ts";
 import { ENDPOINTS } from "../../src/mcp/endpoints.ts";
-import { Logger } from "../../src/service/logger.ts";
+import { Logger } from "../../src/lib/logger.ts";
 import { initializeRequest, mcpHeaders, PROTOCOL_VERSION } from "../support/jsonrpc.ts";
 
 const initialize = initializeRequest("t");

@@ -6,7 +6,7 @@
 
 import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk_client.ts";
 import { unwrapToolResult } from "../../src/client/connect.ts";
-import type { ConnectionInfo } from "../../src/service/connection.ts";
+import type { ConnectionInfo } from "../../src/weft_dir/connection.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 

@@ -5,8 +5,8 @@
  */
 
 import { connect, ServiceOfflineError, type WeftClient } from "../../client/connect.ts";
-import { inspectLock } from "../../service/lock.ts";
-import { weftPaths } from "../../service/paths.ts";
+import { inspectLock } from "../../weft_dir/lock.ts";
+import { weftPaths } from "../../weft_dir/paths.ts";
 import { spawnService } from "../spawn.ts";
 
 /** Options of {@linkcode withClient}. */

@@ -7,7 +7,7 @@
  */
 
 import { join } from "node:path";
-import { weftPaths } from "../../service/paths.ts";
+import { weftPaths } from "../../weft_dir/paths.ts";
 import { parseCommand, UsageError } from "../args.ts";
 import { paint, usage } from "../format.ts";
 import { guarded } from "./failure.ts";

@@ -9,7 +9,7 @@
 import { busy, conflict, invalid, notFound } from "../../errors.ts";
 import type { Engine } from "../../engine/engine.ts";
 import type { AgentAssetView, AgentTaskDefinition, RunView } from "../../engine/views.ts";
-import { constantTimeEqual, newToken } from "../../service/tokens.ts";
+import { constantTimeEqual, newToken } from "../../lib/tokens.ts";
 import { canonicalJson } from "./canonical_json.ts";
 import { ReceiptBook, type ReceiptSummary, type ToolCallRequest } from "./receipts.ts";
 

@@ -15,7 +15,7 @@ import {
   listRunsTool,
   listWorkflowsTool,
 } from "./workflow.ts";
-import { getArtifactTool, getRecordTool, listArtifactsTool } from "./results.ts";
+import { getArtifactTool, getRecordTool, listArtifactsTool } from "./artifacts.ts";
 import { interactTool } from "./interact.ts";
 import {
   callAgentToolTool,
@@ -24,7 +24,7 @@ import {
   failAgentCallTool,
   getAgentCallTool,
   readAgentAssetTool,
-} from "./agent_tasks.ts";
+} from "./agent_calls.ts";
 
 // deno-lint-ignore no-explicit-any
 type AnyTool = ToolDefinition<any, any>;

@@ -5,7 +5,7 @@
  */
 
 import { dirname, join } from "node:path";
-import { newToken, randomId } from "./tokens.ts";
+import { newToken, randomId } from "../lib/tokens.ts";
 import type { WeftPaths } from "./paths.ts";
 
 /** Exactly the fields of SPEC §2; the tokens outlive the instance that wrote them. */

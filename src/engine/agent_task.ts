@@ -8,7 +8,7 @@ import { Buffer } from "node:buffer";
 import { invalid, WeftError } from "../errors.ts";
 import type { ArtifactStore } from "../store/artifact_store.ts";
 import type { RunRecordState } from "../store/run_store.ts";
-import { publishTool, type RunContext } from "./agent_tools.ts";
+import { publishTool, type RunContext } from "./tool_kinds.ts";
 import type { AgentAssetView, AgentTaskDefinition } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import type { StepDef } from "./workflow/manifest.ts";
