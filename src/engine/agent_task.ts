@@ -6,8 +6,8 @@
  */
 import { Buffer } from "node:buffer";
 import { invalid, WeftError } from "../errors.ts";
-import type { ArtifactStore } from "../store/artifact_store.ts";
-import type { RunRecordState } from "../store/run_store.ts";
+import type { ArtifactStorage } from "./storage.ts";
+import type { RunState } from "./run_state.ts";
 import { publishTool, type RunContext } from "./tool_kinds.ts";
 import type { AgentAssetView, AgentTaskDefinition } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
@@ -19,7 +19,7 @@ export type AgentStep = Extract<StepDef, { kind: "agent" }>;
 
 /** The task of the agent call `callId` pending at `step` of `run`. */
 export function buildAgentTask(
-  run: RunRecordState,
+  run: RunState,
   workflow: LoadedWorkflow,
   step: AgentStep,
   callId: string,
@@ -43,7 +43,7 @@ export function buildAgentTask(
 }
 
 /** The document the `run_context` tool returns. */
-export function buildRunContext(run: RunRecordState, artifacts: ArtifactStore): RunContext {
+export function buildRunContext(run: RunState, artifacts: ArtifactStorage): RunContext {
   return {
     runId: run.runId,
     flowName: run.flowName,

@@ -5,15 +5,14 @@
  * @module
  */
 import { conflict, invalid, notFound, WeftError } from "../errors.ts";
-import { ArtifactStore } from "../store/artifact_store.ts";
-import { Database } from "../store/database.ts";
-import { type RunRecordState, RunStore, toRunView } from "../store/run_store.ts";
 import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from "./agent_task.ts";
 import { executeTool } from "./tool_kinds.ts";
 import { type PublishedQuestion, validateConfirmationAnswer, validateQuestionsAnswer } from "./answers.ts";
 import { newId } from "./ids.ts";
 import { compileSchema } from "./json_schema.ts";
 import { rejectWrite, RunDriver } from "./run_driver.ts";
+import { type RunState, toRunView } from "./run_state.ts";
+import type { ArtifactQuery, Storage } from "./storage.ts";
 import type {
   AgentAssetView,
   AgentTaskDefinition,
@@ -35,15 +34,13 @@ import type { WorkflowSource } from "./workflow/source.ts";
 /** Options of {@linkcode Engine.open}. */
 export interface EngineOptions {
   projectDir: string;
-  databasePath: string | ":memory:";
+  /** Where Runs, Artifacts and Records are kept; the engine closes it when it closes. */
+  storage: Storage;
   now?: () => Date;
   log?: (event: Record<string, unknown>) => void;
   /** The workflows built into the program (the composition root passes `src/workflows/`'s). */
   embedded: WorkflowSource[];
 }
-
-/** Selects an Artifact by id or by its (flowName, stageName). */
-export type ArtifactQuery = { artifactId: string } | { flowName: string; stageName: string };
 
 /** What a change to a Run expects to be pending; anything else is a stale request (`CONFLICT`). */
 type Expectation = { actionId: string } | { callId: string };
@@ -53,19 +50,15 @@ export const MAX_INTENT_CHARS = 20_000;
 
 /** The workflow engine of one project. */
 export class Engine {
-  readonly #db: Database;
-  readonly #runs: RunStore;
-  readonly #artifacts: ArtifactStore;
+  readonly #storage: Storage;
   readonly #registry: WorkflowRegistry;
   readonly #projectDir: string;
   readonly #now: () => Date;
   readonly #log: (event: Record<string, unknown>) => void;
   readonly #listeners = new Set<(run: RunView) => void>();
 
-  private constructor(db: Database, options: EngineOptions) {
-    this.#db = db;
-    this.#runs = new RunStore(db);
-    this.#artifacts = new ArtifactStore(db);
+  private constructor(options: EngineOptions) {
+    this.#storage = options.storage;
     this.#projectDir = options.projectDir;
     this.#now = options.now ?? (() => new Date());
     this.#log = options.log ?? (() => {});
@@ -74,20 +67,19 @@ export class Engine {
 
   /** Opens the store, loads the workflows and applies the restart rules of SPEC §4. */
   static open(options: EngineOptions): Engine {
-    const db = Database.open(options.databasePath);
     try {
-      const engine = new Engine(db, options);
+      const engine = new Engine(options);
       engine.#interruptActiveCalls();
       return engine;
     } catch (error) {
-      db.close();
+      options.storage.close();
       throw error;
     }
   }
 
-  /** Closes the store. */
+  /** Closes the storage. */
   close(): void {
-    this.#db.close();
+    this.#storage.close();
   }
 
   /** Every workflow with availability, and readiness as seen from `source`; picks up edited project ones. */
@@ -111,7 +103,7 @@ export class Engine {
       throw new WeftError("CONFIGURATION_REQUIRED", `workflow "${input.flowName}": ${MODEL_REQUIRED_REASON}`);
     }
     const at = this.#timestamp();
-    const run: RunRecordState = {
+    const run: RunState = {
       runId: newId("run"),
       flowName: workflow.manifest.name,
       intent: input.intent,
@@ -126,12 +118,12 @@ export class Engine {
       createdAt: at,
       updatedAt: at,
     };
-    const view = this.#db.transaction(() => {
-      if (workflow.manifest.exclusive && this.#runs.hasActive(run.flowName)) {
+    const view = this.#storage.transaction(() => {
+      if (workflow.manifest.exclusive && this.#storage.runs.hasActive(run.flowName)) {
         throw conflict(`workflow "${run.flowName}" is exclusive and already has an active Run`);
       }
-      this.#runs.insert(run);
-      const driver = new RunDriver(workflow, run, at, this.#artifacts);
+      this.#storage.runs.insert(run);
+      const driver = new RunDriver(workflow, run, at, this.#storage.artifacts);
       driver.record("run_created", { source: input.source });
       driver.start();
       return this.#save(driver);
@@ -147,7 +139,7 @@ export class Engine {
   /** A Run's timeline, oldest first. */
   getRunTimeline(runId: string): RunEventView[] {
     this.#load(runId);
-    return this.#runs.timeline(runId);
+    return this.#storage.runs.timeline(runId);
   }
 
   /** A page of Runs, newest first. */
@@ -155,7 +147,7 @@ export class Engine {
     runs: RunView[];
     nextCursor?: string;
   } {
-    const page = this.#runs.list(q);
+    const page = this.#storage.runs.list(q);
     return { runs: page.runs.map(toRunView), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 
@@ -210,7 +202,7 @@ export class Engine {
 
   /** Cancels an active Run; `CONFLICT` when it has already ended. Agent-call listeners are notified. */
   cancelRun(runId: string, source: Source): RunView {
-    const view = this.#db.transaction(() => {
+    const view = this.#storage.transaction(() => {
       const run = this.#load(runId);
       if (run.status !== "running" && run.status !== "waiting") {
         throw conflict(`Run ${runId} has already ended (${run.status})`);
@@ -220,8 +212,8 @@ export class Engine {
       run.updatedAt = at;
       delete run.pendingAction;
       delete run.pendingAgentCall;
-      this.#runs.update(run);
-      this.#runs.appendEvents(runId, [{ type: "run_cancelled", at, source }]);
+      this.#storage.runs.update(run);
+      this.#storage.runs.appendEvents(runId, [{ type: "run_cancelled", at, source }]);
       return toRunView(run);
     });
     return this.#notify(view);
@@ -229,12 +221,12 @@ export class Engine {
 
   /** One Record, or null. */
   getRecord(recordId: string): RecordView | null {
-    return this.#artifacts.findRecord(recordId);
+    return this.#storage.artifacts.findRecord(recordId);
   }
 
   /** One Artifact with its data, at its current or an earlier revision, or null. */
   getArtifact(q: ArtifactQuery, revision?: number): ArtifactView | null {
-    return this.#artifacts.findArtifact(q, revision);
+    return this.#storage.artifacts.findArtifact(q, revision);
   }
 
   /** A page of Artifacts (metadata only). */
@@ -242,24 +234,24 @@ export class Engine {
     artifacts: ArtifactView[];
     nextCursor?: string;
   } {
-    const page = this.#artifacts.list(q);
+    const page = this.#storage.artifacts.list(q);
     return { artifacts: page.artifacts, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 
   /** Counts for the `status` tool. */
   stats(): EngineStats {
-    const counts = this.#runs.countByStatus();
+    const counts = this.#storage.runs.countByStatus();
     const views = this.#registry.views("agent_ide");
     return {
       runs: Object.fromEntries(
         RUN_STATUSES.map((status) => [status, counts[status] ?? 0]),
       ) as EngineStats["runs"],
-      ...this.#artifacts.counts(),
+      ...this.#storage.artifacts.counts(),
       workflows: {
         available: views.filter((view) => view.available).length,
         unavailable: views.filter((view) => !view.available).length,
       },
-      storage: { kind: "sqlite", journalMode: this.#db.journalMode() },
+      storage: { kind: "sqlite", journalMode: this.#storage.journalMode() },
     };
   }
 
@@ -285,7 +277,7 @@ export class Engine {
       if (!tool) throw invalid(`tool "${toolId}" is not declared by this agent step`);
       const output = executeTool(tool, input, {
         projectDir: this.#projectDir,
-        runContext: () => buildRunContext(this.#load(runId), this.#artifacts),
+        runContext: () => buildRunContext(this.#load(runId), this.#storage.artifacts),
         submitState: (target, value) =>
           void this.#mutate(run.runId, { callId }, (driver) => {
             this.#write(driver, target, value);
@@ -343,13 +335,13 @@ export class Engine {
     return this.#now().toISOString();
   }
 
-  #load(runId: string): RunRecordState {
-    const run = typeof runId === "string" ? this.#runs.find(runId) : undefined;
+  #load(runId: string): RunState {
+    const run = typeof runId === "string" ? this.#storage.runs.find(runId) : undefined;
     if (!run) throw notFound(`no Run with id "${runId}"`);
     return run;
   }
 
-  #expect(run: RunRecordState, expectation: Expectation): void {
+  #expect(run: RunState, expectation: Expectation): void {
     if ("actionId" in expectation && run.pendingAction?.id !== expectation.actionId) {
       throw conflict(
         `action "${expectation.actionId}" is not pending on Run ${run.runId} (answered, stale or ended)`,
@@ -362,7 +354,7 @@ export class Engine {
     }
   }
 
-  #workflowOf(run: RunRecordState): LoadedWorkflow {
+  #workflowOf(run: RunState): LoadedWorkflow {
     const workflow = this.#registry.loaded(run.flowName);
     if (!workflow) throw conflict(`workflow "${run.flowName}" is currently unavailable; fix it and reload`);
     return workflow;
@@ -371,12 +363,12 @@ export class Engine {
   #agentCall(
     runId: string,
     callId: string,
-  ): { run: RunRecordState; workflow: LoadedWorkflow; step: AgentStep } {
+  ): { run: RunState; workflow: LoadedWorkflow; step: AgentStep } {
     const run = this.#load(runId);
     this.#expect(run, { callId });
     const workflow = this.#workflowOf(run);
     // A shallow copy is enough: the driver only stamps `updatedAt`, and reading the step changes nothing.
-    const step = new RunDriver(workflow, { ...run }, run.updatedAt, this.#artifacts).step;
+    const step = new RunDriver(workflow, { ...run }, run.updatedAt, this.#storage.artifacts).step;
     if (step.kind !== "agent") throw conflict(`Run ${runId} is not at an agent step`);
     return { run, workflow, step };
   }
@@ -388,10 +380,10 @@ export class Engine {
 
   /** Loads a Run, checks what must be pending, applies `work` and saves, all in one transaction. */
   #mutate(runId: string, expectation: Expectation, work: (driver: RunDriver) => void): RunView {
-    const view = this.#db.transaction(() => {
+    const view = this.#storage.transaction(() => {
       const run = this.#load(runId);
       this.#expect(run, expectation);
-      const driver = new RunDriver(this.#workflowOf(run), run, this.#timestamp(), this.#artifacts);
+      const driver = new RunDriver(this.#workflowOf(run), run, this.#timestamp(), this.#storage.artifacts);
       work(driver);
       return this.#save(driver);
     });
@@ -399,8 +391,8 @@ export class Engine {
   }
 
   #save(driver: RunDriver): RunView {
-    this.#runs.update(driver.run);
-    this.#runs.appendEvents(driver.run.runId, driver.events);
+    this.#storage.runs.update(driver.run);
+    this.#storage.runs.appendEvents(driver.run.runId, driver.events);
     return toRunView(driver.run);
   }
 
@@ -417,7 +409,28 @@ export class Engine {
 
   /** SPEC §4: agent calls and executing steps do not survive a restart; human waits do. */
   #interruptActiveCalls(): void {
-    const count = this.#db.transaction(() => this.#runs.interruptActive(this.#timestamp()));
+    const count = this.#storage.transaction(() => {
+      const at = this.#timestamp();
+      const runs = this.#storage.runs.listInterruptible();
+      for (const run of runs) {
+        const callId = run.pendingAgentCall?.id;
+        run.status = "failed";
+        run.lastError = {
+          code: "RUN_INTERRUPTED",
+          message: "the service restarted while this Run's agent call or step was in progress",
+          retryable: false,
+        };
+        run.updatedAt = at;
+        delete run.pendingAgentCall;
+        this.#storage.runs.update(run);
+        this.#storage.runs.appendEvents(run.runId, [{
+          type: "run_interrupted",
+          at,
+          ...(callId ? { callId } : {}),
+        }]);
+      }
+      return runs.length;
+    });
     if (count) this.#log({ event: "runs_interrupted", count });
   }
 }

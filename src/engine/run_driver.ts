@@ -8,8 +8,8 @@
  */
 import { z } from "zod";
 import { type ErrorCode, invalid, WeftError } from "../errors.ts";
-import type { ArtifactStore } from "../store/artifact_store.ts";
-import type { NewRunEvent, RunRecordState } from "../store/run_store.ts";
+import type { ArtifactStorage } from "./storage.ts";
+import type { NewRunEvent, RunState } from "./run_state.ts";
 import { publishQuestions } from "./answers.ts";
 import { newId } from "./ids.ts";
 import { compileSchema } from "./json_schema.ts";
@@ -26,9 +26,9 @@ export class RunDriver {
 
   constructor(
     readonly workflow: LoadedWorkflow,
-    readonly run: RunRecordState,
+    readonly run: RunState,
     readonly at: string,
-    readonly artifacts: ArtifactStore,
+    readonly artifacts: ArtifactStorage,
   ) {
     run.updatedAt = at;
   }

@@ -12,6 +12,7 @@ import type { ServiceContext } from "../mcp/context.ts";
 import { createSessionServer } from "../mcp/server.ts";
 import { ClaimTable } from "../mcp/agent/claims.ts";
 import { toolsFor } from "../mcp/tools/mod.ts";
+import { openSqliteStorage } from "../store/sqlite_storage.ts";
 import { VERSION } from "../version.ts";
 import { EMBEDDED_WORKFLOWS } from "../workflows/embedded.ts";
 import { type ConnectionInfo, readConnection, tokensFrom, writeConnection } from "../weft_dir/connection.ts";
@@ -57,7 +58,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   try {
     engine = Engine.open({
       projectDir: paths.projectDir,
-      databasePath: paths.database,
+      storage: openSqliteStorage(paths.database),
       embedded: EMBEDDED_WORKFLOWS,
       log: (event) => logger.log("engine", event),
     });

@@ -4,21 +4,10 @@
  *
  * @module
  */
+import type { ArtifactQuery, ArtifactStorage, StageCommit } from "../engine/storage.ts";
 import type { ArtifactView, RecordView } from "../engine/views.ts";
 import type { Database } from "./database.ts";
 import { pageOf, pageQuery } from "./page_cursor.ts";
-
-/** What one stage commit needs to be stored. */
-export interface StageCommit {
-  artifactId: string;
-  recordId: string;
-  runId: string;
-  flowName: string;
-  stageName: string;
-  data: unknown;
-  answers: unknown[];
-  at: string;
-}
 
 interface ArtifactRow {
   seq: number;
@@ -34,7 +23,7 @@ interface ArtifactRow {
 }
 
 /** Reads and writes Artifacts and Records. */
-export class ArtifactStore {
+export class ArtifactStore implements ArtifactStorage {
   readonly #db: Database;
 
   constructor(db: Database) {
@@ -102,10 +91,7 @@ export class ArtifactStore {
   }
 
   /** An Artifact with its data, at its current or a given earlier revision; null when there is none. */
-  findArtifact(
-    q: { artifactId: string } | { flowName: string; stageName: string },
-    revision?: number,
-  ): ArtifactView | null {
+  findArtifact(q: ArtifactQuery, revision?: number): ArtifactView | null {
     const row = "artifactId" in q
       ? this.#db.get<ArtifactRow>("SELECT * FROM artifacts WHERE id = ?", q.artifactId)
       : this.#db.get<ArtifactRow>(

@@ -4,77 +4,14 @@
  *
  * @module
  */
-import type { ErrorPayload } from "../errors.ts";
-import type {
-  AgentExecutor,
-  PendingActionView,
-  PendingAgentCallView,
-  RunEventView,
-  RunStatus,
-  RunView,
-  Source,
-} from "../engine/views.ts";
+import type { NewRunEvent, RunState } from "../engine/run_state.ts";
+import type { RunStorage } from "../engine/storage.ts";
+import type { RunEventView, RunStatus } from "../engine/views.ts";
 import type { Database } from "./database.ts";
 import { pageOf, pageQuery } from "./page_cursor.ts";
 
-/** One human answer given in the current stage, as kept in the Run and copied into its Record. */
-export interface StageAnswer {
-  actionId: string;
-  stepName: string;
-  kind: PendingActionView["kind"];
-  /** The request answered (questions or confirmation context), so the answer reads on its own. */
-  request: unknown;
-  answer: unknown;
-  source: Source;
-  at: string;
-}
-
-/** The full persisted state of a Run. */
-export interface RunRecordState {
-  runId: string;
-  flowName: string;
-  intent: string;
-  status: RunStatus;
-  source: Source;
-  agentExecutor: AgentExecutor;
-  stageName: string;
-  stepName: string;
-  /** The current stage's JSON state. */
-  state: unknown;
-  /** Answers given in the current stage. */
-  stageAnswers: StageAnswer[];
-  /** Visits per `stage/step`, for budgets. */
-  visits: Record<string, number>;
-  pendingAction?: PendingActionView;
-  pendingAgentCall?: PendingAgentCallView;
-  lastError?: ErrorPayload;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A timeline entry before it gets its sequence number. */
-export type NewRunEvent = { type: string; at: string } & Record<string, unknown>;
-
-/** The public view of a persisted Run. */
-export function toRunView(run: RunRecordState): RunView {
-  const view: RunView = {
-    runId: run.runId,
-    flowName: run.flowName,
-    intent: run.intent,
-    status: run.status,
-    execution: { source: run.source, agentExecutor: run.agentExecutor },
-    cursor: { stageName: run.stageName, stepName: run.stepName },
-    createdAt: run.createdAt,
-    updatedAt: run.updatedAt,
-  };
-  if (run.pendingAction) view.pendingAction = run.pendingAction;
-  if (run.pendingAgentCall) view.pendingAgentCall = run.pendingAgentCall;
-  if (run.lastError) view.lastError = run.lastError;
-  return view;
-}
-
 /** Reads and writes Runs and their timelines. */
-export class RunStore {
+export class RunStore implements RunStorage {
   readonly #db: Database;
 
   constructor(db: Database) {
@@ -82,7 +19,7 @@ export class RunStore {
   }
 
   /** Inserts a new Run. */
-  insert(run: RunRecordState): void {
+  insert(run: RunState): void {
     this.#db.run(
       "INSERT INTO runs (id, flow_name, status, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
       run.runId,
@@ -95,7 +32,7 @@ export class RunStore {
   }
 
   /** Saves a changed Run. */
-  update(run: RunRecordState): void {
+  update(run: RunState): void {
     this.#db.run(
       "UPDATE runs SET status = ?, body = ?, updated_at = ? WHERE id = ?",
       run.status,
@@ -106,7 +43,7 @@ export class RunStore {
   }
 
   /** A Run by id, or undefined. */
-  find(runId: string): RunRecordState | undefined {
+  find(runId: string): RunState | undefined {
     const row = this.#db.get<{ body: string }>("SELECT body FROM runs WHERE id = ?", runId);
     return row ? JSON.parse(row.body) : undefined;
   }
@@ -121,7 +58,7 @@ export class RunStore {
 
   /** One page of Runs, newest first. */
   list(q: { flowName?: string; status?: RunStatus; limit?: number; cursor?: string }): {
-    runs: RunRecordState[];
+    runs: RunState[];
     nextCursor?: string;
   } {
     const filters = { flowName: q.flowName, status: q.status };
@@ -143,29 +80,12 @@ export class RunStore {
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
   }
 
-  /**
-   * Fails every Run whose agent call or step was in progress with `RUN_INTERRUPTED`: claims and receipts
-   * live in process memory and cannot be restored. Runs waiting for a human are left alone. Returns the count.
-   */
-  interruptActive(at: string): number {
-    const runs = this.#db.all<{ body: string }>(
+  /** Runs that a restart interrupts: running ones, and waiting ones with a pending agent call. */
+  listInterruptible(): RunState[] {
+    return this.#db.all<{ body: string }>(
       `SELECT body FROM runs
        WHERE status = 'running' OR (status = 'waiting' AND json_extract(body, '$.pendingAgentCall') IS NOT NULL)`,
-    ).map((row): RunRecordState => JSON.parse(row.body));
-    for (const run of runs) {
-      const callId = run.pendingAgentCall?.id;
-      run.status = "failed";
-      run.lastError = {
-        code: "RUN_INTERRUPTED",
-        message: "the service restarted while this Run's agent call or step was in progress",
-        retryable: false,
-      };
-      run.updatedAt = at;
-      delete run.pendingAgentCall;
-      this.update(run);
-      this.appendEvents(run.runId, [{ type: "run_interrupted", at, ...(callId ? { callId } : {}) }]);
-    }
-    return runs.length;
+    ).map((row): RunState => JSON.parse(row.body));
   }
 
   /** Appends entries to a Run's timeline. */

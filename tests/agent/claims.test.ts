@@ -7,6 +7,7 @@ import { Engine } from "../../src/engine/engine.ts";
 import { WeftError } from "../../src/errors.ts";
 import { type AgentCallEngine, ClaimTable, RETAINED_ENDED_RUNS } from "../../src/mcp/agent/claims.ts";
 import { MAX_RECEIPTS, ReceiptBook } from "../../src/mcp/agent/receipts.ts";
+import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
 import { EMBEDDED_WORKFLOWS } from "../../src/workflows/embedded.ts";
 
 /** Asserts that `action` throws (or rejects with) a `WeftError` of `code`. */
@@ -24,7 +25,11 @@ async function rejectsWith(action: () => unknown, code: string): Promise<WeftErr
 /** An in-memory engine whose agent tools wait for `release()` before they run. */
 function gatedEngine() {
   const projectDir = Deno.makeTempDirSync({ prefix: "weft-claims-" });
-  const engine = Engine.open({ projectDir, databasePath: ":memory:", embedded: EMBEDDED_WORKFLOWS });
+  const engine = Engine.open({
+    projectDir,
+    storage: openSqliteStorage(":memory:"),
+    embedded: EMBEDDED_WORKFLOWS,
+  });
   let gate = Promise.withResolvers<void>();
   const gated: AgentCallEngine = {
     getRun: (runId) => engine.getRun(runId),

@@ -1,5 +1,6 @@
 /** Shared fixtures of the engine tests: engine openers (with the review workflow) and temp projects. */
 import { Engine } from "../../src/engine/engine.ts";
+import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
 import { embeddedSource } from "../../src/workflows/embedded.ts";
 import { EMBEDDED_WORKFLOWS } from "../../src/workflows/embedded.ts";
 import { reviewManifest } from "../support/workflows.ts";
@@ -10,7 +11,7 @@ export function openEngine(
 ): Engine {
   return Engine.open({
     projectDir: options.projectDir ?? Deno.makeTempDirSync(),
-    databasePath: options.databasePath ?? ":memory:",
+    storage: openSqliteStorage(options.databasePath ?? ":memory:"),
     embedded: [...EMBEDDED_WORKFLOWS, embeddedSource("review", options.manifest ?? reviewManifest(), {})],
   });
 }

@@ -1,0 +1,71 @@
+/**
+ * The engine's own state of one Run: everything it needs to continue the Run, kept by the store as one JSON
+ * body (so a Run waiting for a human is pure data), and the mapping from it to the wire {@linkcode RunView}.
+ *
+ * @module
+ */
+import type { ErrorPayload } from "../errors.ts";
+import type {
+  AgentExecutor,
+  PendingActionView,
+  PendingAgentCallView,
+  RunStatus,
+  RunView,
+  Source,
+} from "./views.ts";
+
+/** One human answer given in the current stage, as kept in the Run and copied into its Record. */
+export interface StageAnswer {
+  actionId: string;
+  stepName: string;
+  kind: PendingActionView["kind"];
+  /** The request answered (questions or confirmation context), so the answer reads on its own. */
+  request: unknown;
+  answer: unknown;
+  source: Source;
+  at: string;
+}
+
+/** The full state of a Run, as the engine changes it and the store keeps it. */
+export interface RunState {
+  runId: string;
+  flowName: string;
+  intent: string;
+  status: RunStatus;
+  source: Source;
+  agentExecutor: AgentExecutor;
+  stageName: string;
+  stepName: string;
+  /** The current stage's JSON state. */
+  state: unknown;
+  /** Answers given in the current stage. */
+  stageAnswers: StageAnswer[];
+  /** Visits per `stage/step`, for budgets. */
+  visits: Record<string, number>;
+  pendingAction?: PendingActionView;
+  pendingAgentCall?: PendingAgentCallView;
+  lastError?: ErrorPayload;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A timeline entry before it gets its sequence number. */
+export type NewRunEvent = { type: string; at: string } & Record<string, unknown>;
+
+/** The public view of a Run. */
+export function toRunView(run: RunState): RunView {
+  const view: RunView = {
+    runId: run.runId,
+    flowName: run.flowName,
+    intent: run.intent,
+    status: run.status,
+    execution: { source: run.source, agentExecutor: run.agentExecutor },
+    cursor: { stageName: run.stageName, stepName: run.stepName },
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+  };
+  if (run.pendingAction) view.pendingAction = run.pendingAction;
+  if (run.pendingAgentCall) view.pendingAgentCall = run.pendingAgentCall;
+  if (run.lastError) view.lastError = run.lastError;
+  return view;
+}

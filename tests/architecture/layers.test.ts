@@ -1,0 +1,188 @@
+/**
+ * The folders of `src/` are layers: every import (static, re-export or dynamic) between two top-level
+ * folders must be allowed by {@linkcode MAY_IMPORT}, and no folder graph, at any depth, may have a cycle.
+ * README's "How it is built" walks through the same table.
+ */
+import assert from "node:assert/strict";
+import { dirname, join, relative, resolve } from "node:path";
+
+const SRC = resolve(import.meta.dirname!, "../../src");
+
+/** The files directly in `src/` (`errors.ts`, `version.ts`): leaves that any folder may import. */
+const ROOT = "(src)";
+
+/** Which top-level folders each top-level folder may import, besides itself. Arrows point down. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  [ROOT]: [],
+  lib: [],
+  engine: [ROOT, "lib"],
+  store: [ROOT, "lib", "engine"],
+  workflows: ["engine"],
+  weft_dir: [ROOT, "lib"],
+  mcp: [ROOT, "lib", "engine"],
+  http: [ROOT, "lib", "mcp"],
+  client: [ROOT, "lib", "engine", "mcp", "weft_dir"],
+  service: [ROOT, "lib", "engine", "store", "workflows", "weft_dir", "mcp", "http"],
+  cli: [ROOT, "lib", "engine", "weft_dir", "mcp", "http", "client", "service"],
+};
+
+/** One import of one file, as a path relative to `src/`. */
+interface Edge {
+  from: string;
+  to: string;
+}
+
+/** The relative specifiers a TypeScript file imports: static, type-only, re-exported and dynamic. */
+export function importSpecifiers(source: string): string[] {
+  const code = source
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .split("\n")
+    .filter((line) => !line.trimStart().startsWith("//"))
+    .join("\n");
+  const found: string[] = [];
+  const patterns = [
+    /^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']/gm,
+    /^\s*import\s*["']([^"']+)["']/gm,
+    /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  for (const pattern of patterns) {
+    for (const match of code.matchAll(pattern)) found.push(match[1]);
+  }
+  return found.filter((specifier) => specifier.startsWith("."));
+}
+
+function sourceFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) files.push(...sourceFiles(path));
+    else if (entry.name.endsWith(".ts")) files.push(path);
+  }
+  return files;
+}
+
+function edgesOfSrc(): Edge[] {
+  const edges: Edge[] = [];
+  for (const file of sourceFiles(SRC)) {
+    for (const specifier of importSpecifiers(Deno.readTextFileSync(file))) {
+      const target = resolve(dirname(file), specifier);
+      assert.ok(
+        !relative(SRC, target).startsWith(".."),
+        `${relative(SRC, file)} imports ${specifier}, outside src/`,
+      );
+      edges.push({ from: relative(SRC, file), to: relative(SRC, target) });
+    }
+  }
+  return edges;
+}
+
+/** The folder of `path` (relative to `src/`) one level below `parent`, or undefined when not below it. */
+function childFolder(path: string, parent: string): string | undefined {
+  const rest = parent ? (path.startsWith(parent + "/") ? path.slice(parent.length + 1) : undefined) : path;
+  if (rest === undefined) return undefined;
+  const slash = rest.indexOf("/");
+  return slash < 0 ? ROOT : rest.slice(0, slash);
+}
+
+/** A cycle in `graph` as a list of nodes (first repeated last), or null when it has none. */
+export function findCycle(graph: Map<string, Set<string>>): string[] | null {
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (node: string): string[] | null => {
+    if (state.get(node) === "done") return null;
+    if (state.get(node) === "open") return [...path.slice(path.indexOf(node)), node];
+    state.set(node, "open");
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(node, "done");
+    return null;
+  };
+  for (const node of graph.keys()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
+/** The graph between the subfolders of `parent`; its own files are left out (they are the folder's glue). */
+function folderGraph(edges: Edge[], parent: string, withOwnFiles: boolean): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const { from, to } of edges) {
+    const a = childFolder(from, parent);
+    const b = childFolder(to, parent);
+    if (a === undefined || b === undefined || a === b) continue;
+    if (!withOwnFiles && (a === ROOT || b === ROOT)) continue;
+    if (!graph.has(a)) graph.set(a, new Set());
+    graph.get(a)!.add(b);
+  }
+  return graph;
+}
+
+function allFolders(dir: string, prefix = ""): string[] {
+  const folders: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    if (!entry.isDirectory) continue;
+    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    folders.push(path, ...allFolders(join(dir, entry.name), path));
+  }
+  return folders;
+}
+
+Deno.test("the import parser sees static, type-only, re-exported, multi-line and dynamic imports, not comments", () => {
+  const source = [
+    `import { a } from "./a.ts";`,
+    `import type { B } from "../b/b.ts";`,
+    `export { c } from "./c.ts";`,
+    `import {`,
+    `  d,`,
+    `} from "./d.ts";`,
+    `import "./e.ts";`,
+    `import data from "./f.json" with { type: "json" };`,
+    `const g = await import("./g.ts");`,
+    `// import { h } from "./h.ts";`,
+    `/** import("./i.ts") */`,
+    `import { z } from "zod";`,
+  ].join("\n");
+  assert.deepEqual(
+    importSpecifiers(source).sort(),
+    ["../b/b.ts", "./a.ts", "./c.ts", "./d.ts", "./e.ts", "./f.json", "./g.ts"],
+  );
+});
+
+Deno.test("the cycle finder finds a cycle and accepts a layered graph", () => {
+  const graph = (pairs: [string, string][]) => {
+    const result = new Map<string, Set<string>>();
+    for (const [a, b] of pairs) result.set(a, (result.get(a) ?? new Set()).add(b));
+    return result;
+  };
+  assert.deepEqual(findCycle(graph([["a", "b"], ["b", "c"], ["c", "a"]])), ["a", "b", "c", "a"]);
+  assert.equal(findCycle(graph([["a", "b"], ["b", "c"], ["a", "c"]])), null);
+});
+
+Deno.test("every top-level folder of src/ imports only the folders below it in the layer table", () => {
+  const edges = edgesOfSrc();
+  const folders = new Set(allFolders(SRC).filter((path) => !path.includes("/")));
+  for (const folder of folders) {
+    assert.ok(folder in MAY_IMPORT, `src/${folder}/ is missing from the layer table in this test`);
+  }
+  const wrong = new Set<string>();
+  for (const { from, to } of edges) {
+    const a = childFolder(from, "")!;
+    const b = childFolder(to, "")!;
+    if (a !== b && !MAY_IMPORT[a].includes(b)) wrong.add(`${from} → ${to} (${a} may not import ${b})`);
+  }
+  assert.deepEqual([...wrong], [], "imports against the layer table");
+  assert.equal(findCycle(folderGraph(edges, "", true)), null, "a cycle between the folders of src/");
+});
+
+Deno.test("no folder inside src/ has an import cycle between its subfolders", () => {
+  const edges = edgesOfSrc();
+  for (const folder of allFolders(SRC)) {
+    const cycle = findCycle(folderGraph(edges, folder, false));
+    assert.equal(cycle, null, `a cycle between the subfolders of src/${folder}/: ${cycle?.join(" → ")}`);
+  }
+});
