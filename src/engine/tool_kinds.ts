@@ -10,6 +10,7 @@ import type { AgentToolView } from "./views.ts";
 import type { AgentToolDef } from "./workflow/manifest.ts";
 import { pointerTokens } from "./json_pointer.ts";
 import { listProjectFiles, readProjectFile } from "./project_files.ts";
+import { type JsonSchema, publishedSchema } from "./published_schema.ts";
 
 /** What a tool may see and do; the engine supplies it per call. */
 export interface ToolContext {
@@ -88,7 +89,6 @@ export function publishTool(tool: AgentToolDef, stateSchema: Record<string, unkn
 }
 
 type Kind = keyof typeof KINDS;
-type JsonSchema = Record<string, unknown>;
 const PUBLISHED = new Map<Kind, { input: JsonSchema; output: JsonSchema }>();
 
 /**
@@ -99,8 +99,8 @@ function publishedSchemas(kind: Kind): { input: JsonSchema; output: JsonSchema }
   let schemas = PUBLISHED.get(kind);
   if (!schemas) {
     schemas = {
-      input: z.toJSONSchema(KINDS[kind].input),
-      output: z.toJSONSchema(KINDS[kind].output, { io: "output" }),
+      input: publishedSchema(KINDS[kind].input, "input"),
+      output: publishedSchema(KINDS[kind].output, "output"),
     };
     PUBLISHED.set(kind, schemas);
   }

@@ -1,25 +1,31 @@
 /**
- * The server `instructions` each endpoint sends at initialization: a few lines that teach a client how to
- * drive weft correctly.
+ * The server `instructions` each endpoint sends at initialization: the rules a client must follow to drive
+ * weft correctly, said once here instead of in every tool, with the full text one resource away.
  *
  * @module
  */
 
 import type { Endpoint } from "./endpoints.ts";
+import { PROTOCOL_DOC_URI } from "./protocol_doc.ts";
 
 const WORKFLOW_RULES = [
-  "weft runs explicit workflows. Start one with `flow` (not idempotent: when unsure whether it worked, " +
-  "call `list_runs` or `get_run` instead of calling `flow` again).",
-  "Every tool returns the current Run; follow its `status`, `pendingAction` and `pendingAgentCall`.",
-  "A pendingAction is for the person: call `interact`, or show the request and submit their exact answer " +
-  "with `answer_ask`. Never answer or confirm on the person's behalf.",
+  `weft runs explicit workflows; every rule is in the resource ${PROTOCOL_DOC_URI}.`,
+  "- flow creates a Run and is not idempotent: when a result is uncertain, look with get_run or list_runs; " +
+  "never call flow again, nor to advance a Run.",
+  "- Follow the Run each tool returns: status, and when waiting its pendingAction or pendingAgentCall.",
+  "- A pendingAction is the person's: call interact, or show them its request and send their exact answer " +
+  "with answer_ask. Closing the form keeps the Run waiting. Never answer, skip or confirm for them.",
+  "- Errors are isError results with { error: { code, message, retryable } }. Keep tokens secret.",
 ];
 
 const AGENT_RULES = [
-  "A pendingAgentCall is work for you: `claim_agent_call` with its id and a stable claimId you keep, " +
-  "keep the ownerToken private, call the task's tools one at a time with a fresh toolCallId each " +
-  "(retry with the same id), then `complete_agent_call` with raw JSON matching the task's outputSchema.",
-  "Continue from the Run that completion returns; never call `flow` to advance.",
+  "- A pendingAgentCall is yours: claim_agent_call with callId = its id and a stable, unique claimId (the " +
+  "same claimId resumes after a reconnect); keep the ownerToken private.",
+  "- Call the task's tools one at a time, a fresh toolCallId each; retry with the same toolCallId and input. " +
+  "Read assets by declared id only.",
+  "- When your tool calls have returned, complete_agent_call with raw JSON matching task.outputSchema (or " +
+  "fail_agent_call), then follow the Run it returns.",
+  "- Cancellation ends your ownership; a restart interrupts active tasks (RUN_INTERRUPTED).",
 ];
 
 /** The instructions for one endpoint. */

@@ -18,8 +18,10 @@ export {
   isInitializeRequest,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export type {

@@ -6,14 +6,22 @@
  */
 
 import { z } from "zod";
-import { type CallToolRequest, ListToolsRequestSchema, Server, type Tool } from "./sdk.ts";
+import {
+  type CallToolRequest,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  Server,
+} from "./sdk.ts";
 import type { Endpoint } from "./endpoints.ts";
 import type { ServiceContext } from "./context.ts";
-import { annotationsFor, type ToolDefinition } from "./tool.ts";
+import type { ToolDefinition } from "./tool.ts";
+import { listingFor } from "./listing.ts";
 import { errorResult, okResult } from "./call_result.ts";
 import { invalid, toWeftError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { instructionsFor } from "./instructions.ts";
+import { listProtocolDoc, readProtocolDoc } from "./protocol_doc.ts";
 
 /** Creates the server for one new session on `endpoint`, offering `tools`. */
 export function createSessionServer(
@@ -23,12 +31,17 @@ export function createSessionServer(
 ): Server {
   const server = new Server(
     { name: "weft", title: "weft", version: VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(endpoint) },
+    {
+      capabilities: { tools: { listChanged: false }, resources: {} },
+      instructions: instructionsFor(endpoint),
+    },
   );
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listing = listingFor(endpoint, tools);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => listProtocolDoc());
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => readProtocolDoc(request.params.uri));
   server.setRequestHandler(CallToolMethod, async (raw, extra) => {
     // The SDK's wrapper has checked the request against CallToolRequestSchema before this runs.
     const request = raw as unknown as CallToolRequest;
@@ -74,29 +87,6 @@ export function createSessionServer(
  * params) as JSON-RPC intends.
  */
 const CallToolMethod = z.looseObject({ method: z.literal("tools/call") });
-
-const LISTINGS = new WeakMap<readonly ToolDefinition[], Map<string, Tool[]>>();
-
-/** The `tools/list` answer, built once per tool set and endpoint rather than for every new session. */
-function listingFor(endpoint: Endpoint, tools: readonly ToolDefinition[]): Tool[] {
-  let byPath = LISTINGS.get(tools);
-  if (!byPath) LISTINGS.set(tools, byPath = new Map());
-  let listing = byPath.get(endpoint.path);
-  if (!listing) byPath.set(endpoint.path, listing = tools.map((tool) => describeTool(tool, endpoint)));
-  return listing;
-}
-
-function describeTool(tool: ToolDefinition, endpoint: Endpoint): Tool {
-  const title = endpoint.presentation === "codex" ? `weft · ${tool.title}` : tool.title;
-  return {
-    name: tool.name,
-    title,
-    description: tool.description,
-    inputSchema: z.toJSONSchema(tool.input, { io: "input" }) as Tool["inputSchema"],
-    outputSchema: z.toJSONSchema(tool.output, { io: "output" }) as Tool["outputSchema"],
-    annotations: annotationsFor(tool.effects, title),
-  };
-}
 
 /** Turns zod issues into one line an agent can act on: `path: problem; path: problem`. */
 export function describeIssues(error: z.ZodError): string {

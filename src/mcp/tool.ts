@@ -50,15 +50,15 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
 
 /**
  * The wire annotations. Every tool is closed-world (it touches only this project's service). Codex asks for
- * approval unless a tool says it is not destructive, so there `destructiveHint: false` is stated explicitly
- * wherever it is true, which is everywhere but cancel and fail.
+ * approval unless a tool says it is not destructive, so `destructiveHint` is always stated (its default is
+ * true); `readOnlyHint` and `idempotentHint` only when true, since false is their default. The title is the
+ * tool's own, not repeated here.
  */
-export function annotationsFor(effects: ToolEffects, title: string): ToolAnnotations {
+export function annotationsFor(effects: ToolEffects): ToolAnnotations {
   return {
-    title,
-    readOnlyHint: effects.readOnly,
+    ...(effects.readOnly ? { readOnlyHint: true } : {}),
     destructiveHint: effects.destructive,
-    idempotentHint: effects.idempotent,
+    ...(effects.idempotent ? { idempotentHint: true } : {}),
     openWorldHint: false,
   };
 }

@@ -16,8 +16,8 @@ const Name = z.string().min(1).max(200);
 export const getRecordTool = defineTool({
   name: "get_record",
   title: "Get a Record",
-  description: "Return the Record `recordId` (what a stage committed, by which Run, from which answers), " +
-    "or record: null when there is none. Read-only.",
+  description: "Return the Record `recordId` (what a stage committed, by which Run, from " +
+    "which answers), or null.",
   input: z.strictObject({ recordId: Identity }),
   output: z.object({ record: RecordViewSchema.nullable() }),
   effects: { readOnly: true, destructive: false, idempotent: true },
@@ -28,9 +28,8 @@ export const getRecordTool = defineTool({
 export const getArtifactTool = defineTool({
   name: "get_artifact",
   title: "Get an Artifact",
-  description: "Return an Artifact with its data: by `artifactId`, or by both `flowName` and `stageName` " +
-    "(the current committed output of that stage). `revision` selects an earlier revision. Returns " +
-    "artifact: null when there is none. Read-only.",
+  description: "Return an Artifact with its data, by `artifactId` or by `flowName` and " +
+    "`stageName` (that stage's current output); `revision` picks an earlier one. null when there is none.",
   input: z.strictObject({
     artifactId: Identity.optional(),
     flowName: Name.optional(),
@@ -55,9 +54,8 @@ export const getArtifactTool = defineTool({
 export const listArtifactsTool = defineTool({
   name: "list_artifacts",
   title: "List Artifacts",
-  description: "List Artifacts (metadata only, no data; use get_artifact for the data), optionally of one " +
-    "`flowName` and/or `stageName`, in pages of `limit` (1–200, default 50). Pass nextCursor with the same " +
-    "filters for the next page. Read-only.",
+  description: "List Artifacts without their data, optionally by flowName and stageName, " +
+    "paged like list_runs.",
   input: z.strictObject({
     flowName: Name.optional(),
     stageName: Name.optional(),

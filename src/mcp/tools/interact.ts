@@ -19,11 +19,9 @@ export const interactTool = defineTool({
   name: "interact",
   title: "Ask the person",
   description:
-    "Show the Run's pendingAction `actionId` to the person as a form in this client and wait for " +
-    "them; their reply is submitted like answer_ask. Results: answered (the returned Run continues), " +
-    "dismissed (they closed the form; the Run keeps waiting, ask again later), unavailable (this client " +
-    "cannot show forms: show them `action.request` yourself and submit their exact answer with answer_ask). " +
-    "A stale action or one answered meanwhile gets CONFLICT. It may take as long as the person needs.",
+    "Show the Run's pendingAction to the person as a form and submit their reply. answered: the Run " +
+    "continues; dismissed: it keeps waiting; unavailable: show them action.request yourself and send their " +
+    "exact answer with answer_ask.",
   input: z.strictObject({ runId: Identity, actionId: Identity }),
   output: z.object({
     interaction: z.enum(["answered", "dismissed", "unavailable"]),

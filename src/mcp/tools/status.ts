@@ -34,9 +34,8 @@ const ServiceView = z.object({
 export const statusTool = defineTool({
   name: "status",
   title: "Service status",
-  description: "Report this weft service: version, instance, uptime, which source this endpoint is " +
-    "(agent_ide, cli or studio) and who executes agent steps here, storage, counts of Runs, Artifacts and " +
-    "Records, and whether a service-side model is configured. Read-only.",
+  description: "Report this service: version, instance, uptime, this endpoint's source and " +
+    "agent executor, storage, counts and model readiness.",
   input: z.strictObject({}),
   output: z.object({ service: ServiceView }),
   effects: { readOnly: true, destructive: false, idempotent: true },

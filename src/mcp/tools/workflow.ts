@@ -10,18 +10,15 @@ import { MAX_INTENT_CHARS } from "../../engine/engine.ts";
 import { defineTool } from "../tool.ts";
 import { Identity } from "./identity.ts";
 
-const FOLLOW = "Follow the returned Run: when it waits with a pendingAction, the person must answer it " +
-  "(interact, or answer_ask with their exact answer); with a pendingAgentCall, the agent claims it.";
-
 const RunResult = z.object({ run: RunViewSchema });
 
 /** `flow`: creates a Run of a workflow for one intent. */
 export const flowTool = defineTool({
   name: "flow",
   title: "Start a workflow Run",
-  description: "Start a new Run of the workflow `flowName` for the user's `intent` and return it. NOT " +
-    "idempotent: every call creates another Run, so when a result is uncertain call list_runs or get_run " +
-    `instead of calling flow again, and never call flow to continue an existing Run. ${FOLLOW}`,
+  description: "Start a new Run of workflow `flowName` for the person's `intent`; returns " +
+    "the Run. Not idempotent: when unsure whether it worked, look with list_runs or get_run, never call flow " +
+    "again.",
   input: z.strictObject({
     flowName: z.string().min(1).max(200),
     intent: z.string().max(MAX_INTENT_CHARS).refine((value) => value.trim().length > 0, "must not be blank"),
@@ -37,8 +34,8 @@ export const flowTool = defineTool({
 export const listWorkflowsTool = defineTool({
   name: "list_workflows",
   title: "List workflows",
-  description: "List the workflows this service offers, each with whether it loaded (available) and " +
-    "whether it can run from this endpoint (ready), with the reason when not. Read-only.",
+  description: "List the workflows, each with whether it loaded (available) and can run " +
+    "from this endpoint (ready), and why not.",
   input: z.strictObject({}),
   output: z.object({ workflows: z.array(WorkflowViewSchema) }),
   effects: { readOnly: true, destructive: false, idempotent: true },
@@ -49,8 +46,8 @@ export const listWorkflowsTool = defineTool({
 export const getRunTool = defineTool({
   name: "get_run",
   title: "Get a Run",
-  description: "Return the current state of a Run. Pass timeline: true to also get its event timeline " +
-    `(answers with the source they came through, agent calls, commits). Read-only. ${FOLLOW}`,
+  description: "Return a Run's current state; timeline: true adds its events. Follow its " +
+    "status, pendingAction and pendingAgentCall.",
   input: z.strictObject({ runId: Identity, timeline: z.boolean().optional() }),
   output: z.object({ run: RunViewSchema, timeline: z.array(RunEventViewSchema).optional() }),
   effects: { readOnly: true, destructive: false, idempotent: true },
@@ -64,8 +61,8 @@ export const getRunTool = defineTool({
 export const listRunsTool = defineTool({
   name: "list_runs",
   title: "List Runs",
-  description: "List Runs newest first, optionally only those of `flowName` and/or with `status`. Pages of " +
-    "`limit` (1–200, default 50); pass the returned nextCursor with the same filters for the next page. Read-only.",
+  description: "List Runs newest first, optionally by flowName and status, in pages of " +
+    "limit (1–200, default 50); pass nextCursor with the same filters for the next page.",
   input: z.strictObject({
     flowName: z.string().min(1).max(200).optional(),
     status: z.enum(["running", "waiting", "completed", "failed", "cancelled"]).optional(),
@@ -81,12 +78,9 @@ export const listRunsTool = defineTool({
 export const answerAskTool = defineTool({
   name: "answer_ask",
   title: "Answer for the person",
-  description: "Submit the person's exact answer to the Run's pendingAction `actionId`. Questions: the " +
-    'complete array, one entry per question: [{ "questionId", "isSkipped": false, "answer": "..." }] or ' +
-    '{ "questionId", "isSkipped": true } where the question isSkippable. Confirmation: { "isConfirmed": true } ' +
-    'or { "isConfirmed": false, "feedback": "what to change" }. Only the person may decide: never invent, ' +
-    "pre-fill or confirm an answer yourself. The first valid answer wins; a stale action gets CONFLICT. " +
-    FOLLOW,
+  description: "Submit the person's exact answer to the Run's pendingAction: for " +
+    'questions the complete array [{ "questionId", "isSkipped", "answer" }], for a confirmation ' +
+    '{ "isConfirmed", "feedback" }. Never answer or confirm for the person.',
   input: z.strictObject({ runId: Identity, actionId: Identity, answer: z.unknown() }),
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: false },
@@ -99,8 +93,8 @@ export const answerAskTool = defineTool({
 export const cancelRunTool = defineTool({
   name: "cancel_run",
   title: "Cancel a Run",
-  description: "Cancel an active Run. Its pending action or agent call is withdrawn and any agent still " +
-    "working on it is refused from then on. Committed Artifacts and Records stay. Ask the person first.",
+  description: "Cancel an active Run: its pending action or agent call is withdrawn; " +
+    "committed Artifacts and Records stay. Ask the person first.",
   input: z.strictObject({ runId: Identity }),
   output: RunResult,
   effects: { readOnly: false, destructive: true, idempotent: true },

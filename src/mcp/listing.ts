@@ -1,0 +1,54 @@
+/**
+ * The `tools/list` answer of an endpoint. Every IDE session loads it into its agent's context before the
+ * person types anything, so it is kept lean: a description says what the tool does and the one rule that
+ * matters at that call (the rest is said once, in the server instructions and the agent-protocol resource);
+ * an output schema states the result's own fields, and a view inside it (a Run, an Artifact, a task…) only
+ * as an object with its required fields. `docs/agent-protocol.md` has the views' full shapes.
+ *
+ * @module
+ */
+
+import type { Tool } from "./sdk.ts";
+import type { Endpoint } from "./endpoints.ts";
+import { annotationsFor, type ToolDefinition } from "./tool.ts";
+import { type JsonSchema, publishedSchema } from "../engine/published_schema.ts";
+
+const LISTINGS = new WeakMap<readonly ToolDefinition[], Map<string, Tool[]>>();
+
+/** The `tools/list` entries of `tools` on `endpoint`, built once per tool set and endpoint. */
+export function listingFor(endpoint: Endpoint, tools: readonly ToolDefinition[]): Tool[] {
+  let byPath = LISTINGS.get(tools);
+  if (!byPath) LISTINGS.set(tools, byPath = new Map());
+  let listing = byPath.get(endpoint.path);
+  if (!listing) byPath.set(endpoint.path, listing = tools.map((tool) => describeTool(tool, endpoint)));
+  return listing;
+}
+
+function describeTool(tool: ToolDefinition, endpoint: Endpoint): Tool {
+  const title = endpoint.presentation === "codex" ? `weft · ${tool.title}` : tool.title;
+  return {
+    name: tool.name,
+    title,
+    description: tool.description,
+    inputSchema: publishedSchema(tool.input, "input") as Tool["inputSchema"],
+    outputSchema: outline(publishedSchema(tool.output, "output")) as Tool["outputSchema"],
+    annotations: annotationsFor(tool.effects),
+  };
+}
+
+/** A result schema whose fields keep their types, with each object inside cut to its required fields. */
+function outline(result: JsonSchema): JsonSchema {
+  const properties = result.properties as Record<string, JsonSchema>;
+  return {
+    ...result,
+    properties: Object.fromEntries(Object.entries(properties).map(([name, field]) => [name, cut(field)])),
+  };
+}
+
+function cut(field: JsonSchema): JsonSchema {
+  if (Array.isArray(field.anyOf)) return { anyOf: field.anyOf.map(cut) };
+  if (field.type === "array" && field.items) return { type: "array", items: cut(field.items as JsonSchema) };
+  if (field.type !== "object") return field;
+  const required = field.required as string[] | undefined;
+  return required?.length ? { type: "object", required } : { type: "object" };
+}

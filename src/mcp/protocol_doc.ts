@@ -1,0 +1,37 @@
+/**
+ * The agent protocol as an MCP resource: `docs/agent-protocol.md`, embedded in the program, holds every rule
+ * a client or agent follows. The server instructions point to it, so that the tool list an agent loads into
+ * its context can stay short without losing a rule.
+ *
+ * @module
+ */
+
+import text from "../../docs/agent-protocol.md" with { type: "text" };
+import { McpError } from "./sdk.ts";
+
+/** Where clients read the protocol. */
+export const PROTOCOL_DOC_URI = "weft://docs/agent-protocol";
+
+const DOC = {
+  uri: PROTOCOL_DOC_URI,
+  name: "agent-protocol",
+  title: "How to drive weft",
+  description: "Every rule for following Runs, answering for the person and working on agent calls.",
+  mimeType: "text/markdown",
+};
+
+/** The `resources/list` answer. */
+export function listProtocolDoc(): { resources: typeof DOC[] } {
+  return { resources: [DOC] };
+}
+
+/** MCP's JSON-RPC code for a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** The `resources/read` answer for `uri`; any other uri is MCP's "resource not found" error. */
+export function readProtocolDoc(
+  uri: string,
+): { contents: { uri: string; mimeType: string; text: string }[] } {
+  if (uri !== PROTOCOL_DOC_URI) throw new McpError(RESOURCE_NOT_FOUND, `No resource ${uri}.`);
+  return { contents: [{ uri, mimeType: DOC.mimeType, text }] };
+}
