@@ -6,7 +6,9 @@
  * 3. a Run of a human-only fixture workflow end to end over `/internal/mcp`, against the echo median;
  * 4. `list_artifacts` first page with 100 vs 20,000 stored Artifacts (seeded through the store);
  * 5. one agent handoff (claim, two tool calls, complete) on the embedded `intent` workflow over `/mcp`;
- * 6. 16 clients driving `intent` Runs (two handoffs and two confirmations each) at once: Runs per second.
+ * 6. 16 clients driving `intent` Runs (two handoffs and two confirmations each) at once: Runs per second;
+ * 7. what an agent loads from each endpoint (`tools/list` plus instructions) against its byte budget, and the
+ *    sizes of `get_run` and of the claim's task on an `intent` Run.
  *
  * Prints a table, a Markdown section for the README and, last, one JSON line of figures. Only 127.0.0.1 is
  * contacted; every child process and temp directory is removed at the end, on error, on Ctrl-C and when the
@@ -26,6 +28,7 @@ import { benchLatency } from "./latency.ts";
 import { benchFixtureRun, fixtureFiles } from "./fixture_run.ts";
 import { benchConcurrent, benchHandoff } from "./handoffs.ts";
 import { benchListArtifacts } from "./list_artifacts.ts";
+import { benchContext, benchResultSizes } from "./context.ts";
 
 async function main(): Promise<number> {
   const started = performance.now();
@@ -55,6 +58,7 @@ async function main(): Promise<number> {
     await benchHandoff(weftServer, bare);
     await closeClient(bare);
     await benchConcurrent(weftServer);
+    await benchResultSizes(weftServer);
   } catch (error) {
     if (!measured) failedRow("statusLatency", "status tool latency", "≤ 1.2×", reason(error));
     log(`  stopped early: ${reason(error)}`);
@@ -64,6 +68,7 @@ async function main(): Promise<number> {
     await bareServer?.stop();
   }
   await benchListArtifacts();
+  benchContext();
 
   const seconds = round((performance.now() - started) / 1000, 1);
   console.log("");

@@ -52,6 +52,30 @@ export function ratioRow(
   log(`  ${metric}: ${fmt(weft.median)} ms vs ${fmt(baseline.median)} ms → ${ratio}×`);
 }
 
+/** Adds a row of bytes, met when within `budget` (if any). */
+export function sizeRow(
+  key: string,
+  metric: string,
+  size: number,
+  budget: number | null,
+  detail: Record<string, unknown> = {},
+): void {
+  const ratio = budget === null ? null : round(size / budget, 2);
+  rows.push({
+    key,
+    metric,
+    unit: "B",
+    weft: size,
+    baseline: budget,
+    baselineLabel: "budget",
+    ratio,
+    aim: budget === null ? "—" : "≤ 1×",
+    met: budget === null ? null : size <= budget,
+    detail,
+  });
+  log(`  ${metric}: ${size} B${budget === null ? "" : ` of ${budget} B`}`);
+}
+
 /** Adds a row that could not be measured, saying why. */
 export function failedRow(key: string, metric: string, aim: string, reason: string): void {
   rows.push({
@@ -133,7 +157,10 @@ export function markdown(meta: Record<string, unknown>): string {
     "(confirmation) → `completed` on `/internal/mcp`. A handoff is `claim_agent_call`, two `call_agent_tool` " +
     "calls and `complete_agent_call` on `/mcp`; the concurrent row drives whole `intent` Runs (two handoffs " +
     "and two confirmations each) from 16 `/mcp` sessions at once. `list_artifacts` reads its default first " +
-    "page of 50 from stores seeded with 100 and 20,000 distinct (flowName, stageName) Artifacts.",
+    "page of 50 from stores seeded with 100 and 20,000 distinct (flowName, stageName) Artifacts. The byte rows " +
+    "count UTF-8 JSON: what an MCP client loads into its agent's context from each endpoint before the person " +
+    "types (`tools/list` result plus `instructions`, against the endpoint's budget), and the structured " +
+    "results of `get_run` (no timeline) and `claim_agent_call` for an `intent` Run's first agent call.",
   ];
   return lines.join("\n");
 }
