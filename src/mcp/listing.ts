@@ -3,7 +3,7 @@
  * person types anything, so it is kept lean: a description says what the tool does and the one rule that
  * matters at that call (the rest is said once, in the server instructions and the agent-protocol resource);
  * an output schema states the result's own fields, and a view inside it (a Run, an Artifact, a task…) only
- * as an object with its required fields. `docs/agent-protocol.md` has the views' full shapes.
+ * as an object with its required fields. `agent_protocol.md` has the views' full shapes.
  *
  * @module
  */

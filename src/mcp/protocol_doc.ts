@@ -1,12 +1,12 @@
 /**
- * The agent protocol as an MCP resource: `docs/agent-protocol.md`, embedded in the program, holds every rule
+ * The agent protocol as an MCP resource: `agent_protocol.md` beside this file, embedded in the program, holds every rule
  * a client or agent follows. The server instructions point to it, so that the tool list an agent loads into
  * its context can stay short without losing a rule.
  *
  * @module
  */
 
-import text from "../../docs/agent-protocol.md" with { type: "text" };
+import text from "./agent_protocol.md" with { type: "text" };
 import { McpError } from "./sdk.ts";
 
 /** Where clients read the protocol. */
