@@ -26,7 +26,7 @@ import type {
   Source,
   WorkflowView,
 } from "./views.ts";
-import { RUN_STATUSES } from "./views.ts";
+import { executorFor, isActive, RUN_STATUSES } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import { MODEL_REQUIRED_REASON, needsModel, WorkflowRegistry } from "./workflow/registry.ts";
 import type { WorkflowSource } from "./workflow/source.ts";
@@ -109,7 +109,7 @@ export class Engine {
       intent: input.intent,
       status: "running",
       source: input.source,
-      agentExecutor: input.source === "agent_ide" ? "mcp_client" : "service",
+      agentExecutor: executorFor(input.source),
       stageName: workflow.manifest.entryStage,
       stepName: workflow.manifest.stages[workflow.manifest.entryStage].entryStep,
       state: null,
@@ -204,7 +204,7 @@ export class Engine {
   cancelRun(runId: string, source: Source): RunView {
     const view = this.#storage.transaction(() => {
       const run = this.#load(runId);
-      if (run.status !== "running" && run.status !== "waiting") {
+      if (!isActive(run.status)) {
         throw conflict(`Run ${runId} has already ended (${run.status})`);
       }
       const at = this.#timestamp();

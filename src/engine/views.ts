@@ -1,131 +1,102 @@
 /**
- * The wire views of weft (SPEC §3): plain JSON shapes that tools return, with zod schemas the MCP layer uses
- * as output schemas. Views never hold a path of the machine or a token.
+ * The wire views of weft (see docs/reference.md): plain JSON shapes that tools return. Each is written once,
+ * as a zod schema the MCP layer publishes as an output schema, and its TypeScript type is inferred from that
+ * schema, so the type and what the wire promises cannot drift apart. Views never hold a path of the machine
+ * or a token.
  *
  * @module
  */
 import { z } from "zod";
-import type { ErrorPayload } from "../errors.ts";
 
-/** Lifecycle of a Run; `running` and `waiting` are the active ones. */
-export type RunStatus = "running" | "waiting" | "completed" | "failed" | "cancelled";
-/** Every Run status, in display order. */
-export const RUN_STATUSES: readonly RunStatus[] = ["running", "waiting", "completed", "failed", "cancelled"];
+/** Every Run status, in display order; `running` and `waiting` are the active ones. */
+export const RUN_STATUSES = ["running", "waiting", "completed", "failed", "cancelled"] as const;
+/** Schema of {@linkcode RunStatus}. */
+export const RunStatusSchema = z.enum(RUN_STATUSES);
+/** Lifecycle of a Run. */
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+/** The statuses in which a Run can still change. */
+export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ["running", "waiting"];
+
+/** Whether a Run in this status can still change: it is `running` or `waiting`. */
+export function isActive(status: RunStatus): boolean {
+  return ACTIVE_RUN_STATUSES.includes(status);
+}
+
+/** Schema of {@linkcode Source}. */
+export const SourceSchema = z.enum(["agent_ide", "cli", "studio"]);
 /** The endpoint a request came through; only the path decides it. */
-export type Source = "agent_ide" | "cli" | "studio";
+export type Source = z.infer<typeof SourceSchema>;
+
+/** Schema of {@linkcode AgentExecutor}. */
+export const AgentExecutorSchema = z.enum(["mcp_client", "service"]);
 /** Who executes the agent steps of a Run, frozen when the Run is created. */
-export type AgentExecutor = "mcp_client" | "service";
+export type AgentExecutor = z.infer<typeof AgentExecutorSchema>;
+
+/** Who executes agent steps of Runs started from `source`: the IDE's agent there, the service elsewhere. */
+export function executorFor(source: Source): AgentExecutor {
+  return source === "agent_ide" ? "mcp_client" : "service";
+}
+
+/** Schema of {@linkcode ActionKind}. */
+export const ActionKindSchema = z.enum(["user_ask_questions", "user_ask_confirmation"]);
 /** The two kinds of human action a Run can wait for. */
-export type ActionKind = "user_ask_questions" | "user_ask_confirmation";
+export type ActionKind = z.infer<typeof ActionKindSchema>;
 
-/** A human action a waiting Run publishes. */
-export interface PendingActionView {
-  id: string;
-  kind: ActionKind;
-  request: unknown;
-  createdAt: string;
-}
+/** Schema of {@linkcode WorkflowOrigin}. */
+export const WorkflowOriginSchema = z.enum(["embedded", "project"]);
+/** Where a workflow comes from: built into the program, or the project's `workflows/` folder. */
+export type WorkflowOrigin = z.infer<typeof WorkflowOriginSchema>;
 
-/** An agent call a waiting Run publishes for the agent-task protocol. */
-export interface PendingAgentCallView {
-  id: string;
-  agentId: string;
-  phase: "available" | "claimed";
-  createdAt: string;
-}
-
-/** One Run as clients see it. */
-export interface RunView {
-  runId: string;
-  flowName: string;
-  intent: string;
-  status: RunStatus;
-  execution: { source: Source; agentExecutor: AgentExecutor };
-  cursor: { stageName: string; stepName: string };
-  pendingAction?: PendingActionView;
-  pendingAgentCall?: PendingAgentCallView;
-  lastError?: ErrorPayload;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** One workflow with its availability (it loaded) and readiness (it can run from the asking source). */
-export interface WorkflowView {
-  name: string;
-  title: string;
-  description: string;
-  exclusive: boolean;
-  stages: string[];
-  hasAgentSteps: boolean;
-  available: boolean;
-  ready: boolean;
-  reason?: string;
-  source: "embedded" | "project";
-}
-
-/** The current committed output of one (flowName, stageName); `data` only in a detail. */
-export interface ArtifactView {
-  artifactId: string;
-  flowName: string;
-  stageName: string;
-  revision: number;
-  runId: string;
-  recordId: string;
-  createdAt: string;
-  updatedAt: string;
-  data?: unknown;
-}
-
-/** An immutable entry appended when a stage commits. */
-export interface RecordView {
-  recordId: string;
-  runId: string;
-  flowName: string;
-  stageName: string;
-  artifactId: string;
-  revision: number;
-  data: unknown;
-  answers: unknown[];
-  createdAt: string;
-}
-
-/** One entry of a Run's timeline; answers carry the `source` they came through. */
-export interface RunEventView {
-  seq: number;
-  at: string;
-  type: string;
-  [field: string]: unknown;
-}
-
-const SourceSchema = z.enum(["agent_ide", "cli", "studio"]);
-
-/** Schema of {@linkcode ErrorPayload}. */
+/** Schema of {@linkcode ErrorPayload}, the `error` of every failed tool call. */
 export const ErrorPayloadSchema = z.object({ code: z.string(), message: z.string(), retryable: z.boolean() });
+
+/** Schema of {@linkcode PendingActionView}. */
+export const PendingActionViewSchema = z.object({
+  id: z.string(),
+  kind: ActionKindSchema,
+  request: z.unknown(),
+  createdAt: z.string(),
+});
+/** A human action a waiting Run publishes. */
+export type PendingActionView = z.infer<typeof PendingActionViewSchema>;
+
+/** Schema of {@linkcode AgentCallPhase}. */
+export const AgentCallPhaseSchema = z.enum(["available", "claimed"]);
+/** Whether a pending agent call waits for a claimant or has one. */
+export type AgentCallPhase = z.infer<typeof AgentCallPhaseSchema>;
+
+/** Schema of {@linkcode PendingAgentCallView}. */
+export const PendingAgentCallViewSchema = z.object({
+  id: z.string(),
+  agentId: z.string(),
+  phase: AgentCallPhaseSchema,
+  createdAt: z.string(),
+});
+/** An agent call a waiting Run publishes for the agent-task protocol. */
+export type PendingAgentCallView = z.infer<typeof PendingAgentCallViewSchema>;
+
+/** Schema of {@linkcode Cursor}. */
+export const CursorSchema = z.object({ stageName: z.string(), stepName: z.string() });
+/** Where a Run stands: its current stage and step. */
+export type Cursor = z.infer<typeof CursorSchema>;
 
 /** Schema of {@linkcode RunView}. */
 export const RunViewSchema = z.object({
   runId: z.string(),
   flowName: z.string(),
   intent: z.string(),
-  status: z.enum(["running", "waiting", "completed", "failed", "cancelled"]),
-  execution: z.object({ source: SourceSchema, agentExecutor: z.enum(["mcp_client", "service"]) }),
-  cursor: z.object({ stageName: z.string(), stepName: z.string() }),
-  pendingAction: z.object({
-    id: z.string(),
-    kind: z.enum(["user_ask_questions", "user_ask_confirmation"]),
-    request: z.unknown(),
-    createdAt: z.string(),
-  }).optional(),
-  pendingAgentCall: z.object({
-    id: z.string(),
-    agentId: z.string(),
-    phase: z.enum(["available", "claimed"]),
-    createdAt: z.string(),
-  }).optional(),
+  status: RunStatusSchema,
+  execution: z.object({ source: SourceSchema, agentExecutor: AgentExecutorSchema }),
+  cursor: CursorSchema,
+  pendingAction: PendingActionViewSchema.optional(),
+  pendingAgentCall: PendingAgentCallViewSchema.optional(),
   lastError: ErrorPayloadSchema.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
+/** One Run as clients see it. */
+export type RunView = z.infer<typeof RunViewSchema>;
 
 /** Schema of {@linkcode WorkflowView}. */
 export const WorkflowViewSchema = z.object({
@@ -138,8 +109,13 @@ export const WorkflowViewSchema = z.object({
   available: z.boolean(),
   ready: z.boolean(),
   reason: z.string().optional(),
-  source: z.enum(["embedded", "project"]),
+  source: WorkflowOriginSchema,
 });
+/**
+ * One workflow with its availability (it loaded) and readiness (it can run from the asking source). Its
+ * wire field `source` is the workflow's {@linkcode WorkflowOrigin}, not a request {@linkcode Source}.
+ */
+export type WorkflowView = z.infer<typeof WorkflowViewSchema>;
 
 /** Schema of {@linkcode ArtifactView}. */
 export const ArtifactViewSchema = z.object({
@@ -153,6 +129,8 @@ export const ArtifactViewSchema = z.object({
   updatedAt: z.string(),
   data: z.unknown().optional(),
 });
+/** The current committed output of one (flowName, stageName); `data` only in a detail. */
+export type ArtifactView = z.infer<typeof ArtifactViewSchema>;
 
 /** Schema of {@linkcode RecordView}. */
 export const RecordViewSchema = z.object({
@@ -166,9 +144,55 @@ export const RecordViewSchema = z.object({
   answers: z.array(z.unknown()),
   createdAt: z.string(),
 });
+/** An immutable entry appended when a stage commits. */
+export type RecordView = z.infer<typeof RecordViewSchema>;
 
 /** Schema of {@linkcode RunEventView}. */
 export const RunEventViewSchema = z.looseObject({ seq: z.number().int(), at: z.string(), type: z.string() });
+/** One entry of a Run's timeline; answers carry the `source` they came through. */
+export type RunEventView = z.infer<typeof RunEventViewSchema>;
+
+const JsonSchemaObject = z.record(z.string(), z.unknown());
+
+/** Schema of {@linkcode AgentToolView}. */
+export const AgentToolViewSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  description: z.string(),
+  inputSchema: JsonSchemaObject,
+  outputSchema: JsonSchemaObject,
+});
+/** A tool the agent may call during one agent call, as published in its task. */
+export type AgentToolView = z.infer<typeof AgentToolViewSchema>;
+
+/** Schema of {@linkcode AgentTaskDefinition}. */
+export const AgentTaskDefinitionSchema = z.object({
+  runId: z.string(),
+  callId: z.string(),
+  agentId: z.string(),
+  cursor: CursorSchema,
+  instructions: z.string(),
+  skills: z.array(z.object({
+    name: z.string(),
+    description: z.string(),
+    content: z.string(),
+    assets: z.array(z.object({ id: z.string(), name: z.string() })),
+  })),
+  tools: z.array(AgentToolViewSchema),
+  outputSchema: JsonSchemaObject,
+});
+/** The task of one agent call: everything the agent needs, never a machine path. */
+export type AgentTaskDefinition = z.infer<typeof AgentTaskDefinitionSchema>;
+
+/** Schema of {@linkcode AgentAssetView}. */
+export const AgentAssetViewSchema = z.object({
+  assetId: z.string(),
+  name: z.string(),
+  encoding: z.enum(["utf8", "base64"]),
+  content: z.string(),
+});
+/** The content of one declared skill asset. */
+export type AgentAssetView = z.infer<typeof AgentAssetViewSchema>;
 
 /** What `stats()` reports for the `status` tool. */
 export interface EngineStats {
@@ -177,33 +201,4 @@ export interface EngineStats {
   records: number;
   workflows: { available: number; unavailable: number };
   storage: { kind: "sqlite"; journalMode: string };
-}
-
-/** A tool the agent may call during one agent call, as published in its task. */
-export interface AgentToolView {
-  id: string;
-  kind: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema: Record<string, unknown>;
-}
-
-/** The task of one agent call (SPEC §3 "Agent tasks"): everything the agent needs, never a machine path. */
-export interface AgentTaskDefinition {
-  runId: string;
-  callId: string;
-  agentId: string;
-  cursor: { stageName: string; stepName: string };
-  instructions: string;
-  skills: { name: string; description: string; content: string; assets: { id: string; name: string }[] }[];
-  tools: AgentToolView[];
-  outputSchema: Record<string, unknown>;
-}
-
-/** The content of one declared skill asset. */
-export interface AgentAssetView {
-  assetId: string;
-  name: string;
-  encoding: "utf8" | "base64";
-  content: string;
 }

@@ -6,9 +6,12 @@
  */
 import type { NewRunEvent, RunState } from "../engine/run_state.ts";
 import type { RunStorage } from "../engine/storage.ts";
-import type { RunEventView, RunStatus } from "../engine/views.ts";
+import { ACTIVE_RUN_STATUSES, type RunEventView, type RunStatus } from "../engine/views.ts";
 import type { Database } from "./database.ts";
 import { pageOf, pageQuery } from "./page_cursor.ts";
+
+/** The active statuses as an SQL list, so the store and `isActive()` agree on what active means. */
+const ACTIVE = ACTIVE_RUN_STATUSES.map((status) => `'${status}'`).join(", ");
 
 /** Reads and writes Runs and their timelines. */
 export class RunStore implements RunStorage {
@@ -51,7 +54,7 @@ export class RunStore implements RunStorage {
   /** Whether the flow has a running or waiting Run. */
   hasActive(flowName: string): boolean {
     return this.#db.get(
-      "SELECT 1 FROM runs WHERE flow_name = ? AND status IN ('running', 'waiting') LIMIT 1",
+      `SELECT 1 FROM runs WHERE flow_name = ? AND status IN (${ACTIVE}) LIMIT 1`,
       flowName,
     ) !== undefined;
   }

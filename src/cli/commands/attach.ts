@@ -6,7 +6,7 @@
  */
 
 import type { WeftClient } from "../../client/connect.ts";
-import type { RunView } from "../../engine/views.ts";
+import { isActive, type RunView } from "../../engine/views.ts";
 import { WeftError } from "../../errors.ts";
 import { parseCommand, UsageError } from "../args.ts";
 import { EXIT } from "../exit_codes.ts";
@@ -50,7 +50,7 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
   };
   if (options.interactive) Deno.addSignalListener("SIGINT", detach);
   try {
-    while (run.status === "running" || run.status === "waiting") {
+    while (isActive(run.status)) {
       const action = run.status === "waiting" ? run.pendingAction : undefined;
       if (action) {
         indicator.clear();
@@ -118,7 +118,7 @@ export const attachCommand = guarded("attach", async (args) => {
   const progress = common.json ? Deno.stderr : Deno.stdout;
   const run = await withClient(common.projectDir, async (client) => {
     const current = await getRun(client, runId);
-    if (interactive && isActive(current)) {
+    if (interactive && isActive(current.status)) {
       console.log(paint("dim", `following ${runId}; Ctrl-C detaches and the Run goes on`));
     }
     return await follow(client, current, { interactive, progress, answer });
@@ -159,10 +159,6 @@ wait, prints what the Run asks and exits 0.
 
 Exit codes: 0 ended completed or left waiting, 1 error, 2 usage, 3 service offline,
 5 the Run failed, 6 the Run was cancelled.`;
-
-function isActive(run: RunView): boolean {
-  return run.status === "running" || run.status === "waiting";
-}
 
 async function getRun(client: WeftClient, runId: string): Promise<RunView> {
   return (await client.call<{ run: RunView }>("get_run", { runId })).run;

@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from "node:path";
+import type { WorkflowOrigin } from "../views.ts";
 
 /**
  * One file of a workflow folder. Embedded files carry their text; project files are recorded by absolute
@@ -17,7 +18,7 @@ export type WorkflowFile =
 
 /** A workflow folder before validation. */
 export interface WorkflowSource {
-  origin: "embedded" | "project";
+  origin: WorkflowOrigin;
   /** The folder's name: the workflow's expected name. */
   dirName: string;
   /** How messages name the folder, e.g. `workflows/demo` or `embedded/intent`; never absolute. */

@@ -6,12 +6,19 @@
  * @module
  */
 
+import { z } from "zod";
 import { busy, conflict, invalid, notFound } from "../../errors.ts";
 import type { Engine } from "../../engine/engine.ts";
-import type { AgentAssetView, AgentTaskDefinition, RunView } from "../../engine/views.ts";
+import {
+  type AgentAssetView,
+  AgentCallPhaseSchema,
+  type AgentTaskDefinition,
+  AgentTaskDefinitionSchema,
+  type RunView,
+} from "../../engine/views.ts";
 import { constantTimeEqual, newToken } from "../../lib/tokens.ts";
 import { canonicalJson } from "./canonical_json.ts";
-import { ReceiptBook, type ReceiptSummary, type ToolCallRequest } from "./receipts.ts";
+import { ReceiptBook, ReceiptSummarySchema, type ToolCallRequest } from "./receipts.ts";
 
 /** The engine operations the protocol drives; the engine knows nothing of claims or tokens. */
 export type AgentCallEngine = Pick<
@@ -38,15 +45,17 @@ export interface OwnerRef extends TaskRef {
   ownerToken: string;
 }
 
+/** Schema of {@linkcode AgentCallView}. */
+export const AgentCallViewSchema = z.object({
+  runId: z.string(),
+  callId: z.string(),
+  agentId: z.string(),
+  phase: AgentCallPhaseSchema,
+  task: AgentTaskDefinitionSchema,
+  receipts: z.array(ReceiptSummarySchema),
+});
 /** What `get_agent_call` shows: the task and its progress, never the owner token or the claim id. */
-export interface AgentCallView {
-  runId: string;
-  callId: string;
-  agentId: string;
-  phase: "available" | "claimed";
-  task: AgentTaskDefinition;
-  receipts: ReceiptSummary[];
-}
+export type AgentCallView = z.infer<typeof AgentCallViewSchema>;
 
 /** How an owned call ended, kept so that an identical retry gets the same answer. */
 interface Settlement {

@@ -5,21 +5,23 @@
  * @module
  */
 
+import { z } from "zod";
 import { busy, conflict, toWeftError, type WeftError } from "../../errors.ts";
 import { canonicalJson } from "./canonical_json.ts";
 
 /** The most receipts one task may hold (SPEC §3); past it the agent has to complete or fail. */
 export const MAX_RECEIPTS = 256;
 
-/** Where a tool call stands. */
-export type ReceiptStatus = "running" | "succeeded" | "failed";
-
+/** Schema of {@linkcode ReceiptSummary}. */
+export const ReceiptSummarySchema = z.object({
+  toolCallId: z.string(),
+  toolId: z.string(),
+  status: z.enum(["running", "succeeded", "failed"]),
+});
 /** What `get_agent_call` shows of a receipt: never its input or output. */
-export interface ReceiptSummary {
-  toolCallId: string;
-  toolId: string;
-  status: ReceiptStatus;
-}
+export type ReceiptSummary = z.infer<typeof ReceiptSummarySchema>;
+/** Where a tool call stands. */
+export type ReceiptStatus = ReceiptSummary["status"];
 
 /** One tool call as the agent asked for it. */
 export interface ToolCallRequest {

@@ -8,8 +8,9 @@
  */
 
 import { z } from "zod";
+import { AgentCallViewSchema } from "../agent/claims.ts";
 import { defineTool } from "../tool.ts";
-import { RunViewSchema } from "../../engine/views.ts";
+import { AgentAssetViewSchema, AgentTaskDefinitionSchema, RunViewSchema } from "../../engine/views.ts";
 import { Identity } from "./identity.ts";
 
 /** Longest `fail_agent_call` message, in characters. */
@@ -18,30 +19,6 @@ export const MAX_FAIL_MESSAGE_CHARS = 4096;
 const TaskRef = { runId: Identity, callId: Identity };
 
 const OwnerRef = { ...TaskRef, ownerToken: Identity };
-
-const JsonSchema = z.record(z.string(), z.unknown());
-
-const Task = z.object({
-  runId: z.string(),
-  callId: z.string(),
-  agentId: z.string(),
-  cursor: z.object({ stageName: z.string(), stepName: z.string() }),
-  instructions: z.string(),
-  skills: z.array(z.object({
-    name: z.string(),
-    description: z.string(),
-    content: z.string(),
-    assets: z.array(z.object({ id: z.string(), name: z.string() })),
-  })),
-  tools: z.array(z.object({
-    id: z.string(),
-    kind: z.string(),
-    description: z.string(),
-    inputSchema: JsonSchema,
-    outputSchema: JsonSchema,
-  })),
-  outputSchema: JsonSchema,
-});
 
 const Continued = z.object({ run: RunViewSchema });
 
@@ -52,20 +29,7 @@ export const getAgentCallTool = defineTool({
   description: "Show a Run's pending agent call (callId = pendingAgentCall.id): its task, " +
     "phase and receipts, never the owner token.",
   input: z.strictObject(TaskRef),
-  output: z.object({
-    agentCall: z.object({
-      runId: z.string(),
-      callId: z.string(),
-      agentId: z.string(),
-      phase: z.enum(["available", "claimed"]),
-      task: Task,
-      receipts: z.array(z.object({
-        toolCallId: z.string(),
-        toolId: z.string(),
-        status: z.enum(["running", "succeeded", "failed"]),
-      })),
-    }),
-  }),
+  output: z.object({ agentCall: AgentCallViewSchema }),
   effects: { readOnly: true, destructive: false, idempotent: true },
   run(input, { service }) {
     return { agentCall: service.claims.describe(input) };
@@ -83,7 +47,7 @@ export const claimAgentCallTool = defineTool({
     ...TaskRef,
     claimId: Identity,
   }),
-  output: z.object({ task: Task, ownerToken: z.string() }),
+  output: z.object({ task: AgentTaskDefinitionSchema, ownerToken: z.string() }),
   effects: { readOnly: false, destructive: false, idempotent: true },
   run(input, { service }) {
     return service.claims.claim(input);
@@ -120,12 +84,7 @@ export const readAgentAssetTool = defineTool({
     ...OwnerRef,
     assetId: Identity,
   }),
-  output: z.object({
-    assetId: z.string(),
-    name: z.string(),
-    encoding: z.enum(["utf8", "base64"]),
-    content: z.string(),
-  }),
+  output: AgentAssetViewSchema,
   effects: { readOnly: true, destructive: false, idempotent: true },
   run({ assetId, ...ref }, { service }) {
     return service.claims.readAsset(ref, assetId);

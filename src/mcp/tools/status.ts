@@ -5,6 +5,7 @@
  */
 
 import { z } from "zod";
+import { AgentExecutorSchema, executorFor, SourceSchema } from "../../engine/views.ts";
 import { defineTool } from "../tool.ts";
 
 const ServiceView = z.object({
@@ -16,8 +17,8 @@ const ServiceView = z.object({
   uptimeSeconds: z.number(),
   endpoint: z.object({
     path: z.string(),
-    source: z.enum(["agent_ide", "cli", "studio"]),
-    agentExecutor: z.enum(["mcp_client", "service"]),
+    source: SourceSchema,
+    agentExecutor: AgentExecutorSchema,
   }),
   storage: z.object({ kind: z.literal("sqlite"), journalMode: z.string() }),
   counts: z.object({
@@ -53,7 +54,7 @@ export const statusTool = defineTool({
         endpoint: {
           path: endpoint.path,
           source: endpoint.source,
-          agentExecutor: endpoint.source === "agent_ide" ? "mcp_client" as const : "service" as const,
+          agentExecutor: executorFor(endpoint.source),
         },
         storage: stats.storage,
         counts: {

@@ -5,7 +5,12 @@
  */
 
 import { z } from "zod";
-import { RunEventViewSchema, RunViewSchema, WorkflowViewSchema } from "../../engine/views.ts";
+import {
+  RunEventViewSchema,
+  RunStatusSchema,
+  RunViewSchema,
+  WorkflowViewSchema,
+} from "../../engine/views.ts";
 import { MAX_INTENT_CHARS } from "../../engine/engine.ts";
 import { defineTool } from "../tool.ts";
 import { Identity } from "./identity.ts";
@@ -65,7 +70,7 @@ export const listRunsTool = defineTool({
     "limit (1–200, default 50); pass nextCursor with the same filters for the next page.",
   input: z.strictObject({
     flowName: z.string().min(1).max(200).optional(),
-    status: z.enum(["running", "waiting", "completed", "failed", "cancelled"]).optional(),
+    status: RunStatusSchema.optional(),
     limit: z.number().int().min(1).max(200).optional(),
     cursor: z.string().min(1).max(1024).optional(),
   }),
