@@ -24,6 +24,32 @@ export const ERROR_CODES = {
 /** A classified error code. */
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * The codes only the `weft` command prints: failures of the command itself rather than of a service call.
+ * Under `--json` they reach stdout in the same `{"error":{code,message,retryable,fix}}` shape.
+ */
+export const CLI_ERROR_CODES = {
+  /** The command line is wrong: an unknown command or option, a missing or malformed argument. */
+  USAGE: { retryable: false },
+  /** `--project` names no directory: a path that does not exist, or a file. */
+  PROJECT_NOT_FOUND: { retryable: false },
+  /** A file or stdin handed to the command cannot be read, or is not the JSON it must be. */
+  INVALID_INPUT: { retryable: false },
+  /** No service answers for the project. */
+  SERVICE_OFFLINE: { retryable: true },
+  /** A crashed service left state behind, or a process holds the lock without answering. */
+  NEEDS_RECOVERY: { retryable: false },
+  /** `--output` names a file that exists, and `--overwrite` was not given. */
+  OUTPUT_EXISTS: { retryable: false },
+  /** `--output` names a file that cannot be written. */
+  OUTPUT_UNWRITABLE: { retryable: false },
+  /** Anything unclassified; the message says what happened. */
+  FAILURE: { retryable: false },
+} as const;
+
+/** A code only the `weft` command prints. */
+export type CliErrorCode = keyof typeof CLI_ERROR_CODES;
+
 /** The wire shape of an error: what tools return and Runs keep as `lastError`. */
 export interface ErrorPayload {
   code: ErrorCode;

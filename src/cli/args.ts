@@ -1,11 +1,13 @@
 /**
- * Command-line parsing shared by every command: `--project`, `--port`, `--json`, `--help`.
+ * Command-line parsing: the typed options a command declares, and the options every command understands
+ * (`--project`, `--json`, `--help`). Every parsing mistake is a {@linkcode UsageError}.
  *
  * @module
  */
 
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { parseArgs } from "node:util";
 import { resolve } from "node:path";
+import { nearest } from "./suggest.ts";
 
 /** Raised for a wrong command line; the CLI prints it with the command's usage and exits 2. */
 export class UsageError extends Error {
@@ -15,49 +17,115 @@ export class UsageError extends Error {
   }
 }
 
-/** The options every command understands. */
-export interface CommonOptions {
+/** An on/off flag: `--follow`. */
+export interface FlagOption {
+  type: "boolean";
+  short?: string;
+  help: string;
+}
+
+/** An option with text: `--flow NAME`. */
+export interface TextOption {
+  type: "string";
+  /** The placeholder shown in help, e.g. `NAME`. */
+  arg: string;
+  short?: string;
+  help: string;
+}
+
+/** An option with a whole number in `[min, max]`: `--limit N`. */
+export interface IntegerOption {
+  type: "integer";
+  arg: string;
+  min: number;
+  max?: number;
+  help: string;
+}
+
+/** One declared option. */
+export type OptionSpec = FlagOption | TextOption | IntegerOption;
+
+/** A command's declared options, by long name without the dashes. */
+export type OptionSpecs = Record<string, OptionSpec>;
+
+/** The parsed value of each declared option: flags are booleans, the others absent unless given. */
+export type OptionValues<O extends OptionSpecs> = {
+  [K in keyof O]: O[K] extends FlagOption ? boolean : O[K] extends IntegerOption ? number | undefined
+  : string | undefined;
+};
+
+/** What every command gets besides its own options. */
+export interface ParsedArgs<O extends OptionSpecs> {
+  options: OptionValues<O>;
+  positionals: string[];
+  /** `--project`, resolved; the working directory when absent. */
   projectDir: string;
-  port?: number;
+  /** Whether `--project` was given (a given directory must exist; the working directory always does). */
+  projectGiven: boolean;
   json: boolean;
   help: boolean;
 }
 
-const COMMON: ParseArgsConfig["options"] = {
-  project: { type: "string" },
-  port: { type: "string" },
-  json: { type: "boolean", default: false },
-  help: { type: "boolean", short: "h", default: false },
-};
+/** The options every command understands, documented once in every command's help. */
+export const COMMON_OPTIONS = {
+  project: { type: "string", arg: "DIR", help: "the project (default: the working directory)" },
+  json: { type: "boolean", help: 'an error prints {"error":{code,message,retryable,fix}} on stdout' },
+  help: { type: "boolean", short: "h", help: "print this help" },
+} as const satisfies OptionSpecs;
 
-/** Parses `args` with the common options plus `extra`; unknown options are usage errors. */
-export function parseCommand(
-  args: string[],
-  extra: ParseArgsConfig["options"] = {},
-): { common: CommonOptions; values: Record<string, unknown>; positionals: string[] } {
+/** Parses `args` against the common options plus `specs`; unknown options and bad values are usage errors. */
+export function parseCommandLine<O extends OptionSpecs>(args: string[], specs: O): ParsedArgs<O> {
+  const all: OptionSpecs = { ...COMMON_OPTIONS, ...specs };
+  const config = Object.fromEntries(
+    Object.entries(all).map(([name, spec]) => {
+      const short = spec.type === "integer" ? undefined : spec.short;
+      return [name, {
+        type: spec.type === "boolean" ? "boolean" as const : "string" as const,
+        ...(short ? { short } : {}),
+      }];
+    }),
+  );
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { ...COMMON, ...extra }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: config, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(plainMessage(error as Error, Object.keys(all)));
   }
-  const { project, port, json, help, ...values } = parsed.values as Record<string, unknown>;
+  const raw = parsed.values as Record<string, string | boolean | undefined>;
+  const options: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const value = raw[name];
+    options[name] = spec.type === "boolean"
+      ? value === true
+      : spec.type === "integer" && value !== undefined
+      ? parseInteger(String(value), `--${name}`, spec.min, spec.max)
+      : value;
+  }
   return {
-    common: {
-      projectDir: resolve(typeof project === "string" ? project : Deno.cwd()),
-      port: port === undefined ? undefined : parsePort(String(port)),
-      json: json === true,
-      help: help === true,
-    },
-    values,
+    options: options as OptionValues<O>,
     positionals: parsed.positionals,
+    projectDir: resolve(typeof raw.project === "string" ? raw.project : Deno.cwd()),
+    projectGiven: typeof raw.project === "string",
+    json: raw.json === true,
+    help: raw.help === true,
   };
 }
 
-function parsePort(text: string): number {
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) {
-    throw new UsageError(`--port takes a number from 0 to 65535, not "${text}"`);
+/** The one integer parser of the CLI: digits only, within `[min, max]`, or a usage error naming the option. */
+export function parseInteger(text: string, option: string, min: number, max?: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || (max !== undefined && value > max)) {
+    const range = max === undefined ? `from ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`${option} takes a whole number ${range}, not "${text}"`);
   }
-  return port;
+  return value;
+}
+
+/** node:util's messages end with advice meant for Node programs; keep the fact, and suggest the option meant. */
+function plainMessage(error: Error, known: string[]): string {
+  const unknown = error.message.match(/^Unknown option '-{1,2}([^']+)'/);
+  if (!unknown) return error.message.split(". To ")[0];
+  const meant = nearest(unknown[1], known);
+  return `unknown option ${unknown[0].slice("Unknown option ".length)}` +
+    (meant ? `; did you mean --${meant}?` : "");
 }

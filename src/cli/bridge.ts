@@ -19,7 +19,8 @@ import { endpointTransport } from "../client/connect.ts";
 import { endpointFor } from "../mcp/endpoints.ts";
 import { readConnection } from "../weft_dir/connection.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
-import { parseCommand } from "./args.ts";
+import { UsageError } from "./args.ts";
+import { defineCommand } from "./command.ts";
 import { EXIT } from "./exit_codes.ts";
 import { observe } from "./lifecycle.ts";
 import { spawnService } from "./spawn.ts";
@@ -31,19 +32,23 @@ const UNREACHABLE = -32000;
 class ServiceUnreachable extends Error {}
 
 /** `weft mcp [--project DIR] [--codex]` */
-export async function mcpCommand(args: string[]): Promise<number> {
-  const { common, values } = parseCommand(args, { codex: { type: "boolean", default: false } });
-  if (common.help) {
-    console.log(`Usage: weft mcp [--project DIR] [--codex]
-
-Speaks MCP over stdin/stdout for an IDE and forwards it to this project's service (/mcp, or /mcp/codex
-with --codex), starting the service in the background when it does not run. Ends when stdin closes.`);
+export const mcpCommand = defineCommand({
+  name: "mcp",
+  summary: "speak MCP on stdin/stdout for an IDE, bridged to the project's service",
+  synopsis: "mcp [--codex]",
+  description: `Speaks MCP over stdin/stdout for an IDE and forwards it to this project's service (/mcp, or
+/mcp/codex with --codex), starting the service in the background when it does not run. Ends when
+stdin closes. \`weft config <ide>\` prints the entry that launches it.`,
+  options: { codex: { type: "boolean", help: "use the Codex presentation endpoint (/mcp/codex)" } },
+  json: "(stdout carries MCP; only a failure to start is printed as JSON)",
+  async run({ projectDir, options, positionals }) {
+    if (positionals.length) {
+      throw new UsageError("takes no arguments (a project is named with --project DIR)");
+    }
+    await new Bridge(projectDir, options.codex).run();
     return EXIT.OK;
-  }
-  const bridge = new Bridge(common.projectDir, values.codex === true);
-  await bridge.run();
-  return EXIT.OK;
-}
+  },
+});
 
 /** One IDE connection bridged to one session of the service. */
 class Bridge {

@@ -1,13 +1,11 @@
 /**
- * Terminal output of the `weft` command: colour, aligned tables, relative times, JSON and usage texts.
+ * Terminal output of the `weft` command: colour, aligned tables, relative times and JSON.
  *
  * Colour is used only when the stream is a terminal and `NO_COLOR` is unset or empty (https://no-color.org),
  * so piped output and logs never carry escape sequences.
  *
  * @module
  */
-
-import { EXIT } from "./exit_codes.ts";
 
 /** A stream the command writes to. */
 export type Stream = typeof Deno.stdout | typeof Deno.stderr;
@@ -104,10 +102,4 @@ export function printJson(value: unknown): void {
 /** Formats a next-step hint ("answer with: weft attach RUN") in the quiet tone of hints. */
 export function hint(label: string, command: string, stream: Stream = Deno.stdout): string {
   return paint("dim", `${label}: `, stream) + paint("bold", command, stream);
-}
-
-/** Prints a command's `--help` and returns the exit code of asking for help. */
-export function usage(synopsis: string, text: string): number {
-  console.log(`Usage: weft ${synopsis}\n\n${text}`);
-  return EXIT.OK;
 }

@@ -10,7 +10,9 @@ import { HUMAN_WAIT_MS } from "../mcp/elicitation/ask_person.ts";
 import { endpointFor } from "../mcp/endpoints.ts";
 import { readConnection } from "../weft_dir/connection.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
-import { parseCommand, UsageError } from "./args.ts";
+import { UsageError } from "./args.ts";
+import { defineCommand } from "./command.ts";
+import { CommandFailure } from "./failure.ts";
 import { EXIT } from "./exit_codes.ts";
 import { selfCommand } from "./spawn.ts";
 
@@ -103,45 +105,49 @@ export const IDE_FORMATS: Record<string, IdeFormat> = {
   },
 };
 
-const USAGE = `Usage: weft config <codex|claude|cursor|vscode> [--stdio|--http] [--project DIR] [--json]
-
-Prints the MCP server entry for that IDE. --stdio (the default) makes the IDE launch \`weft mcp\`, which
-starts the service when needed and needs no token. --http connects to the running service directly and
-reads the token from $${TOKEN_VARIABLE} (set it with: export ${TOKEN_VARIABLE}="$(weft token)").`;
-
 /** `weft config <ide> [--stdio|--http]` */
-export async function configCommand(args: string[]): Promise<number> {
-  const { common, values, positionals } = parseCommand(args, {
-    stdio: { type: "boolean", default: false },
-    http: { type: "boolean", default: false },
-  });
-  if (common.help) {
-    console.log(USAGE);
+export const configCommand = defineCommand({
+  name: "config",
+  summary: "print the MCP entry for codex, claude, cursor or vscode",
+  synopsis: "config <codex|claude|cursor|vscode> [--stdio|--http]",
+  description: `Prints the MCP server entry for that IDE, ready to paste; where it goes is said on stderr.`,
+  options: {
+    stdio: {
+      type: "boolean",
+      help: "(the default) the IDE launches `weft mcp`, which starts the service when needed; no token",
+    },
+    http: {
+      type: "boolean",
+      help: `connect to the running service directly; the token comes from $${TOKEN_VARIABLE}
+(set it with: export ${TOKEN_VARIABLE}="$(weft token)")`,
+    },
+  },
+  json: 'print { "ide", "name", "transport", "file", "snippet", "notes" }',
+  async run({ projectDir, options, positionals, json }) {
+    const [ide, ...extra] = positionals;
+    const format = ide === undefined || !Object.hasOwn(IDE_FORMATS, ide) ? undefined : IDE_FORMATS[ide];
+    if (!format || extra.length) {
+      throw new UsageError(`name one IDE: ${Object.keys(IDE_FORMATS).join(", ")}`);
+    }
+    if (options.stdio && options.http) throw new UsageError("choose either --stdio or --http");
+    const launch = options.http ? await httpLaunch(projectDir, format) : stdioLaunch(projectDir, format);
+    const snippet = format.snippet(launch);
+    const notes = [
+      ...(launch.kind === "http" ? [`set the token first: export ${TOKEN_VARIABLE}="$(weft token)"`] : []),
+      ...format.notes,
+    ];
+    if (json) {
+      console.log(
+        JSON.stringify({ ide, name: format.name, transport: launch.kind, file: format.file, snippet, notes }),
+      );
+      return EXIT.OK;
+    }
+    console.error(`# ${format.name}: paste into ${format.file}`);
+    for (const note of notes) console.error(`# ${note}`);
+    console.log(snippet);
     return EXIT.OK;
-  }
-  const [ide, ...extra] = positionals;
-  const format = ide === undefined ? undefined : IDE_FORMATS[ide];
-  if (!format || extra.length) throw new UsageError(`name one IDE: ${Object.keys(IDE_FORMATS).join(", ")}`);
-  if (values.stdio && values.http) throw new UsageError("choose either --stdio or --http");
-  const launch = values.http
-    ? await httpLaunch(common.projectDir, format)
-    : stdioLaunch(common.projectDir, format);
-  const snippet = format.snippet(launch);
-  const notes = [
-    ...(launch.kind === "http" ? [`set the token first: export ${TOKEN_VARIABLE}="$(weft token)"`] : []),
-    ...format.notes,
-  ];
-  if (common.json) {
-    console.log(
-      JSON.stringify({ ide, name: format.name, transport: launch.kind, file: format.file, snippet, notes }),
-    );
-    return EXIT.OK;
-  }
-  console.error(`# ${format.name}: paste into ${format.file}`);
-  for (const note of notes) console.error(`# ${note}`);
-  console.log(snippet);
-  return EXIT.OK;
-}
+  },
+});
 
 function stdioLaunch(projectDir: string, format: IdeFormat): Launch {
   const self = selfCommand();
@@ -152,7 +158,11 @@ function stdioLaunch(projectDir: string, format: IdeFormat): Launch {
 async function httpLaunch(projectDir: string, format: IdeFormat): Promise<Launch> {
   const connection = await readConnection(weftPaths(projectDir));
   if (!connection) {
-    throw new Error("the HTTP form needs the service's port: run `weft start` once, or use the stdio form");
+    throw new CommandFailure(
+      "SERVICE_OFFLINE",
+      "the HTTP form needs the service's port, and the service has never run for this project",
+      "run `weft start` once, or use the stdio form (the default)",
+    );
   }
   return {
     kind: "http",

@@ -4,11 +4,13 @@
  * @module
  */
 
-import { connect, ServiceOfflineError } from "../client/connect.ts";
+import { connect } from "../client/connect.ts";
+import { ServiceOfflineError } from "../client/offline.ts";
 import { inspectLock } from "../weft_dir/lock.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
 import { isProcessAlive } from "../weft_dir/process.ts";
-import { type CommonOptions, parseCommand } from "./args.ts";
+import { UsageError } from "./args.ts";
+import { defineCommand } from "./command.ts";
 import { EXIT } from "./exit_codes.ts";
 import { spawnService } from "./spawn.ts";
 
@@ -47,97 +49,118 @@ export async function observe(projectDir: string): Promise<StatusReport> {
 }
 
 /** `weft status` */
-export async function statusCommand(args: string[]): Promise<number> {
-  const { common } = parseCommand(args);
-  if (common.help) {
-    return usage("status [--project DIR] [--json]", "Says whether the service runs, and why not.");
-  }
-  const report = await observe(common.projectDir);
-  if (common.json) console.log(JSON.stringify(report));
-  else if (report.state === "running") {
-    console.log(`running  ${report.url}  pid ${report.pid}  instance ${report.instanceId}`);
-  } else if (report.state === "offline") {
-    console.log(`offline  ${report.reason}\n  start it with: weft start`);
-  } else console.log(`needs recovery  ${report.reason}\n  ${recoveryHint(report.reason)}`);
-  return report.state === "running"
-    ? EXIT.OK
-    : report.state === "offline"
-    ? EXIT.OFFLINE
-    : EXIT.NEEDS_RECOVERY;
-}
+export const statusCommand = defineCommand({
+  name: "status",
+  summary: "say whether the service runs: running, offline or needs recovery",
+  synopsis: "status",
+  description: "Says whether the service of the project runs, and why not.",
+  json: 'print { "state": running|offline|needs_recovery, "reason", "url"?, "pid"?, "instanceId"? }',
+  notes: "Exit codes: 0 running, 3 offline, 4 needs recovery.",
+  async run({ projectDir, positionals, json }) {
+    noArguments(positionals);
+    const report = await observe(projectDir);
+    if (json) console.log(JSON.stringify(report));
+    else if (report.state === "running") {
+      console.log(`running  ${report.url}  pid ${report.pid}  instance ${report.instanceId}`);
+    } else if (report.state === "offline") {
+      console.log(`offline  ${report.reason}\n  start it with: weft start`);
+    } else console.log(`needs recovery  ${report.reason}\n  ${recoveryHint(report.reason)}`);
+    return report.state === "running"
+      ? EXIT.OK
+      : report.state === "offline"
+      ? EXIT.OFFLINE
+      : EXIT.NEEDS_RECOVERY;
+  },
+});
 
 /** `weft start`: reuse a running service, else start one in the background and wait until it is ready. */
-export async function startCommand(args: string[]): Promise<number> {
-  const { common } = parseCommand(args);
-  if (common.help) {
-    return usage(
-      "start [--project DIR] [--port N] [--json]",
-      "Starts the service in the background (or reuses it).",
-    );
-  }
-  const before = await observe(common.projectDir);
-  if (before.state === "running") {
-    report(common, { ...before, reason: "already running; reused" }, `already running  ${before.url}`);
+export const startCommand = defineCommand({
+  name: "start",
+  summary: "start the service for a project in the background (or reuse it)",
+  synopsis: "start [--port N]",
+  description: "Starts the service in the background, or reuses the one that runs for the project.",
+  options: {
+    port: {
+      type: "integer",
+      arg: "N",
+      min: 0,
+      max: 65535,
+      help: "listen on port N (0: any free port); default: the port of the last run, else any",
+    },
+  },
+  json: 'print { "state": "running", "reason", "url", "port"?, "pid", "instanceId" }',
+  async run({ projectDir, positionals, json, options }) {
+    noArguments(positionals);
+    const before = await observe(projectDir);
+    if (before.state === "running") {
+      report(json, { ...before, reason: "already running; reused" }, `already running  ${before.url}`);
+      return EXIT.OK;
+    }
+    const ready = await spawnService(projectDir, options.port);
+    const after = { state: "running" as const, reason: "started", ...ready };
+    report(json, after, `started  ${ready.url}  pid ${ready.pid}`);
     return EXIT.OK;
-  }
-  const ready = await spawnService(common.projectDir, common.port);
-  const after = { state: "running" as const, reason: "started", ...ready };
-  report(common, after, `started  ${ready.url}  pid ${ready.pid}`);
-  return EXIT.OK;
-}
+  },
+});
 
 /**
  * `weft stop`: stops exactly the instance it observed. The pid to signal comes from the live service's own
  * `status` answer and must match the lock's owner; an instance that does not answer is never signalled.
  */
-export async function stopCommand(args: string[]): Promise<number> {
-  const { common } = parseCommand(args);
-  if (common.help) {
-    return usage("stop [--project DIR] [--json]", "Stops the service that runs for the project.");
-  }
-  const paths = weftPaths(common.projectDir);
-  const observed = await observe(common.projectDir);
-  if (observed.state === "offline") {
-    report(common, observed, `not running  ${observed.reason}`);
+export const stopCommand = defineCommand({
+  name: "stop",
+  summary: "stop the service of a project",
+  synopsis: "stop",
+  description: "Stops the service that runs for the project, and waits until it is gone.",
+  json: 'print { "state", "reason", "pid"?, "instanceId"? }',
+  notes: "Exit codes: 0 stopped or not running, 1 it did not stop, 4 needs recovery.",
+  async run({ projectDir, positionals, json }) {
+    noArguments(positionals);
+    const paths = weftPaths(projectDir);
+    const observed = await observe(projectDir);
+    if (observed.state === "offline") {
+      report(json, observed, `not running  ${observed.reason}`);
+      return EXIT.OK;
+    }
+    if (observed.state === "needs_recovery") {
+      report(json, observed, `refusing to stop: ${observed.reason}\n  ${recoveryHint(observed.reason)}`);
+      return EXIT.NEEDS_RECOVERY;
+    }
+    const lock = await inspectLock(paths);
+    if (
+      lock.kind !== "held" || lock.owner.pid !== observed.pid ||
+      lock.owner.instanceId !== observed.instanceId
+    ) {
+      report(
+        json,
+        { ...observed, state: "needs_recovery", reason: "the instance changed while stopping" },
+        "",
+      );
+      return EXIT.NEEDS_RECOVERY;
+    }
+    Deno.kill(observed.pid!, "SIGTERM");
+    // Done only when the lock is released and the process has exited: a restart may follow at once.
+    const released = await waitFor(async () => {
+      const now = await inspectLock(paths);
+      const lockReleased = now.kind !== "held" || now.owner.instanceId !== observed.instanceId;
+      return lockReleased && !isProcessAlive(observed.pid!);
+    }, 15_000);
+    if (!released) {
+      report(
+        json,
+        { ...observed, reason: "did not stop within 15 s" },
+        `pid ${observed.pid} did not stop within 15 s`,
+      );
+      return EXIT.FAILURE;
+    }
+    report(
+      json,
+      { state: "offline", reason: "stopped", pid: observed.pid, instanceId: observed.instanceId },
+      "stopped",
+    );
     return EXIT.OK;
-  }
-  if (observed.state === "needs_recovery") {
-    report(common, observed, `refusing to stop: ${observed.reason}\n  ${recoveryHint(observed.reason)}`);
-    return EXIT.NEEDS_RECOVERY;
-  }
-  const lock = await inspectLock(paths);
-  if (
-    lock.kind !== "held" || lock.owner.pid !== observed.pid || lock.owner.instanceId !== observed.instanceId
-  ) {
-    report(
-      common,
-      { ...observed, state: "needs_recovery", reason: "the instance changed while stopping" },
-      "",
-    );
-    return EXIT.NEEDS_RECOVERY;
-  }
-  Deno.kill(observed.pid!, "SIGTERM");
-  // Done only when the lock is released and the process has exited: a restart may follow at once.
-  const released = await waitFor(async () => {
-    const now = await inspectLock(paths);
-    const lockReleased = now.kind !== "held" || now.owner.instanceId !== observed.instanceId;
-    return lockReleased && !isProcessAlive(observed.pid!);
-  }, 15_000);
-  if (!released) {
-    report(
-      common,
-      { ...observed, reason: "did not stop within 15 s" },
-      `pid ${observed.pid} did not stop within 15 s`,
-    );
-    return EXIT.FAILURE;
-  }
-  report(
-    common,
-    { state: "offline", reason: "stopped", pid: observed.pid, instanceId: observed.instanceId },
-    "stopped",
-  );
-  return EXIT.OK;
-}
+  },
+});
 
 function recoveryHint(reason: string): string {
   return reason.includes("crashed")
@@ -145,14 +168,17 @@ function recoveryHint(reason: string): string {
     : "check the process named above; weft never signals a process it cannot verify";
 }
 
-function report(common: CommonOptions, value: StatusReport, human: string): void {
-  if (common.json) console.log(JSON.stringify(value));
+function report(json: boolean, value: StatusReport, human: string): void {
+  if (json) console.log(JSON.stringify(value));
   else if (human) console.log(human);
 }
 
-function usage(synopsis: string, summary: string): number {
-  console.log(`Usage: weft ${synopsis}\n\n${summary}`);
-  return EXIT.OK;
+function noArguments(positionals: string[]): void {
+  if (positionals.length) {
+    throw new UsageError(
+      `takes no arguments, not "${positionals[0]}" (a project is named with --project DIR)`,
+    );
+  }
 }
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {

@@ -7,33 +7,44 @@
 
 import { startService } from "../service/service.ts";
 import { LockHeldError } from "../weft_dir/lock.ts";
-import { parseCommand, UsageError } from "./args.ts";
+import { defineCommand } from "./command.ts";
 import { DEFAULT_SESSION_LIMITS } from "../http/sessions.ts";
 import { EXIT } from "./exit_codes.ts";
 
-/** The usage text of `serve`. */
-export const SERVE_USAGE =
-  `Usage: weft serve [--project DIR] [--port N] [--exit-with-stdin] [--max-sessions N]
-
-Runs the service in the foreground. When ready, prints one JSON line on stdout:
+/** `weft serve` */
+export const serveCommand = defineCommand({
+  name: "serve",
+  summary: "run the service in the foreground (for sidecars and tests)",
+  synopsis: "serve [--port N] [--exit-with-stdin] [--max-sessions N]",
+  description: `Runs the service in the foreground. When ready, prints one JSON line on stdout:
   {"ready":true,"url":...,"port":...,"pid":...,"instanceId":...}
 Stops cleanly on SIGTERM or SIGINT, and with --exit-with-stdin when stdin closes.
---max-sessions caps the open MCP sessions (default ${DEFAULT_SESSION_LIMITS.maxSessions}); past it, 503.
-If it cannot start, prints {"ready":false,"error":...} on stdout and the reason on stderr.`;
+If it cannot start, prints {"ready":false,"error":...} on stdout and the reason on stderr.`,
+  options: {
+    port: {
+      type: "integer",
+      arg: "N",
+      min: 0,
+      max: 65535,
+      help: "listen on port N (0: any free port); default: the port of the last run, else any",
+    },
+    "exit-with-stdin": { type: "boolean", help: "stop when stdin closes (for a sidecar)" },
+    "max-sessions": {
+      type: "integer",
+      arg: "N",
+      min: 1,
+      help: `cap the open MCP sessions (default ${DEFAULT_SESSION_LIMITS.maxSessions}); past it, 503`,
+    },
+  },
+  json: "(the ready line is always JSON)",
+  run: ({ projectDir, options }) => serve(projectDir, options),
+});
 
-/** Runs `weft serve`; resolves with the exit code once the service has stopped. */
-export async function serveCommand(args: string[]): Promise<number> {
-  const { common, values } = parseCommand(args, {
-    "exit-with-stdin": { type: "boolean", default: false },
-    "max-sessions": { type: "string" },
-  });
-  if (common.help) {
-    console.log(SERVE_USAGE);
-    return EXIT.OK;
-  }
-  const maxSessions = values["max-sessions"] === undefined
-    ? DEFAULT_SESSION_LIMITS.maxSessions
-    : positiveInteger(values["max-sessions"], "--max-sessions");
+async function serve(
+  projectDir: string,
+  options: { port?: number; "exit-with-stdin": boolean; "max-sessions"?: number },
+): Promise<number> {
+  const maxSessions = options["max-sessions"] ?? DEFAULT_SESSION_LIMITS.maxSessions;
   // Listening before starting: a stop requested while the service starts still ends it cleanly, with its
   // lock released, instead of the default action killing it half-started.
   const stopRequested = new Promise<void>((resolve) => {
@@ -41,13 +52,13 @@ export async function serveCommand(args: string[]): Promise<number> {
     // Windows has no SIGTERM listener; there a sidecar stops the service through stdin or SIGINT.
     if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
     Deno.addSignalListener("SIGINT", stop);
-    if (values["exit-with-stdin"] === true) void drain(Deno.stdin.readable).then(stop, stop);
+    if (options["exit-with-stdin"]) void drain(Deno.stdin.readable).then(stop, stop);
   });
   let service;
   try {
     service = await startService({
-      projectDir: common.projectDir,
-      port: common.port,
+      projectDir,
+      port: options.port,
       limits: { ...DEFAULT_SESSION_LIMITS, maxSessions },
     });
   } catch (error) {
@@ -70,10 +81,4 @@ async function drain(stream: ReadableStream<Uint8Array>): Promise<void> {
   for await (const _ of stream) {
     // Only the end of stdin matters.
   }
-}
-
-function positiveInteger(value: unknown, flag: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new UsageError(`${flag} takes a positive whole number`);
-  return number;
 }

@@ -7,26 +7,35 @@
 
 import { readConnection } from "../weft_dir/connection.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
-import { parseCommand } from "./args.ts";
+import { UsageError } from "./args.ts";
+import { defineCommand } from "./command.ts";
 import { EXIT } from "./exit_codes.ts";
+import { CommandFailure } from "./failure.ts";
 import { TOKEN_VARIABLE } from "./ide_config.ts";
 
-/** `weft token [--project DIR]` */
-export async function tokenCommand(args: string[]): Promise<number> {
-  const { common } = parseCommand(args);
-  if (common.help) {
-    console.log(`Usage: weft token [--project DIR]
-
-Prints the IDE token of the project's service, for the HTTP form of \`weft config\`:
+/** `weft token` */
+export const tokenCommand = defineCommand({
+  name: "token",
+  summary: "print the IDE token, for the HTTP form of `weft config`",
+  synopsis: "token",
+  description: `Prints the IDE token of the project's service, for the HTTP form of \`weft config\`:
   export ${TOKEN_VARIABLE}="$(weft token)"
-Treat it like a password. The stdio form (\`weft mcp\`) needs no token.`);
+Treat it like a password. The stdio form (\`weft mcp\`) needs no token.`,
+  json: 'print { "token": "…" }',
+  async run({ projectDir, positionals, json }) {
+    if (positionals.length) {
+      throw new UsageError("takes no arguments (a project is named with --project DIR)");
+    }
+    const connection = await readConnection(weftPaths(projectDir));
+    if (!connection) {
+      throw new CommandFailure(
+        "SERVICE_OFFLINE",
+        "no token yet: the service has never run for this project",
+        "run `weft start` once for this project",
+      );
+    }
+    if (json) console.log(JSON.stringify({ token: connection.externalToken }));
+    else console.log(connection.externalToken);
     return EXIT.OK;
-  }
-  const connection = await readConnection(weftPaths(common.projectDir));
-  if (!connection) {
-    console.error("weft token: no token yet; run `weft start` once for this project");
-    return EXIT.OFFLINE;
-  }
-  console.log(connection.externalToken);
-  return EXIT.OK;
-}
+  },
+});

@@ -13,14 +13,7 @@ import { inspectLock } from "../weft_dir/lock.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
 import { ERROR_CODES, type ErrorCode, WeftError } from "../errors.ts";
 import { VERSION } from "../version.ts";
-
-/** Raised when no live service answers for the project; `reason` says what was found instead. */
-export class ServiceOfflineError extends Error {
-  constructor(readonly reason: string, readonly needsRecovery = false) {
-    super(reason);
-    this.name = "ServiceOfflineError";
-  }
-}
+import { ServiceOfflineError } from "./offline.ts";
 
 /** Options of {@linkcode connect}. */
 export interface ConnectOptions {

@@ -205,6 +205,17 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
       });
       assert.equal(json(rest.stdout).runs.length, 1);
       assert.equal(json(rest.stdout).runs[0].runId, runId);
+      // None of the three waits: the answer says so, not "no Runs yet".
+      const waiting = await runWeft(["runs", "--status", "waiting"], { cwd });
+      assert.equal(waiting.stdout, "no waiting Runs\n");
+      const other = await runWeft(["runs", "--flow", "other"], { cwd });
+      assert.equal(other.stdout, "no Runs of other\n");
+    });
+
+    await t.step("token --json prints the token as a JSON document", async () => {
+      const { code, stdout } = await runWeft(["token", "--json"], { cwd });
+      assert.equal(code, 0);
+      assert.deepEqual(json(stdout), { token: served.connection.externalToken });
     });
   } finally {
     await served.stop();

@@ -87,10 +87,10 @@ Deno.test("weft mcp bridges an IDE to a service it starts, forms included", asyn
 
 Deno.test("weft mcp answers with a JSON-RPC error when no service can start, and ends with stdin", async () => {
   const dir = await Deno.makeTempDir({ prefix: "weft-test-" });
-  const notADirectory = `${dir}/file`;
-  await Deno.writeTextFile(notADirectory, "not a project");
+  // A file where the state folder belongs: the project exists, but no service can start in it.
+  await Deno.writeTextFile(`${dir}/.weft`, "not a folder");
   const bridge = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "mcp", "--project", notADirectory],
+    args: ["run", "-A", MAIN, "mcp", "--project", dir],
     stdin: "piped",
     stdout: "piped",
     stderr: "null",

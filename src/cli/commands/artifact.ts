@@ -5,51 +5,71 @@
  */
 
 import type { ArtifactView } from "../../engine/views.ts";
-import { parseCommand, UsageError } from "../args.ts";
+import { UsageError } from "../args.ts";
+import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
-import { hint, indent, paint, printJson, relativeTime, usage } from "../format.ts";
+import { CommandFailure } from "../failure.ts";
+import { hint, indent, paint, printJson, relativeTime } from "../format.ts";
 import { withClient } from "./client.ts";
-import { CommandFailure, guarded } from "./failure.ts";
 
 /** `weft artifact` */
-export const artifactCommand = guarded("artifact", async (args) => {
-  const { common, values, positionals } = parseCommand(args, {
-    flow: { type: "string" },
-    stage: { type: "string" },
-    revision: { type: "string" },
-    output: { type: "string", short: "o" },
-    overwrite: { type: "boolean", default: false },
-  });
-  if (common.help) return usage(SYNOPSIS, HELP);
-  const query = selector(positionals, values);
-  const output = values.output as string | undefined;
-  if (values.overwrite && output === undefined) throw new UsageError("--overwrite goes with --output FILE");
-  const { artifact } = await withClient(
-    common.projectDir,
-    (client) => client.call<{ artifact: ArtifactView | null }>("get_artifact", query),
-  );
-  if (!artifact) {
-    throw new CommandFailure(
-      "NOT_FOUND",
-      `no Artifact ${describe(query)}`,
-      "`weft artifacts` lists what was committed",
+export const artifactCommand = defineCommand({
+  name: "artifact",
+  summary: "show or export one Artifact",
+  synopsis: "artifact (<id> | --flow F --stage S) [--revision N] [--output FILE [--overwrite]]",
+  description: "Shows one Artifact with its data: by id, or the current output of a workflow stage.",
+  options: {
+    flow: { type: "string", arg: "F", help: "the workflow whose stage output to show (with --stage)" },
+    stage: { type: "string", arg: "S", help: "the stage (with --flow)" },
+    revision: { type: "integer", arg: "N", min: 1, help: "an earlier revision (revisions only grow)" },
+    output: {
+      type: "string",
+      arg: "FILE",
+      short: "o",
+      help: `export the data to FILE: text as it is, anything else as indented JSON;
+an existing FILE is refused (OUTPUT_EXISTS) unless --overwrite is given`,
+    },
+    overwrite: { type: "boolean", help: "replace an existing --output FILE" },
+  },
+  json: 'print { "artifact": ArtifactView } (with --output: the metadata and "output")',
+  async run({ options, positionals, projectDir, json }) {
+    const query = selector(positionals, options);
+    const output = options.output;
+    if (options.overwrite && output === undefined) {
+      throw new UsageError("--overwrite goes with --output FILE");
+    }
+    const { artifact } = await withClient(
+      projectDir,
+      (client) => client.call<{ artifact: ArtifactView | null }>("get_artifact", query),
     );
-  }
-  if (output !== undefined) {
-    await exportData(artifact, output, values.overwrite === true);
-    const { data: _data, ...metadata } = artifact;
-    if (common.json) printJson({ artifact: metadata, output });
-    else {console.log(
-        `wrote ${artifact.flowName}/${artifact.stageName} revision ${artifact.revision} to ${output}`,
-      );}
-    return 0;
-  }
-  if (common.json) printJson({ artifact });
-  else console.log(describeArtifact(artifact));
-  return 0;
+    if (!artifact) {
+      throw new CommandFailure(
+        "NOT_FOUND",
+        `no Artifact ${describe(query)}`,
+        "`weft artifacts` lists what was committed",
+      );
+    }
+    if (output !== undefined) {
+      await exportData(artifact, output, options.overwrite);
+      const { data: _data, ...metadata } = artifact;
+      if (json) printJson({ artifact: metadata, output });
+      else {
+        console.log(
+          `wrote ${artifact.flowName}/${artifact.stageName} revision ${artifact.revision} to ${output}`,
+        );
+      }
+      return EXIT.OK;
+    }
+    if (json) printJson({ artifact });
+    else console.log(describeArtifact(artifact));
+    return EXIT.OK;
+  },
 });
 
-function selector(positionals: string[], values: Record<string, unknown>): Record<string, unknown> {
+function selector(
+  positionals: string[],
+  values: { flow?: string; stage?: string; revision?: number },
+): Record<string, unknown> {
   const byStage = values.flow !== undefined || values.stage !== undefined;
   if (positionals.length > 1) throw new UsageError("takes at most one Artifact id");
   if ((positionals.length === 1) === byStage) {
@@ -58,10 +78,7 @@ function selector(positionals: string[], values: Record<string, unknown>): Recor
   if (byStage && (values.flow === undefined || values.stage === undefined)) {
     throw new UsageError("--flow and --stage go together");
   }
-  const revision = values.revision === undefined ? undefined : Number(values.revision);
-  if (revision !== undefined && (!Number.isInteger(revision) || revision < 1)) {
-    throw new UsageError(`--revision takes a whole number from 1, not "${values.revision}"`);
-  }
+  const revision = values.revision;
   return {
     ...(byStage ? { flowName: values.flow, stageName: values.stage } : { artifactId: positionals[0] }),
     ...(revision !== undefined ? { revision } : {}),
@@ -86,7 +103,6 @@ async function exportData(artifact: ArtifactView, path: string, overwrite: boole
         "OUTPUT_EXISTS",
         `${path} already exists; it was left untouched`,
         "add --overwrite to replace it, or choose another --output",
-        EXIT.FAILURE,
       );
     }
     throw new CommandFailure(
@@ -112,11 +128,3 @@ function describeArtifact(artifact: ArtifactView): string {
     hint("export with", `weft artifact ${artifact.artifactId} --output FILE`),
   ].join("\n");
 }
-
-const SYNOPSIS = "artifact (<id> | --flow F --stage S) [--revision N] [--output FILE [--overwrite]] [--json]";
-const HELP = `Shows one Artifact with its data: by id, or the current output of a workflow stage.
-
-  --revision N      an earlier revision (revisions only grow)
-  --output FILE     export the data to FILE: text as it is, anything else as indented JSON;
-                    an existing FILE is refused (OUTPUT_EXISTS) unless --overwrite is given
-  --json            print { "artifact": ArtifactView } (with --output: the metadata and "output")`;

@@ -8,13 +8,14 @@
 import type { WeftClient } from "../../client/connect.ts";
 import { isActive, type RunView } from "../../engine/views.ts";
 import { WeftError } from "../../errors.ts";
-import { parseCommand, UsageError } from "../args.ts";
+import { UsageError } from "../args.ts";
+import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
-import { elapsed, hint, paint, printJson, type Stream, usage } from "../format.ts";
+import { CommandFailure } from "../failure.ts";
+import { elapsed, hint, paint, printJson, type Stream } from "../format.ts";
 import { Prompter } from "../prompt.ts";
 import { describeAction, promptAnswer } from "./action_prompts.ts";
 import { withClient } from "./client.ts";
-import { CommandFailure, guarded } from "./failure.ts";
 import { readJsonSource } from "./input.ts";
 import { describeRun, exitCodeFor, waitingFor } from "./run_view.ts";
 
@@ -98,34 +99,57 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
 }
 
 /** `weft attach` */
-export const attachCommand = guarded("attach", async (args) => {
-  const { common, values, positionals } = parseCommand(args, {
-    "no-interactive": { type: "boolean", default: false },
-    "answer-json": { type: "string" },
-    action: { type: "string" },
-  });
-  if (common.help) return usage(SYNOPSIS, HELP);
-  const [runId, ...extra] = positionals;
-  if (!runId || extra.length) throw new UsageError("takes exactly one Run id");
-  if (values.action !== undefined && values["answer-json"] === undefined) {
-    throw new UsageError("--action goes with --answer-json");
-  }
-  const answer = values["answer-json"] === undefined ? undefined : {
-    value: await readJsonSource(values["answer-json"] as string, "--answer-json"),
-    actionId: values.action as string | undefined,
-  };
-  const interactive = !answer && !common.json && !values["no-interactive"] && Deno.stdin.isTerminal();
-  const progress = common.json ? Deno.stderr : Deno.stdout;
-  const run = await withClient(common.projectDir, async (client) => {
-    const current = await getRun(client, runId);
-    if (interactive && isActive(current.status)) {
-      console.log(paint("dim", `following ${runId}; Ctrl-C detaches and the Run goes on`));
+export const attachCommand = defineCommand({
+  name: "attach",
+  summary: "follow a Run and answer its questions and confirmations",
+  synopsis: "attach <runId> [--no-interactive] [--answer-json FILE|- [--action ID]]",
+  description: `Follows a Run until it ends. On a terminal it asks you its questions and confirmations:
+choose an option by number, skip where allowed, type free text, confirm with y or revise with r
+and several lines of feedback (an empty line ends them). While an agent works it shows what it
+waits for and for how long; Ctrl-C detaches and the Run goes on.
+
+Without a terminal (or with --no-interactive or --json) it never prompts: it stops at the first
+wait, prints what the Run asks and exits 0.`,
+  options: {
+    "no-interactive": { type: "boolean", help: "never prompt: stop at the first wait" },
+    "answer-json": {
+      type: "string",
+      arg: "FILE|-",
+      help: `answer the pending action with this exact JSON:
+  questions:    [{ "questionId": "q", "isSkipped": false, "answer": "…" }, …]
+  confirmation: { "isConfirmed": true } or
+                { "isConfirmed": false, "feedback": "…" }
+then follow on, stopping at the next wait`,
+    },
+    action: { type: "string", arg: "ID", help: "refuse (CONFLICT) unless the pending action is this one" },
+  },
+  json: 'print { "run": RunView }; progress goes to stderr',
+  notes: `Exit codes: 0 ended completed or left waiting, 1 error, 2 usage, 3 service offline,
+5 the Run failed, 6 the Run was cancelled.`,
+  fixes: { NOT_FOUND: "check the Run id; `weft runs` lists the Runs" },
+  async run({ options, positionals, projectDir, json }) {
+    const [runId, ...extra] = positionals;
+    if (!runId || extra.length) throw new UsageError("takes exactly one Run id");
+    if (options.action !== undefined && options["answer-json"] === undefined) {
+      throw new UsageError("--action goes with --answer-json");
     }
-    return await follow(client, current, { interactive, progress, answer });
-  });
-  report(run, common.json);
-  return exitCodeFor(run);
-}, { NOT_FOUND: "check the Run id; `weft runs` lists the Runs" });
+    const answer = options["answer-json"] === undefined ? undefined : {
+      value: await readJsonSource(options["answer-json"], "--answer-json"),
+      actionId: options.action,
+    };
+    const interactive = !answer && !json && !options["no-interactive"] && Deno.stdin.isTerminal();
+    const progress = json ? Deno.stderr : Deno.stdout;
+    const run = await withClient(projectDir, async (client) => {
+      const current = await getRun(client, runId);
+      if (interactive && isActive(current.status)) {
+        console.log(paint("dim", `following ${runId}; Ctrl-C detaches and the Run goes on`));
+      }
+      return await follow(client, current, { interactive, progress, answer });
+    });
+    report(run, json);
+    return exitCodeFor(run);
+  },
+});
 
 /**
  * Prints where a followed Run stands: the Run (JSON or human), and, when it still waits for a person who
@@ -139,26 +163,6 @@ export function report(run: RunView, json: boolean): void {
     console.log(hint("or from a script", `weft attach ${run.runId} --answer-json - < answer.json`));
   }
 }
-
-const SYNOPSIS = "attach <runId> [--no-interactive] [--answer-json FILE|- [--action ID]] [--json]";
-const HELP = `Follows a Run until it ends. On a terminal it asks you its questions and confirmations:
-choose an option by number, skip where allowed, type free text, confirm with y or revise with r
-and several lines of feedback (an empty line ends them). While an agent works it shows what it
-waits for and for how long; Ctrl-C detaches and the Run goes on.
-
-Without a terminal (or with --no-interactive or --json) it never prompts: it stops at the first
-wait, prints what the Run asks and exits 0.
-
-  --answer-json FILE|-  answer the pending action with this exact JSON (SPEC answer shapes):
-                          questions:    [{ "questionId": "q", "isSkipped": false, "answer": "…" }, …]
-                          confirmation: { "isConfirmed": true } or
-                                        { "isConfirmed": false, "feedback": "…" }
-                        then follow on, stopping at the next wait
-  --action ID           refuse (CONFLICT) unless the pending action is this one
-  --json                print { "run": RunView } on stdout; progress goes to stderr
-
-Exit codes: 0 ended completed or left waiting, 1 error, 2 usage, 3 service offline,
-5 the Run failed, 6 the Run was cancelled.`;
 
 async function getRun(client: WeftClient, runId: string): Promise<RunView> {
   return (await client.call<{ run: RunView }>("get_run", { runId })).run;

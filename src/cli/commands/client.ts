@@ -4,7 +4,8 @@
  * @module
  */
 
-import { connect, ServiceOfflineError, type WeftClient } from "../../client/connect.ts";
+import { connect, type WeftClient } from "../../client/connect.ts";
+import { ServiceOfflineError } from "../../client/offline.ts";
 import { inspectLock } from "../../weft_dir/lock.ts";
 import { weftPaths } from "../../weft_dir/paths.ts";
 import { spawnService } from "../spawn.ts";

@@ -14,12 +14,12 @@ import type { WorkflowView } from "../../engine/views.ts";
 import { readConnection } from "../../weft_dir/connection.ts";
 import { inspectLock, type LockState } from "../../weft_dir/lock.ts";
 import { type WeftPaths, weftPaths } from "../../weft_dir/paths.ts";
-import { parseCommand, UsageError } from "../args.ts";
+import { UsageError } from "../args.ts";
+import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
-import { paint, printJson, usage } from "../format.ts";
+import { paint, printJson } from "../format.ts";
 import { observe, type StatusReport } from "../lifecycle.ts";
 import { withClient } from "./client.ts";
-import { guarded } from "./failure.ts";
 
 /** One thing doctor found: fine, worth knowing, or a problem, with the command that fixes it. */
 export interface Finding {
@@ -30,36 +30,46 @@ export interface Finding {
 }
 
 /** `weft doctor` */
-export const doctorCommand = guarded("doctor", async (args) => {
-  const { common, positionals } = parseCommand(args);
-  if (common.help) return usage("doctor [--json]", HELP);
-  if (positionals.length) throw new UsageError("takes no arguments");
-  const paths = weftPaths(common.projectDir);
-  const findings = await examine(paths);
-  const problems = findings.filter((f) => f.state === "problem").length;
-  if (common.json) printJson({ findings, problems });
-  else {
-    const width = Math.max(...findings.map((f) => f.check.length));
-    for (const f of findings) {
-      const mark = f.state === "ok"
-        ? paint("green", "✓")
-        : f.state === "note"
-        ? paint("yellow", "•")
-        : paint("red", "✗");
+export const doctorCommand = defineCommand({
+  name: "doctor",
+  summary: "check the project and its service; each finding comes with its fix",
+  synopsis: "doctor",
+  description: `Checks this project and its service, and gives each problem the command that fixes it:
+whether the service runs, leftovers of a crashed service (a stale lock, half-written files),
+whether the port used last time is taken, workflows that fail to load and why (file and
+JSON pointer), owner-only modes of .weft/ (0700) and .weft/connection.json (0600), and
+whether the service has a model for agent steps.`,
+  json: 'print { "findings": [{ check, state: ok|note|problem, message, fix? }], "problems" }',
+  notes: "Exit code 0 when no problem is found, 1 otherwise. Doctor never changes anything.",
+  async run({ positionals, projectDir, json }) {
+    if (positionals.length) throw new UsageError("takes no arguments");
+    const paths = weftPaths(projectDir);
+    const findings = await examine(paths);
+    const problems = findings.filter((f) => f.state === "problem").length;
+    if (json) printJson({ findings, problems });
+    else {
+      const width = Math.max(...findings.map((f) => f.check.length));
+      for (const f of findings) {
+        const mark = f.state === "ok"
+          ? paint("green", "✓")
+          : f.state === "note"
+          ? paint("yellow", "•")
+          : paint("red", "✗");
+        console.log(
+          `${mark} ${paint("bold", f.check.padEnd(width))}  ${
+            f.message.replaceAll("\n", "\n" + " ".repeat(width + 4))
+          }`,
+        );
+        if (f.fix) console.log(`${" ".repeat(width + 4)}${paint("dim", "fix:")} ${f.fix}`);
+      }
       console.log(
-        `${mark} ${paint("bold", f.check.padEnd(width))}  ${
-          f.message.replaceAll("\n", "\n" + " ".repeat(width + 4))
-        }`,
+        problems
+          ? paint("red", `\n${problems} problem${problems === 1 ? "" : "s"} found`)
+          : "\nno problems found",
       );
-      if (f.fix) console.log(`${" ".repeat(width + 4)}${paint("dim", "fix:")} ${f.fix}`);
     }
-    console.log(
-      problems
-        ? paint("red", `\n${problems} problem${problems === 1 ? "" : "s"} found`)
-        : "\nno problems found",
-    );
-  }
-  return problems ? EXIT.FAILURE : EXIT.OK;
+    return problems ? EXIT.FAILURE : EXIT.OK;
+  },
 });
 
 async function examine(paths: WeftPaths): Promise<Finding[]> {
@@ -226,13 +236,3 @@ function show(path: string): string {
 function octal(mode: number): string {
   return "0" + mode.toString(8).padStart(3, "0");
 }
-
-const HELP = `Checks this project and its service, and gives each problem the command that fixes it:
-whether the service runs, leftovers of a crashed service (a stale lock, half-written files),
-whether the port used last time is taken, workflows that fail to load and why (file and
-JSON pointer), owner-only modes of .weft/ (0700) and .weft/connection.json (0600), and
-whether the service has a model for agent steps.
-
-  --json  print { "findings": [{ check, state: ok|note|problem, message, fix? }], "problems" }
-
-Exit code 0 when no problem is found, 1 otherwise. Doctor never changes anything.`;

@@ -5,54 +5,55 @@
  */
 
 import type { WorkflowView } from "../../engine/views.ts";
-import { parseCommand, UsageError } from "../args.ts";
-import { hint, indent, paint, printJson, table, usage } from "../format.ts";
+import { UsageError } from "../args.ts";
+import { defineCommand } from "../command.ts";
+import { hint, indent, paint, printJson, table } from "../format.ts";
 import { withClient } from "./client.ts";
-import { guarded } from "./failure.ts";
 
 /** `weft flows` */
-export const flowsCommand = guarded("flows", async (args) => {
-  const { common, positionals } = parseCommand(args);
-  if (common.help) return usage("flows [--json]", HELP);
-  if (positionals.length) throw new UsageError("takes no arguments");
-  const { workflows } = await withClient(
-    common.projectDir,
-    (client) => client.call<{ workflows: WorkflowView[] }>("list_workflows"),
-  );
-  if (common.json) {
-    printJson({ workflows });
-    return 0;
-  }
-  const rows = workflows.map((w) => [
-    paint("bold", w.name),
-    w.ready
-      ? paint("green", "ready")
-      : w.available
-      ? paint("yellow", "not ready")
-      : paint("red", "unavailable"),
-    w.source,
-    w.stages.join(" → ") || "–",
-    w.title,
-  ]);
-  console.log(table(["NAME", "STATE", "SOURCE", "STAGES", "TITLE"], rows));
-  for (const w of workflows.filter((w) => w.reason)) {
-    console.log(
-      `\n${paint(w.available ? "yellow" : "red", w.name)}: ${w.available ? "not ready" : "unavailable"}`,
-    );
-    console.log(indent(w.reason!));
-  }
-  const ready = workflows.find((w) => w.ready);
-  if (ready) {
-    console.log("\n" + hint("start a Run with", `weft flow ${ready.name} --intent "what you want done"`));
-  }
-  if (workflows.some((w) => !w.available)) {
-    console.log(hint("after fixing a workflow", "weft stop && weft start"));
-  }
-  return 0;
-});
-
-const HELP = `Lists the workflows of this project: the embedded ones and those in workflows/<name>/.
+export const flowsCommand = defineCommand({
+  name: "flows",
+  summary: "list the workflows, and why one cannot run",
+  synopsis: "flows",
+  description: `Lists the workflows of this project: the embedded ones and those in workflows/<name>/.
 STATE says whether a workflow loaded and can run from the terminal; when not, the reason follows
-the table (for a broken workflow: the file and JSON pointer of each problem).
-
-  --json  print { "workflows": WorkflowView[] }`;
+the table (for a broken workflow: the file and JSON pointer of each problem).`,
+  json: 'print { "workflows": WorkflowView[] }',
+  async run({ positionals, projectDir, json }) {
+    if (positionals.length) throw new UsageError("takes no arguments");
+    const { workflows } = await withClient(
+      projectDir,
+      (client) => client.call<{ workflows: WorkflowView[] }>("list_workflows"),
+    );
+    if (json) {
+      printJson({ workflows });
+      return 0;
+    }
+    const rows = workflows.map((w) => [
+      paint("bold", w.name),
+      w.ready
+        ? paint("green", "ready")
+        : w.available
+        ? paint("yellow", "not ready")
+        : paint("red", "unavailable"),
+      w.source,
+      w.stages.join(" → ") || "–",
+      w.title,
+    ]);
+    console.log(table(["NAME", "STATE", "SOURCE", "STAGES", "TITLE"], rows));
+    for (const w of workflows.filter((w) => w.reason)) {
+      console.log(
+        `\n${paint(w.available ? "yellow" : "red", w.name)}: ${w.available ? "not ready" : "unavailable"}`,
+      );
+      console.log(indent(w.reason!));
+    }
+    const ready = workflows.find((w) => w.ready);
+    if (ready) {
+      console.log("\n" + hint("start a Run with", `weft flow ${ready.name} --intent "what you want done"`));
+    }
+    if (workflows.some((w) => !w.available)) {
+      console.log(hint("after fixing a workflow", "weft stop && weft start"));
+    }
+    return 0;
+  },
+});

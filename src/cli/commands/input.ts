@@ -4,8 +4,7 @@
  * @module
  */
 
-import { EXIT } from "../exit_codes.ts";
-import { CommandFailure } from "./failure.ts";
+import { CommandFailure } from "../failure.ts";
 
 /** The text of `source`: stdin when it is `-`, else the file at that path. */
 export async function readSource(source: string, option: string): Promise<string> {
@@ -18,7 +17,6 @@ export async function readSource(source: string, option: string): Promise<string
       "INVALID_INPUT",
       `${option} ${source} ${why}`,
       `pass a readable file, or - for stdin`,
-      EXIT.USAGE,
     );
   }
 }
@@ -33,7 +31,6 @@ export async function readJsonSource(source: string, option: string): Promise<un
       "INVALID_INPUT",
       `${option} must hold one JSON document: ${(error as Error).message}`,
       `send the exact answer JSON, e.g. '{ "isConfirmed": true }'`,
-      EXIT.USAGE,
     );
   }
 }

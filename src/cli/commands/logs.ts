@@ -8,9 +8,10 @@
 
 import { join } from "node:path";
 import { weftPaths } from "../../weft_dir/paths.ts";
-import { parseCommand, UsageError } from "../args.ts";
-import { paint, usage } from "../format.ts";
-import { guarded } from "./failure.ts";
+import { UsageError } from "../args.ts";
+import { defineCommand } from "../command.ts";
+import { EXIT } from "../exit_codes.ts";
+import { paint } from "../format.ts";
 
 const POLL_MS = 500;
 
@@ -18,29 +19,41 @@ const POLL_MS = 500;
 type LogLine = { at?: string; event?: string; [field: string]: unknown };
 
 /** `weft logs` */
-export const logsCommand = guarded("logs", async (args) => {
-  const { common, values, positionals } = parseCommand(args, {
-    follow: { type: "boolean", short: "f", default: false },
-  });
-  if (common.help) return usage("logs [runId] [--follow] [--json]", HELP);
-  if (positionals.length > 1) throw new UsageError("takes at most one Run id");
-  const [runId] = positionals;
-  const tail = new LogTail(weftPaths(common.projectDir).logs);
-  const show = (lines: LogLine[]) => {
-    for (const line of lines.filter((line) => runId === undefined || line.runId === runId)) {
-      console.log(common.json ? JSON.stringify(line) : human(line));
-    }
-  };
-  show(await tail.read());
-  if (!values.follow) return 0;
-  const stop = new Promise<void>((resolve) => {
-    for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => resolve());
-  });
-  while (true) {
-    const stopped = await Promise.race([stop.then(() => true), delay(POLL_MS).then(() => false)]);
-    if (stopped) return 0;
+export const logsCommand = defineCommand({
+  name: "logs",
+  summary: "print the service's logs of this project (--follow to keep reading)",
+  synopsis: "logs [runId] [--follow]",
+  description: `Prints the service's logs of this project (.weft/logs/*.jsonl), oldest first, or only the
+lines about the Run runId. The logs hold operational facts only (events, ids, codes, timings),
+never intents, answers or tokens.`,
+  options: {
+    follow: {
+      type: "boolean",
+      short: "f",
+      help: "keep printing new lines as they are written, until Ctrl-C",
+    },
+  },
+  json: "print the lines as they are stored: one JSON object per line",
+  async run({ options, positionals, projectDir, json }) {
+    if (positionals.length > 1) throw new UsageError("takes at most one Run id");
+    const [runId] = positionals;
+    const tail = new LogTail(weftPaths(projectDir).logs);
+    const show = (lines: LogLine[]) => {
+      for (const line of lines.filter((line) => runId === undefined || line.runId === runId)) {
+        console.log(json ? JSON.stringify(line) : human(line));
+      }
+    };
     show(await tail.read());
-  }
+    if (!options.follow) return EXIT.OK;
+    const stop = new Promise<void>((resolve) => {
+      for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => resolve());
+    });
+    while (true) {
+      const stopped = await Promise.race([stop.then(() => true), delay(POLL_MS).then(() => false)]);
+      if (stopped) return EXIT.OK;
+      show(await tail.read());
+    }
+  },
 });
 
 /** Reads what was appended to every log file since the last read, in time order across files. */
@@ -101,10 +114,3 @@ function human(line: LogLine): string {
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-
-const HELP = `Prints the service's logs of this project (.weft/logs/*.jsonl), oldest first. The logs hold
-operational facts only (events, ids, codes, timings), never intents, answers or tokens.
-
-  runId       only the lines about this Run
-  --follow    keep printing new lines as they are written, until Ctrl-C
-  --json      print the lines as they are stored: one JSON object per line`;

@@ -1,18 +1,21 @@
 /**
- * The paging options of list commands.
+ * The paging of list commands: the `--limit` and `--cursor` options, and the command of the next page.
  *
  * @module
  */
 
-import { UsageError } from "../args.ts";
+import type { IntegerOption, TextOption } from "../args.ts";
 
-/** Parses `--limit`: an integer from 1 to 200, as the list tools take. */
-export function parseLimit(text: string): number {
-  const limit = Number(text);
-  if (!/^\d+$/.test(text) || limit < 1 || limit > 200) {
-    throw new UsageError(`--limit takes a number from 1 to 200, not "${text}"`);
-  }
-  return limit;
+/** The paging options, as list commands declare them. */
+export function pagingOptions(what: string): { limit: IntegerOption; cursor: TextOption } {
+  return {
+    limit: { type: "integer", arg: "N", min: 1, max: 200, help: `at most N ${what} (1–200, default 50)` },
+    cursor: {
+      type: "string",
+      arg: "C",
+      help: "the next page: the cursor printed by the previous page, with the same filters",
+    },
+  };
 }
 
 /** The command line that fetches the next page: the same arguments with `--cursor` replaced. */

@@ -5,31 +5,39 @@
  */
 
 import type { RunEventView, RunView } from "../../engine/views.ts";
-import { parseCommand, UsageError } from "../args.ts";
-import { paint, printJson, relativeTime, table, truncate, usage } from "../format.ts";
+import { UsageError } from "../args.ts";
+import { defineCommand } from "../command.ts";
+import { paint, printJson, relativeTime, table, truncate } from "../format.ts";
 import { withClient } from "./client.ts";
-import { guarded } from "./failure.ts";
 import { describeRun, exitCodeFor } from "./run_view.ts";
 
 /** `weft run` */
-export const runCommand = guarded("run", async (args) => {
-  const { common, positionals } = parseCommand(args);
-  if (common.help) return usage("run <runId> [--json]", HELP);
-  const [runId, ...extra] = positionals;
-  if (!runId || extra.length) throw new UsageError("takes exactly one Run id (see `weft runs`)");
-  const result = await withClient(
-    common.projectDir,
-    (client) =>
-      client.call<{ run: RunView; timeline?: RunEventView[] }>("get_run", { runId, timeline: true }),
-  );
-  if (common.json) printJson(result);
-  else {
-    console.log(describeRun(result.run));
-    console.log(`\n${paint("bold", "Timeline")}`);
-    console.log(timeline(result.timeline ?? []));
-  }
-  return exitCodeFor(result.run);
-}, { NOT_FOUND: "check the Run id; `weft runs` lists the Runs" });
+export const runCommand = defineCommand({
+  name: "run",
+  summary: "show a Run with its timeline",
+  synopsis: "run <runId>",
+  description: `Shows a Run: where it stands, what it waits for, and its timeline (steps entered, questions
+asked and answered with the source they came through, agent calls, commits, errors).`,
+  json: 'print { "run": RunView, "timeline": RunEvent[] }',
+  notes: "Exit codes: 0 the Run is running, waiting or completed; 5 it failed; 6 it was cancelled.",
+  fixes: { NOT_FOUND: "check the Run id; `weft runs` lists the Runs" },
+  async run({ positionals, projectDir, json }) {
+    const [runId, ...extra] = positionals;
+    if (!runId || extra.length) throw new UsageError("takes exactly one Run id (see `weft runs`)");
+    const result = await withClient(
+      projectDir,
+      (client) =>
+        client.call<{ run: RunView; timeline?: RunEventView[] }>("get_run", { runId, timeline: true }),
+    );
+    if (json) printJson(result);
+    else {
+      console.log(describeRun(result.run));
+      console.log(`\n${paint("bold", "Timeline")}`);
+      console.log(timeline(result.timeline ?? []));
+    }
+    return exitCodeFor(result.run);
+  },
+});
 
 /** The fields every event has, shown in their own columns rather than among the details. */
 const COLUMNS = new Set(["seq", "at", "type", "stageName", "stepName"]);
@@ -52,10 +60,3 @@ function details(event: RunEventView): string {
   return Object.entries(event).filter(([key]) => !COLUMNS.has(key))
     .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(" ");
 }
-
-const HELP = `Shows a Run: where it stands, what it waits for, and its timeline (steps entered, questions
-asked and answered with the source they came through, agent calls, commits, errors).
-
-  --json  print { "run": RunView, "timeline": RunEvent[] }
-
-Exit codes: 0 the Run is running, waiting or completed; 5 it failed; 6 it was cancelled.`;
