@@ -111,3 +111,52 @@ Deno.test("doctor names each problem of a troubled project with the command that
     await Deno.remove(cwd, { recursive: true });
   }
 });
+
+Deno.test("git never takes .weft/: weft writes .weft/.gitignore, and doctor reports a .weft/ git would track", async (t) => {
+  const cwd = await notesProject();
+  const git = async (...args: string[]) => {
+    const output = await new Deno.Command("git", { args, cwd, stdin: "null" }).output();
+    assert.ok(output.success, new TextDecoder().decode(output.stderr));
+    return new TextDecoder().decode(output.stdout);
+  };
+  const gitFinding = async () => {
+    const { stdout } = await runWeft(["doctor", "--json"], { cwd });
+    return (JSON.parse(stdout) as { findings: Finding[] }).findings.find((f) => f.check === "git");
+  };
+  try {
+    await git("init", "-q");
+    await t.step(
+      "a served project's .weft/ holds a .gitignore of *, so `git add .` passes it by",
+      async () => {
+        const served = await serve(cwd);
+        try {
+          assert.match(await Deno.readTextFile(`${cwd}/.weft/.gitignore`), /^\*$/m);
+          const added = await git("add", "-n", ".");
+          assert.match(added, /workflows\/notes\/workflow\.json/);
+          assert.doesNotMatch(added, /\.weft/);
+          assert.deepEqual(await gitFinding(), { check: "git", state: "ok", message: "git ignores .weft/" });
+        } finally {
+          await served.stop();
+        }
+      },
+    );
+
+    await t.step("without it, doctor says git would add .weft/ and how to stop it", async () => {
+      await Deno.remove(`${cwd}/.weft/.gitignore`);
+      const finding = await gitFinding();
+      assert.equal(finding?.state, "problem");
+      assert.equal(finding?.message, "git would add .weft/ (tokens and answers) with the next `git add .`");
+      assert.match(finding!.fix!, /printf '\*\\n' > .*\.weft\/\.gitignore/);
+    });
+
+    await t.step("files of .weft/ already tracked are named, with the way out", async () => {
+      await git("add", "-f", ".weft/connection.json");
+      const finding = await gitFinding();
+      assert.equal(finding?.state, "problem");
+      assert.match(finding!.message, /git tracks 1 file\(s\) of \.weft\/ \(\.weft\/connection\.json\)/);
+      assert.match(finding!.fix!, /git rm -r --cached \.weft/);
+    });
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});

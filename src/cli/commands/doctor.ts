@@ -23,7 +23,7 @@ import { withClient } from "./client.ts";
 
 /** One thing doctor found: fine, worth knowing, or a problem, with the command that fixes it. */
 export interface Finding {
-  check: "service" | "leftovers" | "port" | "workflows" | "modes" | "model";
+  check: "service" | "leftovers" | "port" | "workflows" | "modes" | "git" | "model";
   state: "ok" | "note" | "problem";
   message: string;
   fix?: string;
@@ -37,8 +37,9 @@ export const doctorCommand = defineCommand({
   description: `Checks this project and its service, and gives each problem the command that fixes it:
 whether the service runs, leftovers of a crashed service (a stale lock, half-written files),
 whether the port used last time is taken, workflows that fail to load and why (file and
-JSON pointer), owner-only modes of .weft/ (0700) and .weft/connection.json (0600), and
-whether the service has a model for agent steps.`,
+JSON pointer), owner-only modes of .weft/ (0700) and .weft/connection.json (0600), whether git
+would track .weft/ (it holds tokens and answers), and whether the service has a model for agent
+steps.`,
   json: 'print { "findings": [{ check, state: ok|note|problem, message, fix? }], "problems" }',
   notes: "Exit code 0 when no problem is found, 1 otherwise. Doctor never changes anything.",
   async run({ positionals, projectDir, json }) {
@@ -89,6 +90,7 @@ async function examine(paths: WeftPaths): Promise<Finding[]> {
     findings.push(...workflowFindings(offlineWorkflows(paths.projectDir)));
   }
   findings.push(...await modeFindings(paths));
+  findings.push(...await gitFindings(paths));
   return findings;
 }
 
@@ -215,6 +217,43 @@ async function modeFindings(paths: WeftPaths): Promise<Finding[]> {
   }
   if (!findings.length) findings.push({ check: "modes", state: "ok", message: "owner-only modes on .weft/" });
   return findings;
+}
+
+/** `.weft/` holds tokens and answers: git must neither track it nor take it with the next `git add .`. */
+async function gitFindings(paths: WeftPaths): Promise<Finding[]> {
+  if ((await listDir(paths.weftDir)).length === 0) return [];
+  const git = async (...args: string[]) => {
+    const command = new Deno.Command("git", { args: ["-C", paths.projectDir, ...args], stdin: "null" });
+    const output = await command.output().catch(() => undefined);
+    return {
+      ok: output?.success === true,
+      lines: new TextDecoder().decode(output?.stdout).split("\n").filter(Boolean),
+    };
+  };
+  // No git, or a project outside any repository: nothing can be committed by accident.
+  if (!(await git("rev-parse", "--is-inside-work-tree")).ok) return [];
+  const tracked = (await git("ls-files", "--", ".weft")).lines;
+  if (tracked.length) {
+    return [{
+      check: "git",
+      state: "problem",
+      message: `git tracks ${tracked.length} file(s) of .weft/ (${tracked.slice(0, 3).join(", ")}${
+        tracked.length > 3 ? ", …" : ""
+      }); they hold tokens and answers`,
+      fix: "git rm -r --cached .weft, then commit; treat the tokens as leaked: weft stop, " +
+        "rm .weft/connection.json, weft start (new tokens)",
+    }];
+  }
+  // check-ignore succeeds when git ignores the path: then `git add .` passes .weft/ by.
+  if (!(await git("check-ignore", "-q", "--", ".weft/connection.json")).ok) {
+    return [{
+      check: "git",
+      state: "problem",
+      message: "git would add .weft/ (tokens and answers) with the next `git add .`",
+      fix: `printf '*\\n' > ${show(paths.gitignore)}  (weft start writes it when it is missing)`,
+    }];
+  }
+  return [{ check: "git", state: "ok", message: "git ignores .weft/" }];
 }
 
 async function listDir(dir: string): Promise<string[]> {
