@@ -65,4 +65,38 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (artifact_id, revision)
   );
   `,
+  // Counts kept by triggers in the same transaction as the change, so that \`status\` reads a handful of rows
+  // instead of scanning every Run, Artifact and Record.
+  `
+  CREATE TABLE counts (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+  INSERT INTO counts (name, n)
+    SELECT 'runs.' || status, (SELECT COUNT(*) FROM runs WHERE runs.status = statuses.status)
+    FROM (SELECT 'running' AS status UNION ALL SELECT 'waiting' UNION ALL SELECT 'completed'
+          UNION ALL SELECT 'failed' UNION ALL SELECT 'cancelled') AS statuses;
+  INSERT INTO counts (name, n) VALUES
+    ('artifacts', (SELECT COUNT(*) FROM artifacts)),
+    ('records', (SELECT COUNT(*) FROM records));
+  CREATE TRIGGER runs_count_insert AFTER INSERT ON runs BEGIN
+    UPDATE counts SET n = n + 1 WHERE name = 'runs.' || NEW.status;
+  END;
+  CREATE TRIGGER runs_count_status AFTER UPDATE OF status ON runs WHEN OLD.status IS NOT NEW.status BEGIN
+    UPDATE counts SET n = n - 1 WHERE name = 'runs.' || OLD.status;
+    UPDATE counts SET n = n + 1 WHERE name = 'runs.' || NEW.status;
+  END;
+  CREATE TRIGGER runs_count_delete AFTER DELETE ON runs BEGIN
+    UPDATE counts SET n = n - 1 WHERE name = 'runs.' || OLD.status;
+  END;
+  CREATE TRIGGER artifacts_count_insert AFTER INSERT ON artifacts BEGIN
+    UPDATE counts SET n = n + 1 WHERE name = 'artifacts';
+  END;
+  CREATE TRIGGER artifacts_count_delete AFTER DELETE ON artifacts BEGIN
+    UPDATE counts SET n = n - 1 WHERE name = 'artifacts';
+  END;
+  CREATE TRIGGER records_count_insert AFTER INSERT ON records BEGIN
+    UPDATE counts SET n = n + 1 WHERE name = 'records';
+  END;
+  CREATE TRIGGER records_count_delete AFTER DELETE ON records BEGIN
+    UPDATE counts SET n = n - 1 WHERE name = 'records';
+  END;
+  `,
 ];
