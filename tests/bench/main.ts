@@ -4,7 +4,8 @@
  * 1. start-to-ready of `weft serve` vs `tests/bench/bare_server.ts` (median of alternating runs);
  * 2. the `status` tool vs the bare `echo` tool (median latency on one session each);
  * 3. a Run of a human-only fixture workflow end to end over `/internal/mcp`, against the echo median;
- * 4. `list_artifacts` first page with 100 vs 20,000 stored Artifacts (seeded through the store);
+ * 4. `list_artifacts` first page with 100 vs 20,000 stored Artifacts (seeded through the store), and
+ *    `status` and `list_runs` first page with 100 vs 20,000 stored Runs;
  * 5. one agent handoff (claim, two tool calls, complete) on the embedded `intent` workflow over `/mcp`;
  * 6. 16 clients driving `intent` Runs (two handoffs and two confirmations each) at once: Runs per second;
  * 7. what an agent loads from each endpoint (`tools/list` plus instructions) against its byte budget, and the
@@ -29,6 +30,7 @@ import { benchFixtureRun, fixtureFiles } from "./fixture_run.ts";
 import { benchConcurrent, benchHandoff } from "./handoffs.ts";
 import { benchListArtifacts } from "./list_artifacts.ts";
 import { benchContext, benchResultSizes } from "./context.ts";
+import { benchListRuns } from "./list_runs.ts";
 
 async function main(): Promise<number> {
   const started = performance.now();
@@ -68,6 +70,7 @@ async function main(): Promise<number> {
     await bareServer?.stop();
   }
   await benchListArtifacts();
+  await benchListRuns();
   benchContext();
 
   const seconds = round((performance.now() - started) / 1000, 1);
