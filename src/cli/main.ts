@@ -68,7 +68,8 @@ export async function main(args: string[]): Promise<number> {
     return name === undefined ? EXIT.USAGE : EXIT.OK;
   }
   if (name === "--version" || name === "version") {
-    console.log(VERSION);
+    // The target says which of the release builds this is (a compiled binary reports the one it was built for).
+    console.log(`weft ${VERSION} (${Deno.build.target})`);
     return EXIT.OK;
   }
   try {
