@@ -42,12 +42,13 @@ async function compile(target: string): Promise<string | undefined> {
   const result = await new Deno.Command(Deno.execPath(), {
     args: ["compile", "-A", "--target", target, "--output", output, `${ROOT}main.ts`],
     cwd: ROOT,
+    env: { NO_COLOR: "1" },
     stdout: "inherit",
     stderr: "piped",
   }).output();
   if (result.success) return undefined;
-  // Deno's error chain: the line starting "error:" and the numbered causes under it, without colours.
-  const lines = new TextDecoder().decode(result.stderr).replace(/\x1b\[[0-9;]*m/g, "").split("\n");
+  // Deno's error chain: the line starting "error:" and the numbered causes under it.
+  const lines = new TextDecoder().decode(result.stderr).split("\n");
   const start = lines.findIndex((line) => line.startsWith("error"));
   const cause = lines.slice(Math.max(start, 0)).find((line) => /^\s+1: /.test(line))?.trim();
   return [lines[start]?.trim(), cause].filter(Boolean).join(" — ") ||
