@@ -14,7 +14,9 @@ export type Validation = { ok: true } | { ok: false; errors: string[] };
 /** A compiled schema, ready to judge values. */
 export type Validator = (value: unknown) => Validation;
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
+// Built on first use, not at start-up: constructing it compiles Ajv's meta-schemas, a cost no request before
+// the first schema check needs (the embedded workflows' schemas are not compiled at load).
+let ajv: Ajv2020 | undefined;
 const compiled = new WeakMap<object, Validator>();
 
 /**
@@ -27,6 +29,7 @@ export function compileSchema(schema: unknown): Validator {
   }
   const cached = compiled.get(schema);
   if (cached) return cached;
+  ajv ??= new Ajv2020({ allErrors: true, strict: false });
   const check = ajv.compile(schema);
   const validator: Validator = (value) =>
     check(value) ? { ok: true } : { ok: false, errors: (check.errors ?? []).map(describeError) };

@@ -16,18 +16,19 @@ export const MODEL_REQUIRED_REASON =
 export class WorkflowRegistry {
   #entries = new Map<string, WorkflowEntry>();
   #stamp = "";
+  #loaded = false;
 
-  constructor(readonly embedded: WorkflowSource[], readonly projectDir: string) {
-    this.reload();
-  }
+  /** Loads nothing yet: the first use does, so that start-up does not wait for workflows no request asked for. */
+  constructor(readonly embedded: WorkflowSource[], readonly projectDir: string) {}
 
   /** Loads the project's workflows again when anything under `workflows/` changed since the last load. */
   refresh(): void {
-    if (projectWorkflowsStamp(this.projectDir) !== this.#stamp) this.reload();
+    if (!this.#loaded || projectWorkflowsStamp(this.projectDir) !== this.#stamp) this.reload();
   }
 
   /** Reads every source again; Runs already started keep their stored position. */
   reload(): void {
+    this.#loaded = true;
     this.#stamp = projectWorkflowsStamp(this.projectDir);
     const entries = new Map<string, WorkflowEntry>();
     for (const source of this.embedded) entries.set(source.dirName, loadWorkflow(source));
@@ -51,19 +52,24 @@ export class WorkflowRegistry {
 
   /** The entry the name refers to (an embedded workflow wins over a clashing project one). */
   find(name: string): WorkflowEntry | undefined {
-    return this.#entries.get(name);
+    return this.#current().get(name);
   }
 
   /** The loaded workflow of this name, or undefined when it is unknown or unavailable. */
   loaded(name: string): LoadedWorkflow | undefined {
-    const entry = this.#entries.get(name);
+    const entry = this.#current().get(name);
     return entry?.ok ? entry.workflow : undefined;
   }
 
   /** Every workflow, with readiness as seen from `source`. */
   views(source: Source): WorkflowView[] {
-    return [...this.#entries.values()].map((entry) => toView(entry, source))
+    return [...this.#current().values()].map((entry) => toView(entry, source))
       .sort((a, b) => a.name.localeCompare(b.name) || a.source.localeCompare(b.source));
+  }
+
+  #current(): Map<string, WorkflowEntry> {
+    if (!this.#loaded) this.reload();
+    return this.#entries;
   }
 }
 
