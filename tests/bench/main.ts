@@ -1,14 +1,16 @@
 /**
  * `deno task bench`: weft's speed as ratios against a bare MCP SDK server measured in the same run.
  *
- * 1. start-to-ready of `weft serve` vs `tests/bench/bare_server.ts` (median of alternating runs);
+ * 1. start-to-ready of `weft serve` vs `tests/bench/bare_server.ts` (median of alternating runs), from source
+ *    and from bundles;
  * 2. the `status` tool vs the bare `echo` tool (median latency on one session each);
  * 3. a Run of a human-only fixture workflow end to end over `/internal/mcp`, against the echo median;
  * 4. `list_artifacts` first page with 100 vs 20,000 stored Artifacts (seeded through the store), and
  *    `status` and `list_runs` first page with 100 vs 20,000 stored Runs;
  * 5. one agent handoff (claim, two tool calls, complete) on the embedded `intent` workflow over `/mcp`;
  * 6. 16 clients driving `intent` Runs (two handoffs and two confirmations each) at once: Runs per second;
- * 7. what an agent loads from each endpoint (`tools/list` plus instructions) against its byte budget, and the
+ * 7. `weft mcp` (the stdio bridge) from spawn to a completed `initialize`, against a bare SDK stdio server;
+ * 8. what an agent loads from each endpoint (`tools/list` plus instructions) against its byte budget, and the
  *    sizes of `get_run` and of the claim's task on an `intent` Run.
  *
  * Prints a table, a Markdown section for the README and, last, one JSON line of figures. Only 127.0.0.1 is
@@ -24,13 +26,14 @@ import { round } from "./measure.ts";
 import { failedRow, figures, log, markdown, reason, table } from "./report.ts";
 import { cleanup, closeAllClients, closeClient, isStopping, tempDir } from "./resources.ts";
 import { startChild, type Started } from "./servers.ts";
-import { benchStartup } from "./startup.ts";
+import { benchBundleStartup, benchStartup } from "./startup.ts";
 import { benchLatency } from "./latency.ts";
 import { benchFixtureRun, fixtureFiles } from "./fixture_run.ts";
 import { benchConcurrent, benchHandoff } from "./handoffs.ts";
 import { benchListArtifacts } from "./list_artifacts.ts";
 import { benchContext, benchResultSizes } from "./context.ts";
 import { benchListRuns } from "./list_runs.ts";
+import { benchBridgeStartup } from "./bridge_startup.ts";
 
 async function main(): Promise<number> {
   const started = performance.now();
@@ -43,7 +46,10 @@ async function main(): Promise<number> {
   };
 
   await benchStartup().catch((error) => {
-    failedRow("startToReady", "start-to-ready, weft serve", "≤ 1.3×", reason(error));
+    failedRow("startToReady", "start-to-ready, weft serve", "≤ 1.15×", reason(error));
+  });
+  await benchBundleStartup().catch((error) => {
+    failedRow("bundleToReady", "start-to-ready from the bundle", "≤ 1.15×", reason(error));
   });
 
   const projectDir = await tempDir({ ...fixtureFiles(), "README.md": "# bench\n" });
@@ -61,6 +67,7 @@ async function main(): Promise<number> {
     await closeClient(bare);
     await benchConcurrent(weftServer);
     await benchResultSizes(weftServer);
+    await benchBridgeStartup(projectDir);
   } catch (error) {
     if (!measured) failedRow("statusLatency", "status tool latency", "≤ 1.2×", reason(error));
     log(`  stopped early: ${reason(error)}`);

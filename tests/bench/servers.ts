@@ -24,16 +24,21 @@ export interface Started {
 
 /**
  * Spawns `weft serve` on `projectDir` or the bare server, on port 0, and waits for its ready line; a
- * `longLived` weft also exits when this process dies.
+ * `longLived` weft also exits when this process dies. With `bundle`, runs that single-file build instead.
  */
 export async function startChild(
   kind: "weft" | "bare",
   projectDir?: string,
   longLived = false,
+  bundle?: string,
 ): Promise<Started> {
+  // A bundle runs alone in its own (otherwise empty) directory, without the repository's configuration.
+  const program = bundle
+    ? ["run", "-A", "--no-config", bundle]
+    : ["run", "-A", kind === "weft" ? MAIN : BARE];
   const args = kind === "weft"
-    ? ["run", "-A", MAIN, "serve", "--project", projectDir!, "--port", "0"]
-    : ["run", "-A", BARE, "--port", "0"];
+    ? [...program, "serve", "--project", projectDir!, "--port", "0"]
+    : [...program, "--port", "0"];
   // Long-lived children also exit when this process dies and their stdin closes (weft supports it).
   const pipedStdin = longLived && kind === "weft";
   if (pipedStdin) args.push("--exit-with-stdin");
@@ -41,7 +46,7 @@ export async function startChild(
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
     args,
-    cwd: ROOT,
+    cwd: bundle ? bundle.slice(0, bundle.lastIndexOf("/")) : ROOT,
     stdin: pipedStdin ? "piped" : "null",
     stdout: "piped",
     stderr: "piped",

@@ -1,5 +1,6 @@
 /**
- * Start-to-ready of `weft serve` against `tests/bench/bare_server.ts`: the median of rotating starts.
+ * Start-to-ready of `weft serve` against `tests/bench/bare_server.ts`: the median of rotating starts, from
+ * source and from `deno bundle`'s single file (each against the bare server started the same way).
  *
  * @module
  */
@@ -9,6 +10,11 @@ import { summarize } from "./measure.ts";
 import { log, ratioRow } from "./report.ts";
 import { removeTempDir, tempDir } from "./resources.ts";
 import { startChild } from "./servers.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** The start-up aim against the bare server. */
+const AIM = 1.15;
 
 /** The start-to-ready rows: a fresh and an existing weft project against the bare server. */
 export async function benchStartup(): Promise<void> {
@@ -41,7 +47,7 @@ export async function benchStartup(): Promise<void> {
     summarize(times.fresh),
     bare,
     "bare server",
-    1.3,
+    AIM,
   );
   ratioRow(
     "restartToReady",
@@ -49,6 +55,51 @@ export async function benchStartup(): Promise<void> {
     summarize(times.restart),
     bare,
     "bare server",
-    1.3,
+    AIM,
   );
+}
+
+/** The bundle row: `weft serve` from `deno bundle`'s file against the bundled bare server, each run alone. */
+export async function benchBundleStartup(): Promise<void> {
+  log(`start-to-ready from bundles: ${N.starts} alternating starts of weft.js and bare.js`);
+  const weftDir = await tempDir();
+  const bareDir = await tempDir();
+  const project = await tempDir();
+  try {
+    await bundle("main.ts", `${weftDir}/weft.js`);
+    await bundle("tests/bench/bare_server.ts", `${bareDir}/bare.js`);
+    const once = async (kind: "weft" | "bare") => {
+      const started = kind === "weft"
+        ? await startChild("weft", project, false, `${weftDir}/weft.js`)
+        : await startChild("bare", undefined, false, `${bareDir}/bare.js`);
+      await started.stop();
+      return started.readyMs;
+    };
+    await once("weft"), await once("bare");
+    const weft: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i < N.starts; i++) weft.push(await once("weft")), bare.push(await once("bare"));
+    ratioRow(
+      "bundleToReady",
+      "start-to-ready from the bundle (existing project)",
+      summarize(weft),
+      summarize(bare),
+      "bundled bare server",
+      AIM,
+    );
+  } finally {
+    for (const dir of [weftDir, bareDir, project]) await removeTempDir(dir);
+  }
+}
+
+async function bundle(entry: string, output: string): Promise<void> {
+  const built = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--quiet", "--platform", "deno", "--output", output, entry],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!built.success) {
+    throw new Error(`bundle ${entry}: ${new TextDecoder().decode(built.stderr).slice(0, 300)}`);
+  }
 }
