@@ -24,7 +24,10 @@ Deno.test("the bundled program serves from an empty directory with its embedded 
     await Deno.copyFile(`${buildDir}/weft.js`, `${emptyDir}/weft.js`);
 
     const program = ["run", "-A", "--no-config", "weft.js"];
+    const started = performance.now();
     const served = await serve(projectDir, { program, cwd: emptyDir });
+    // Reported, not asserted: speed is measured by the bench, whose bundle row compares with a bare server.
+    console.log(`bundled weft serve: spawn to ready line in ${Math.round(performance.now() - started)} ms`);
     const client = await mcpClient(served, "/mcp");
     try {
       const { workflows } = await call<{ workflows: { name: string; available: boolean }[] }>(
