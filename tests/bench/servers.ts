@@ -15,6 +15,8 @@ const BARE = `${ROOT}tests/bench/bare_server.ts`;
 export interface Started {
   url: string;
   port: number;
+  /** The server's process id. */
+  pid: number;
   /** Milliseconds from spawn to the complete ready line. */
   readyMs: number;
   /** The bearer tokens (weft only). */
@@ -93,6 +95,7 @@ export async function startChild(
   return {
     url: ready.url!,
     port: ready.port!,
+    pid: child.pid,
     readyMs,
     tokens,
     async stop() {

@@ -2,19 +2,22 @@
  * The soak (`deno task soak`): many concurrent MCP sessions against one `weft serve` for a bounded time, each
  * a realistic mix of starting Runs, answering, claiming and completing agent calls, cancelling, reading Runs
  * and paging lists. Reports throughput, p50/p99 per tool, unexpected errors (must be 0) and the server's
- * resident memory before and after.
+ * resident memory before and after; then the same number of sessions calling a bare MCP SDK server's `echo`
+ * for the same time, weft's end RSS as a ratio to the bare server's, and one idle session's memory on each
+ * (`--no-bare` skips the comparison).
  *
- * Usage: `deno task soak [--sessions N] [--seconds N] [--seed N]`
+ * Usage: `deno task soak [--sessions N] [--seconds N] [--seed N] [--no-bare]`
  *
  * @module
  */
 
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
-import { closeClient, mcpClient, serve, type ServedProject } from "../support/service.ts";
+import { closeClient, mcpClient, serve } from "../support/service.ts";
 import { Actor, proofProject } from "./fixture.ts";
 import { numberArg, Prng, seedFrom } from "./prng.ts";
 import { report, runViolations, tool } from "./probe.ts";
+import { bareIdleSessionKiB, bareSoak, type BareSoakFigures, idleSessionKiB, residentKiB } from "./memory.ts";
 
 /** The figures of one soak. */
 export interface SoakFigures {
@@ -27,15 +30,22 @@ export interface SoakFigures {
   rssStartKiB: number;
   rssPeakKiB: number;
   rssEndKiB: number;
+  /** What one idle open session adds to weft's resident memory. */
+  idleSessionKiB?: number;
+  /** The same load against a bare MCP SDK server (`--bare`), and weft's end RSS as a ratio to its own. */
+  bare?: BareSoakFigures & { idleSessionKiB: number; rssEndRatio: number };
   violations: string[];
 }
+
+/** Idle sessions opened to measure what one costs. */
+const IDLE_SESSIONS = 32;
 
 /** Paths the sessions are spread over; the agent-task tools exist only on the external ones. */
 const PATHS = ["/mcp", "/mcp/codex", "/mcp", "/internal/mcp"];
 
 /** Runs the soak and returns its figures; unexpected errors are collected as violations. */
 export async function soak(
-  options: { sessions: number; seconds: number; seed: number },
+  options: { sessions: number; seconds: number; seed: number; bare?: boolean },
 ): Promise<SoakFigures> {
   const prng = new Prng(options.seed);
   const dir = await proofProject();
@@ -44,7 +54,10 @@ export async function soak(
   const violations: string[] = [];
   const clients: Client[] = [];
   let rssPeakKiB = 0;
-  const rssStartKiB = residentKiB(served);
+  const rssStartKiB = residentKiB(served.pid);
+  const idle = options.bare
+    ? await idleSessionKiB(served.pid, IDLE_SESSIONS, () => mcpClient(served, "/mcp", { name: "idle" }))
+    : undefined;
   let operations = 0;
   const started = performance.now();
   try {
@@ -53,7 +66,7 @@ export async function soak(
       clients.push(timed(await mcpClient(served, path, { name: `soak-${i}` }), latencies));
     }
     const deadline = performance.now() + options.seconds * 1000;
-    const sampler = setInterval(() => rssPeakKiB = Math.max(rssPeakKiB, residentKiB(served)), 250);
+    const sampler = setInterval(() => rssPeakKiB = Math.max(rssPeakKiB, residentKiB(served.pid)), 250);
     try {
       const counts = await Promise.all(clients.map((client, i) => {
         const actor = new Actor(`s${i}`, new Prng(prng.int(0, 2 ** 31)), client, new Map());
@@ -67,9 +80,19 @@ export async function soak(
     await Promise.all(clients.map((client) => closeClient(client).catch(() => {})));
   }
   const elapsed = (performance.now() - started) / 1000;
-  const rssEndKiB = residentKiB(served);
+  const rssEndKiB = residentKiB(served.pid);
   await served.stop();
   await Deno.remove(dir, { recursive: true });
+  let bare: SoakFigures["bare"];
+  if (options.bare) {
+    const load = await bareSoak(options.sessions, options.seconds);
+    const idleBare = await bareIdleSessionKiB(IDLE_SESSIONS);
+    bare = {
+      ...load,
+      idleSessionKiB: idleBare,
+      rssEndRatio: Math.round(rssEndKiB / load.rssEndKiB * 100) / 100,
+    };
+  }
   return {
     seed: options.seed,
     sessions: options.sessions,
@@ -80,6 +103,8 @@ export async function soak(
     rssStartKiB,
     rssPeakKiB: Math.max(rssPeakKiB, rssEndKiB),
     rssEndKiB,
+    ...(idle === undefined ? {} : { idleSessionKiB: idle }),
+    ...(bare ? { bare } : {}),
     violations,
   };
 }
@@ -166,17 +191,12 @@ function summarize(latencies: Map<string, number[]>): SoakFigures["latencyMs"] {
   return summary;
 }
 
-/** The server's resident set size (`VmRSS`), in KiB. */
-function residentKiB(served: ServedProject): number {
-  const status = Deno.readTextFileSync(`/proc/${served.pid}/status`);
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-}
-
 if (import.meta.main) {
   const figures = await soak({
     sessions: numberArg(Deno.args, "sessions", 64),
     seconds: numberArg(Deno.args, "seconds", 60),
     seed: seedFrom(Deno.args, 7),
+    bare: !Deno.args.includes("--no-bare"),
   });
   report("soak", figures);
   Deno.exit(figures.violations.length === 0 ? 0 : 1);
