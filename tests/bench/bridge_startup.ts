@@ -60,7 +60,7 @@ async function spawnToInitialize(args: string[]): Promise<number> {
 /** The bridge row: `weft mcp --project DIR` (its service running) against the bare stdio server. */
 export async function benchBridgeStartup(projectDir: string): Promise<void> {
   const metric = "weft mcp spawn to initialize (service running)";
-  log(`bridge start-up: ${N.starts} alternating spawns of weft mcp and a bare SDK stdio server`);
+  log(`bridge start-up: ${N.spawns} alternating spawns of weft mcp and a bare SDK stdio server`);
   try {
     const weft = ["run", "-A", `${ROOT}main.ts`, "mcp", "--project", projectDir];
     const bare = ["run", "-A", `${ROOT}tests/bench/bare_stdio.ts`];
@@ -68,7 +68,7 @@ export async function benchBridgeStartup(projectDir: string): Promise<void> {
     await spawnToInitialize(bare);
     const weftTimes: number[] = [];
     const bareTimes: number[] = [];
-    for (let i = 0; i < N.starts; i++) {
+    for (let i = 0; i < N.spawns; i++) {
       weftTimes.push(await spawnToInitialize(weft));
       bareTimes.push(await spawnToInitialize(bare));
     }

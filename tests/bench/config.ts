@@ -7,18 +7,20 @@
 /** Whether `--quick` asked for fewer iterations. */
 export const QUICK = Deno.args.includes("--quick");
 /** The whole run stops (and cleans up) after this long, whatever it is doing. */
-export const DEADLINE_MS = 240_000;
+export const DEADLINE_MS = 600_000;
 /** Any one child start or tool call taking longer than this fails the row. */
 export const STEP_TIMEOUT_MS = 30_000;
 
 /**
  * Iterations of each row group. `warmup` Runs and handoffs go unmeasured first, so weft's paths are measured
  * as warm as the echo baseline, which has by then served hundreds of calls: the figures describe a service
- * that has been running, not its first few calls.
+ * that has been running, not its first few calls. `spawns` counts the starts of the bundle and bridge rows,
+ * fewer than `starts` because each builds or spawns more.
  */
 export const N = QUICK
   ? {
     starts: 2,
+    spawns: 2,
     latency: 60,
     block: 1,
     warmup: 3,
@@ -30,6 +32,7 @@ export const N = QUICK
   }
   : {
     starts: 15,
+    spawns: 9,
     latency: 300,
     block: 1,
     warmup: 30,

@@ -61,7 +61,7 @@ export async function benchStartup(): Promise<void> {
 
 /** The bundle row: `weft serve` from `deno bundle`'s file against the bundled bare server, each run alone. */
 export async function benchBundleStartup(): Promise<void> {
-  log(`start-to-ready from bundles: ${N.starts} alternating starts of weft.js and bare.js`);
+  log(`start-to-ready from bundles: ${N.spawns} alternating starts of weft.js and bare.js`);
   const weftDir = await tempDir();
   const bareDir = await tempDir();
   const project = await tempDir();
@@ -78,7 +78,7 @@ export async function benchBundleStartup(): Promise<void> {
     await once("weft"), await once("bare");
     const weft: number[] = [];
     const bare: number[] = [];
-    for (let i = 0; i < N.starts; i++) weft.push(await once("weft")), bare.push(await once("bare"));
+    for (let i = 0; i < N.spawns; i++) weft.push(await once("weft")), bare.push(await once("bare"));
     ratioRow(
       "bundleToReady",
       "start-to-ready from the bundle (existing project)",
