@@ -37,9 +37,9 @@ export function createSessionServer(
     },
   );
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const listing = listingFor(endpoint, tools);
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  // Built at the endpoint's first tools/list (then cached), so an initialize never waits for it.
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listingFor(endpoint, tools) }));
   server.setRequestHandler(ListResourcesRequestSchema, () => listProtocolDoc());
   server.setRequestHandler(ReadResourceRequestSchema, (request) => readProtocolDoc(request.params.uri));
   server.setRequestHandler(CallToolMethod, async (raw, extra) => {
