@@ -4,13 +4,13 @@
  */
 
 import assert from "node:assert/strict";
-import { runWeft, serve } from "../support/service.ts";
-import { ESC, NOTES_ANSWER, notesProject } from "./support.ts";
+import { runWeft, tempProject, withServedProject } from "../support/service.ts";
+import { ESC, NOTES_ANSWER, NOTES_PROJECT } from "./support.ts";
 
 const json = (stdout: string) => JSON.parse(stdout);
 
 Deno.test("the commands report an offline service and usage errors with their codes and fixes", async () => {
-  const cwd = await notesProject();
+  const cwd = await tempProject(NOTES_PROJECT);
   try {
     const offline = await runWeft(["runs"], { cwd });
     assert.equal(offline.code, 3);
@@ -32,9 +32,8 @@ Deno.test("the commands report an offline service and usage errors with their co
 });
 
 Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and Record", async (t) => {
-  const cwd = await notesProject();
-  const served = await serve(cwd);
-  try {
+  await withServedProject({ files: NOTES_PROJECT }, async (served) => {
+    const cwd = served.projectDir;
     await t.step("flows lists the project workflow as ready", async () => {
       const { code, stdout } = await runWeft(["flows", "--json"], { cwd });
       assert.equal(code, 0);
@@ -217,8 +216,5 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
       assert.equal(code, 0);
       assert.deepEqual(json(stdout), { token: served.connection.externalToken });
     });
-  } finally {
-    await served.stop();
-    await Deno.remove(cwd, { recursive: true });
-  }
+  });
 });

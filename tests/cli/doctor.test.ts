@@ -4,8 +4,8 @@
  */
 
 import assert from "node:assert/strict";
-import { runWeft, serve } from "../support/service.ts";
-import { notesProject } from "./support.ts";
+import { runWeft, serve, tempProject } from "../support/service.ts";
+import { NOTES_PROJECT } from "./support.ts";
 
 interface Finding {
   check: string;
@@ -24,7 +24,10 @@ const BROKEN = {
 };
 
 Deno.test("doctor names each problem of a troubled project with the command that fixes it", async (t) => {
-  const cwd = await notesProject({ "workflows/broken/workflow.json": JSON.stringify(BROKEN) });
+  const cwd = await tempProject({
+    ...NOTES_PROJECT,
+    "workflows/broken/workflow.json": JSON.stringify(BROKEN),
+  });
   const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   try {
     const gone = new Deno.Command("true").spawn();

@@ -1,6 +1,7 @@
 /** `weft logs`: the project's JSON-lines logs, filtered by Run, and followed as they grow. */
 
 import assert from "node:assert/strict";
+import { StreamText, within } from "../support/deadline.ts";
 import { runWeft, tempProject } from "../support/service.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -37,24 +38,16 @@ Deno.test("logs --follow prints lines as they are appended and stops on SIGTERM"
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let output = "";
-  const until = async (text: string) => {
-    while (!output.includes(text)) {
-      const { done, value } = await reader.read();
-      if (done) throw new Error(`logs ended before printing ${text}: ${output}`);
-      output += value;
-    }
-  };
+  const output = new StreamText(child.stdout, "weft logs --follow");
   try {
-    await until("first");
+    await output.until("first");
     await Deno.writeTextFile(`${cwd}/.weft/logs/inst_b.jsonl`, line("2025-01-01T10:00:05.000Z", "second"));
-    await until("second");
+    await output.until("second");
     child.kill("SIGTERM");
-    assert.equal((await child.status).code, 0);
-    assert.match(output, /10:00:00Z {2}first\n.*10:00:05Z {2}second\n/);
+    assert.equal((await within("weft logs --follow to exit on SIGTERM", child.status)).code, 0);
+    assert.match(output.text, /10:00:00Z {2}first\n.*10:00:05Z {2}second\n/);
   } finally {
-    await reader.cancel().catch(() => {});
+    await output.cancel();
     try {
       child.kill("SIGKILL");
     } catch {

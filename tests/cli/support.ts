@@ -5,7 +5,7 @@
  * @module
  */
 
-import { tempProject } from "../support/service.ts";
+import { within } from "../support/deadline.ts";
 import { humanFlow, workflowFiles } from "../support/workflows.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -41,10 +41,8 @@ export const NOTES_ANSWER = [
   { questionId: "extra", isSkipped: true },
 ];
 
-/** A temporary project holding {@linkcode NOTES_WORKFLOW} plus `files`. */
-export function notesProject(files: Record<string, string> = {}): Promise<string> {
-  return tempProject({ ...workflowFiles(NOTES_WORKFLOW), ...files });
-}
+/** The files of a temporary project that offers {@linkcode NOTES_WORKFLOW}. */
+export const NOTES_PROJECT = workflowFiles(NOTES_WORKFLOW);
 
 /** `weft` running in a pseudo-terminal (`script` from util-linux): stdin, stdout and stderr are a TTY. */
 export class Terminal {
@@ -84,20 +82,28 @@ export class Terminal {
     return this.#output;
   }
 
-  /** Resolves once the output holds `text` after `from`; rejects if the program ends first. */
-  async waitFor(text: string, from = 0): Promise<number> {
-    while (true) {
-      const at = this.#output.indexOf(text, from);
-      if (at >= 0) return at + text.length;
-      let ended = false;
-      await Promise.race([
-        new Promise<void>((resolve) => this.#waiters.push(resolve)),
-        this.#reading.then(() => ended = true),
-      ]);
-      if (ended && !this.#output.includes(text, from)) {
-        throw new Error(`the terminal never showed ${JSON.stringify(text)}; it showed:\n${this.#output}`);
+  /**
+   * Resolves once the output holds `text` after `from`; rejects if the program ends first or the deadline
+   * passes, showing what the terminal showed.
+   */
+  waitFor(text: string, from = 0): Promise<number> {
+    const wait = async () => {
+      while (true) {
+        const at = this.#output.indexOf(text, from);
+        if (at >= 0) return at + text.length;
+        let ended = false;
+        await Promise.race([
+          new Promise<void>((resolve) => this.#waiters.push(resolve)),
+          this.#reading.then(() => ended = true),
+        ]);
+        if (ended && !this.#output.includes(text, from)) {
+          throw new Error(
+            `the terminal ended without showing ${JSON.stringify(text)}; it showed:\n${this.#output}`,
+          );
+        }
       }
-    }
+    };
+    return within(() => `the terminal to show ${JSON.stringify(text)}; it showed:\n${this.#output}`, wait());
   }
 
   /** Types `line` and Enter. */
@@ -113,8 +119,8 @@ export class Terminal {
   /** Waits for the program to end; resolves with its exit code. */
   async exit(): Promise<number> {
     await this.#writer.close().catch(() => {});
-    const status = await this.#child.status;
-    await this.#reading;
+    const status = await within("the program in the terminal to exit", this.#child.status);
+    await within("the terminal to close", this.#reading);
     return status.code;
   }
 

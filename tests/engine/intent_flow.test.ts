@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { WeftError } from "../../src/errors.ts";
 import type { Engine } from "../../src/engine/engine.ts";
 import type { RunView } from "../../src/engine/views.ts";
-import { openEngine, tempProject } from "./fixtures.ts";
+import { openEngine } from "./fixtures.ts";
+import { tempProject } from "../support/service.ts";
 import { PLAN, SPECIFICATION } from "../support/intent_agent.ts";
 
 async function tool(engine: Engine, run: RunView, toolId: string, input: unknown): Promise<unknown> {
@@ -19,100 +20,105 @@ function answer(engine: Engine, run: RunView, value: unknown): RunView {
 }
 
 Deno.test("the intent workflow runs both stages through clarification, repair and revision loops", async () => {
-  const engine = openEngine({ projectDir: tempProject({ "README.md": "# demo\n", "src/main.ts": "" }) });
-  let run = engine.flow({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
-  assert.equal(run.execution.agentExecutor, "mcp_client");
-  assert.equal(run.pendingAgentCall?.agentId, "specifier");
+  const projectDir = await tempProject({ "README.md": "# demo\n", "src/main.ts": "" });
+  try {
+    const engine = openEngine({ projectDir });
+    let run = engine.flow({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+    assert.equal(run.execution.agentExecutor, "mcp_client");
+    assert.equal(run.pendingAgentCall?.agentId, "specifier");
 
-  const task = engine.agentTask(run.runId, run.pendingAgentCall!.id);
-  assert.deepEqual(task.tools.map((t) => t.id), [
-    "get_context",
-    "list_files",
-    "read_file",
-    "submit_specification",
-    "submit_questions",
-  ]);
-  assert.equal(task.skills[0].assets[0].id, "specification-writing/template.md");
-  assert.equal(
-    engine.readAgentAsset(run.runId, task.callId, "specification-writing/template.md").encoding,
-    "utf8",
-  );
-  assert.doesNotMatch(JSON.stringify(task), /\/tmp\//);
-  assert.equal(engine.markAgentCallClaimed(run.runId, task.callId).pendingAgentCall?.phase, "claimed");
+    const task = engine.agentTask(run.runId, run.pendingAgentCall!.id);
+    assert.deepEqual(task.tools.map((t) => t.id), [
+      "get_context",
+      "list_files",
+      "read_file",
+      "submit_specification",
+      "submit_questions",
+    ]);
+    assert.equal(task.skills[0].assets[0].id, "specification-writing/template.md");
+    assert.equal(
+      engine.readAgentAsset(run.runId, task.callId, "specification-writing/template.md").encoding,
+      "utf8",
+    );
+    assert.doesNotMatch(JSON.stringify(task), /\/tmp\//);
+    assert.equal(engine.markAgentCallClaimed(run.runId, task.callId).pendingAgentCall?.phase, "claimed");
 
-  assert.deepEqual(await tool(engine, run, "list_files", {}), {
-    files: ["README.md", "src/main.ts"],
-    truncated: false,
-  });
-  assert.equal(
-    ((await tool(engine, run, "read_file", { path: "README.md" })) as { content: string }).content,
-    "# demo\n",
-  );
+    assert.deepEqual(await tool(engine, run, "list_files", {}), {
+      files: ["README.md", "src/main.ts"],
+      truncated: false,
+    });
+    assert.equal(
+      ((await tool(engine, run, "read_file", { path: "README.md" })) as { content: string }).content,
+      "# demo\n",
+    );
 
-  // Clarification loop.
-  await tool(engine, run, "submit_questions", { value: [{ id: "scope", question: "Which reports?" }] });
-  run = engine.completeAgentCall(run.runId, task.callId, { outcome: "clarification_required" });
-  assert.equal(run.pendingAction?.kind, "user_ask_questions");
-  run = answer(engine, run, [{ questionId: "scope", isSkipped: false, answer: "All of them" }]);
-  assert.notEqual(run.pendingAgentCall?.id, task.callId);
-  const context = (await tool(engine, run, "get_context", {})) as {
-    answers: { answer: unknown }[];
-    intent: string;
-  };
-  assert.equal(context.intent, "add CSV export");
-  assert.deepEqual(context.answers[0].answer, [{
-    questionId: "scope",
-    isSkipped: false,
-    answer: "All of them",
-  }]);
+    // Clarification loop.
+    await tool(engine, run, "submit_questions", { value: [{ id: "scope", question: "Which reports?" }] });
+    run = engine.completeAgentCall(run.runId, task.callId, { outcome: "clarification_required" });
+    assert.equal(run.pendingAction?.kind, "user_ask_questions");
+    run = answer(engine, run, [{ questionId: "scope", isSkipped: false, answer: "All of them" }]);
+    assert.notEqual(run.pendingAgentCall?.id, task.callId);
+    const context = (await tool(engine, run, "get_context", {})) as {
+      answers: { answer: unknown }[];
+      intent: string;
+    };
+    assert.equal(context.intent, "add CSV export");
+    assert.deepEqual(context.answers[0].answer, [{
+      questionId: "scope",
+      isSkipped: false,
+      answer: "All of them",
+    }]);
 
-  // A rejected submission, an invalid output, then a check that sends the agent back.
-  await assert.rejects(
-    tool(engine, run, "submit_specification", { value: { ...SPECIFICATION, goals: "one" } }),
-    (e) =>
-      e instanceof WeftError && e.code === "INVALID_REQUEST" && e.message.includes("/specification/goals"),
-  );
-  await assert.rejects(
-    tool(engine, run, "nope", {}),
-    (e) => e instanceof WeftError && e.code === "INVALID_REQUEST",
-  );
-  await tool(engine, run, "submit_specification", { value: { ...SPECIFICATION, goals: [] } });
-  assert.throws(
-    () => engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "done" }),
-    (e) => e instanceof WeftError && e.code === "AGENT_OUTPUT_INVALID" && e.message.includes("/outcome"),
-  );
-  assert.ok(engine.getRun(run.runId).pendingAgentCall);
-  run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
-  assert.equal(run.pendingAgentCall?.agentId, "specifier", JSON.stringify(run));
-  const repaired = (await tool(engine, run, "get_context", {})) as { state: { checkFeedback: string[] } };
-  assert.deepEqual(repaired.state.checkFeedback, ["List at least one goal."]);
+    // A rejected submission, an invalid output, then a check that sends the agent back.
+    await assert.rejects(
+      tool(engine, run, "submit_specification", { value: { ...SPECIFICATION, goals: "one" } }),
+      (e) =>
+        e instanceof WeftError && e.code === "INVALID_REQUEST" && e.message.includes("/specification/goals"),
+    );
+    await assert.rejects(
+      tool(engine, run, "nope", {}),
+      (e) => e instanceof WeftError && e.code === "INVALID_REQUEST",
+    );
+    await tool(engine, run, "submit_specification", { value: { ...SPECIFICATION, goals: [] } });
+    assert.throws(
+      () => engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "done" }),
+      (e) => e instanceof WeftError && e.code === "AGENT_OUTPUT_INVALID" && e.message.includes("/outcome"),
+    );
+    assert.ok(engine.getRun(run.runId).pendingAgentCall);
+    run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+    assert.equal(run.pendingAgentCall?.agentId, "specifier", JSON.stringify(run));
+    const repaired = (await tool(engine, run, "get_context", {})) as { state: { checkFeedback: string[] } };
+    assert.deepEqual(repaired.state.checkFeedback, ["List at least one goal."]);
 
-  // Revision loop, then confirmation and commit.
-  await tool(engine, run, "submit_specification", { value: SPECIFICATION });
-  run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
-  assert.equal(run.pendingAction?.kind, "user_ask_confirmation");
-  assert.deepEqual((run.pendingAction!.request as { context: unknown }).context, SPECIFICATION);
-  run = answer(engine, run, { isConfirmed: false, feedback: "add a size limit" });
-  const revised = (await tool(engine, run, "get_context", {})) as { feedback: string[] };
-  assert.deepEqual(revised.feedback, ["add a size limit"]);
-  run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
-  run = answer(engine, run, { isConfirmed: true });
-  assert.equal(run.cursor.stageName, "plan");
-  assert.equal(run.pendingAgentCall?.agentId, "planner");
+    // Revision loop, then confirmation and commit.
+    await tool(engine, run, "submit_specification", { value: SPECIFICATION });
+    run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+    assert.equal(run.pendingAction?.kind, "user_ask_confirmation");
+    assert.deepEqual((run.pendingAction!.request as { context: unknown }).context, SPECIFICATION);
+    run = answer(engine, run, { isConfirmed: false, feedback: "add a size limit" });
+    const revised = (await tool(engine, run, "get_context", {})) as { feedback: string[] };
+    assert.deepEqual(revised.feedback, ["add a size limit"]);
+    run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+    run = answer(engine, run, { isConfirmed: true });
+    assert.equal(run.cursor.stageName, "plan");
+    assert.equal(run.pendingAgentCall?.agentId, "planner");
 
-  // Plan stage reads the committed specification.
-  const planContext = (await tool(engine, run, "get_context", {})) as { artifacts: unknown[] };
-  const specArtifact = engine.getArtifact({ flowName: "intent", stageName: "specification" })!;
-  assert.deepEqual(planContext.artifacts, [
-    { stageName: "specification", artifactId: specArtifact.artifactId, revision: 1, data: SPECIFICATION },
-  ]);
-  await tool(engine, run, "submit_plan", { value: PLAN });
-  run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
-  run = answer(engine, run, { isConfirmed: true });
-  assert.equal(run.status, "completed");
-  assert.deepEqual(engine.getArtifact({ flowName: "intent", stageName: "plan" })?.data, PLAN);
-  assert.equal(engine.getRecord(specArtifact.recordId)!.answers.length, 3);
-  engine.close();
+    // Plan stage reads the committed specification.
+    const planContext = (await tool(engine, run, "get_context", {})) as { artifacts: unknown[] };
+    const specArtifact = engine.getArtifact({ flowName: "intent", stageName: "specification" })!;
+    assert.deepEqual(planContext.artifacts, [
+      { stageName: "specification", artifactId: specArtifact.artifactId, revision: 1, data: SPECIFICATION },
+    ]);
+    await tool(engine, run, "submit_plan", { value: PLAN });
+    run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+    run = answer(engine, run, { isConfirmed: true });
+    assert.equal(run.status, "completed");
+    assert.deepEqual(engine.getArtifact({ flowName: "intent", stageName: "plan" })?.data, PLAN);
+    assert.equal(engine.getRecord(specArtifact.recordId)!.answers.length, 3);
+    engine.close();
+  } finally {
+    await Deno.remove(projectDir, { recursive: true });
+  }
 });
 
 Deno.test("agent call hooks refuse stale calls and failures end the Run", () => {

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
 import { renderManifestSchema } from "../../src/engine/workflow/generate_schema.ts";
 import { EMBEDDED_WORKFLOWS, embeddedSource } from "../../src/workflows/embedded.ts";
-import { openEngine, tempProject } from "./fixtures.ts";
+import { openEngine } from "./fixtures.ts";
+import { tempProject } from "../support/service.ts";
 import { reviewManifest } from "../support/workflows.ts";
 
 const agentStep = {
@@ -126,59 +127,68 @@ Deno.test("loader errors name the file and the JSON pointer", () => {
   );
 });
 
-Deno.test("project workflows load beside embedded ones; broken and clashing ones are unavailable", () => {
-  const project = tempProject({
+Deno.test("project workflows load beside embedded ones; broken and clashing ones are unavailable", async () => {
+  const project = await tempProject({
     "workflows/demo/workflow.json": JSON.stringify(reviewManifest({ name: "demo" })),
     "workflows/broken/workflow.json": "{ not json",
     "workflows/intent/workflow.json": JSON.stringify(reviewManifest({ name: "intent" })),
     "workflows/empty/readme.md": "no manifest",
   });
-  const engine = openEngine({ projectDir: project });
-  const views = engine.listWorkflows("cli");
-  const byName = (name: string, source: string) => views.find((v) => v.name === name && v.source === source)!;
-  assert.equal(byName("demo", "project").available, true);
-  assert.match(byName("broken", "project").reason!, /^workflows\/broken\/workflow.json: not valid JSON/);
-  assert.match(byName("empty", "project").reason!, /workflows\/empty\/workflow.json: missing/);
-  assert.match(byName("intent", "project").reason!, /belongs to an embedded workflow/);
-  assert.equal(byName("intent", "embedded").available, true);
-  assert.equal(engine.flow({ flowName: "demo", intent: "x", source: "cli" }).status, "waiting");
-  assert.deepEqual(engine.stats().workflows, { available: 3, unavailable: 3 });
-  Deno.writeTextFileSync(
-    `${project}/workflows/broken/workflow.json`,
-    JSON.stringify(reviewManifest({ name: "broken" })),
-  );
-  Deno.mkdirSync(`${project}/workflows/later`);
-  Deno.writeTextFileSync(
-    `${project}/workflows/later/workflow.json`,
-    JSON.stringify(reviewManifest({ name: "later" })),
-  );
-  // Edits and new folders are picked up by the next listing or flow, without a restart.
-  assert.equal(engine.listWorkflows("cli").find((v) => v.name === "broken")!.available, true);
-  assert.equal(engine.flow({ flowName: "later", intent: "x", source: "cli" }).status, "waiting");
-  engine.close();
+  try {
+    const engine = openEngine({ projectDir: project });
+    const views = engine.listWorkflows("cli");
+    const byName = (name: string, source: string) =>
+      views.find((v) => v.name === name && v.source === source)!;
+    assert.equal(byName("demo", "project").available, true);
+    assert.match(byName("broken", "project").reason!, /^workflows\/broken\/workflow.json: not valid JSON/);
+    assert.match(byName("empty", "project").reason!, /workflows\/empty\/workflow.json: missing/);
+    assert.match(byName("intent", "project").reason!, /belongs to an embedded workflow/);
+    assert.equal(byName("intent", "embedded").available, true);
+    assert.equal(engine.flow({ flowName: "demo", intent: "x", source: "cli" }).status, "waiting");
+    assert.deepEqual(engine.stats().workflows, { available: 3, unavailable: 3 });
+    Deno.writeTextFileSync(
+      `${project}/workflows/broken/workflow.json`,
+      JSON.stringify(reviewManifest({ name: "broken" })),
+    );
+    Deno.mkdirSync(`${project}/workflows/later`);
+    Deno.writeTextFileSync(
+      `${project}/workflows/later/workflow.json`,
+      JSON.stringify(reviewManifest({ name: "later" })),
+    );
+    // Edits and new folders are picked up by the next listing or flow, without a restart.
+    assert.equal(engine.listWorkflows("cli").find((v) => v.name === "broken")!.available, true);
+    assert.equal(engine.flow({ flowName: "later", intent: "x", source: "cli" }).status, "waiting");
+    engine.close();
+  } finally {
+    await Deno.remove(project, { recursive: true });
+  }
 });
 
-Deno.test("project skill assets are read by id, refused once they become symlinks", () => {
+Deno.test("project skill assets are read by id, refused once they become symlinks", async () => {
   const manifest = reviewManifest({ name: "assets" }) as Record<string, Json>;
   const stage = manifest.stages.collect;
   stage.entryStep = "draft";
   stage.steps.draft = { ...agentStep, skills: ["style"], routes: { done: "ask" } };
-  const project = tempProject({
+  const project = await tempProject({
     "workflows/assets/workflow.json": JSON.stringify(manifest),
     "workflows/assets/writer.md": "# Writer",
     "workflows/assets/skills/style/SKILL.md": "---\nname: style\ndescription: House style\n---\n# Style",
     "workflows/assets/skills/style/guide.md": "be brief",
   });
-  Deno.writeFileSync(`${project}/workflows/assets/skills/style/logo.bin`, new Uint8Array([0xff, 0xfe, 0]));
-  const engine = openEngine({ projectDir: project });
-  const run = engine.flow({ flowName: "assets", intent: "x", source: "agent_ide" });
-  const callId = run.pendingAgentCall!.id;
-  const task = engine.agentTask(run.runId, callId);
-  assert.deepEqual(task.skills[0].assets.map((a) => a.id).sort(), ["style/guide.md", "style/logo.bin"]);
-  assert.equal(engine.readAgentAsset(run.runId, callId, "style/guide.md").content, "be brief");
-  assert.equal(engine.readAgentAsset(run.runId, callId, "style/logo.bin").encoding, "base64");
-  Deno.removeSync(`${project}/workflows/assets/skills/style/guide.md`);
-  Deno.symlinkSync("/etc/hostname", `${project}/workflows/assets/skills/style/guide.md`);
-  assert.throws(() => engine.readAgentAsset(run.runId, callId, "style/guide.md"), /changed since/);
-  engine.close();
+  try {
+    Deno.writeFileSync(`${project}/workflows/assets/skills/style/logo.bin`, new Uint8Array([0xff, 0xfe, 0]));
+    const engine = openEngine({ projectDir: project });
+    const run = engine.flow({ flowName: "assets", intent: "x", source: "agent_ide" });
+    const callId = run.pendingAgentCall!.id;
+    const task = engine.agentTask(run.runId, callId);
+    assert.deepEqual(task.skills[0].assets.map((a) => a.id).sort(), ["style/guide.md", "style/logo.bin"]);
+    assert.equal(engine.readAgentAsset(run.runId, callId, "style/guide.md").content, "be brief");
+    assert.equal(engine.readAgentAsset(run.runId, callId, "style/logo.bin").encoding, "base64");
+    Deno.removeSync(`${project}/workflows/assets/skills/style/guide.md`);
+    Deno.symlinkSync("/etc/hostname", `${project}/workflows/assets/skills/style/guide.md`);
+    assert.throws(() => engine.readAgentAsset(run.runId, callId, "style/guide.md"), /changed since/);
+    engine.close();
+  } finally {
+    await Deno.remove(project, { recursive: true });
+  }
 });

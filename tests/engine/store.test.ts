@@ -2,61 +2,66 @@ import assert from "node:assert/strict";
 import { WeftError } from "../../src/errors.ts";
 import { Database } from "../../src/store/database.ts";
 import { openEngine } from "./fixtures.ts";
+import { tempProject } from "../support/service.ts";
 import { REVIEW_ANSWER } from "../support/workflows.ts";
 import { seedOddEvenArtifacts } from "../support/artifacts.ts";
 
-Deno.test("restart: human waits keep waiting, agent calls become RUN_INTERRUPTED, nothing committed is lost", () => {
-  const dir = Deno.makeTempDirSync();
-  const databasePath = `${dir}/.weft/weft.db`;
-  const first = openEngine({ projectDir: dir, databasePath });
-  assert.equal(first.stats().storage.journalMode, "wal");
-  const done = first.flow({ flowName: "review", intent: "done", source: "cli" });
-  const confirm = first.answerAsk({
-    runId: done.runId,
-    actionId: done.pendingAction!.id,
-    answer: REVIEW_ANSWER,
-    source: "cli",
-  });
-  first.answerAsk({
-    runId: done.runId,
-    actionId: confirm.pendingAction!.id,
-    answer: { isConfirmed: true },
-    source: "cli",
-  });
-  const human = first.flow({ flowName: "review", intent: "human", source: "cli" });
-  const agent = first.flow({ flowName: "intent", intent: "agent", source: "agent_ide" });
-  const claimed = first.flow({ flowName: "intent", intent: "claimed", source: "agent_ide" });
-  first.markAgentCallClaimed(claimed.runId, claimed.pendingAgentCall!.id);
-  first.close();
-
-  const second = openEngine({ projectDir: dir, databasePath });
-  assert.equal(second.getRun(human.runId).status, "waiting");
-  for (const runId of [agent.runId, claimed.runId]) {
-    const run = second.getRun(runId);
-    assert.equal(run.status, "failed");
-    assert.equal(run.lastError?.code, "RUN_INTERRUPTED");
-    assert.equal(run.pendingAgentCall, undefined);
-  }
-  assert.equal(second.getRun(done.runId).status, "completed");
-  assert.equal(second.getArtifact({ flowName: "review", stageName: "collect" })?.revision, 1);
-  assert.equal(second.listRuns({}).runs.length, 4);
-  const next = second.answerAsk({
-    runId: human.runId,
-    actionId: human.pendingAction!.id,
-    answer: REVIEW_ANSWER,
-    source: "studio",
-  });
-  assert.equal(
-    second.answerAsk({
-      runId: human.runId,
-      actionId: next.pendingAction!.id,
+Deno.test("restart: human waits keep waiting, agent calls become RUN_INTERRUPTED, nothing committed is lost", async () => {
+  const dir = await tempProject();
+  try {
+    const databasePath = `${dir}/.weft/weft.db`;
+    const first = openEngine({ projectDir: dir, databasePath });
+    assert.equal(first.stats().storage.journalMode, "wal");
+    const done = first.flow({ flowName: "review", intent: "done", source: "cli" });
+    const confirm = first.answerAsk({
+      runId: done.runId,
+      actionId: done.pendingAction!.id,
+      answer: REVIEW_ANSWER,
+      source: "cli",
+    });
+    first.answerAsk({
+      runId: done.runId,
+      actionId: confirm.pendingAction!.id,
       answer: { isConfirmed: true },
       source: "cli",
-    }).status,
-    "completed",
-  );
-  assert.equal(second.getArtifact({ flowName: "review", stageName: "collect" })?.revision, 2);
-  second.close();
+    });
+    const human = first.flow({ flowName: "review", intent: "human", source: "cli" });
+    const agent = first.flow({ flowName: "intent", intent: "agent", source: "agent_ide" });
+    const claimed = first.flow({ flowName: "intent", intent: "claimed", source: "agent_ide" });
+    first.markAgentCallClaimed(claimed.runId, claimed.pendingAgentCall!.id);
+    first.close();
+
+    const second = openEngine({ projectDir: dir, databasePath });
+    assert.equal(second.getRun(human.runId).status, "waiting");
+    for (const runId of [agent.runId, claimed.runId]) {
+      const run = second.getRun(runId);
+      assert.equal(run.status, "failed");
+      assert.equal(run.lastError?.code, "RUN_INTERRUPTED");
+      assert.equal(run.pendingAgentCall, undefined);
+    }
+    assert.equal(second.getRun(done.runId).status, "completed");
+    assert.equal(second.getArtifact({ flowName: "review", stageName: "collect" })?.revision, 1);
+    assert.equal(second.listRuns({}).runs.length, 4);
+    const next = second.answerAsk({
+      runId: human.runId,
+      actionId: human.pendingAction!.id,
+      answer: REVIEW_ANSWER,
+      source: "studio",
+    });
+    assert.equal(
+      second.answerAsk({
+        runId: human.runId,
+        actionId: next.pendingAction!.id,
+        answer: { isConfirmed: true },
+        source: "cli",
+      }).status,
+      "completed",
+    );
+    assert.equal(second.getArtifact({ flowName: "review", stageName: "collect" })?.revision, 2);
+    second.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("artifacts page by keyset across 500 entries; a cursor is bound to its filters", () => {

@@ -15,72 +15,76 @@ import { call, runWeft, serve, tempProject } from "../support/service.ts";
 import { claim, complete, useTool } from "../agent/support.ts";
 import { specification } from "../support/intent_agent.ts";
 import { initializeRequest } from "../support/jsonrpc.ts";
+import { StreamText, within } from "../support/deadline.ts";
 import type { FormRequest, Interaction } from "./fixture.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 Deno.test("weft mcp bridges an IDE to a service it starts, forms included", async () => {
   const projectDir = await tempProject();
-  const stopped = await serve(projectDir);
-  await stopped.stop();
-  const forms: FormRequest[] = [];
-  const client = new Client({ name: "ide-over-stdio", version: "0.0.0" }, {
-    capabilities: { elicitation: { form: {} } },
-  });
-  client.setRequestHandler(ElicitRequestSchema, (request) => {
-    forms.push(request.params as unknown as FormRequest);
-    return { action: "accept", content: { decision: "confirm" } };
-  });
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", MAIN, "mcp", "--project", projectDir],
-    env: Deno.env.toObject(),
-    stderr: "pipe",
-  });
   try {
-    await client.connect(transport);
-    const { service } = await call<{ service: { pid: number; endpoint: { path: string } } }>(
-      client,
-      "status",
-    );
-    assert.notEqual(service.pid, stopped.pid, "a new service was started");
-    assert.ok(isProcessAlive(service.pid));
-    assert.equal(service.endpoint.path, "/mcp");
-
-    let run =
-      (await call<{ run: RunView }>(client, "flow", { flowName: "intent", intent: "Export CSV" })).run;
-    const claimed = await claim(client, run, "bridge-agent");
-    await useTool(client, claimed, "t1", "submit_specification", {
-      value: specification([{ id: "R1", statement: "Reports export as CSV" }]),
+    const stopped = await serve(projectDir);
+    await stopped.stop();
+    const forms: FormRequest[] = [];
+    const client = new Client({ name: "ide-over-stdio", version: "0.0.0" }, {
+      capabilities: { elicitation: { form: {} } },
     });
-    run = await complete(client, claimed, { outcome: "ready" });
-    assert.equal(run.pendingAction?.kind, "user_ask_confirmation");
-
-    const result = await call<Interaction>(client, "interact", {
-      runId: run.runId,
-      actionId: run.pendingAction!.id,
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      forms.push(request.params as unknown as FormRequest);
+      return { action: "accept", content: { decision: "confirm" } };
     });
-    assert.equal(result.interaction, "answered");
-    assert.equal(result.run.cursor.stageName, "plan");
-    assert.equal(forms.length, 1);
-    assert.match(forms[0].message, /Summary: Export reports as CSV files\./);
+    const transport = new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["run", "-A", MAIN, "mcp", "--project", projectDir],
+      env: Deno.env.toObject(),
+      stderr: "pipe",
+    });
+    try {
+      await client.connect(transport);
+      const { service } = await call<{ service: { pid: number; endpoint: { path: string } } }>(
+        client,
+        "status",
+      );
+      assert.notEqual(service.pid, stopped.pid, "a new service was started");
+      assert.ok(isProcessAlive(service.pid));
+      assert.equal(service.endpoint.path, "/mcp");
 
-    // The service stops: the bridge starts it again and the IDE's session carries on.
-    assert.equal((await runWeft(["stop", "--project", projectDir])).code, 0);
-    const afterStop = await call<{ service: { pid: number } }>(client, "status");
-    assert.notEqual(afterStop.service.pid, service.pid);
-    const { run: again } = await call<{ run: RunView }>(client, "get_run", { runId: run.runId });
-    assert.equal(again.runId, run.runId);
+      let run =
+        (await call<{ run: RunView }>(client, "flow", { flowName: "intent", intent: "Export CSV" })).run;
+      const claimed = await claim(client, run, "bridge-agent");
+      await useTool(client, claimed, "t1", "submit_specification", {
+        value: specification([{ id: "R1", statement: "Reports export as CSV" }]),
+      });
+      run = await complete(client, claimed, { outcome: "ready" });
+      assert.equal(run.pendingAction?.kind, "user_ask_confirmation");
 
-    // Another instance replaces it (the old session is unknown there): the bridge joins that one too.
-    assert.equal((await runWeft(["stop", "--project", projectDir])).code, 0);
-    assert.equal((await runWeft(["start", "--project", projectDir])).code, 0);
-    const afterRestart = await call<{ service: { pid: number } }>(client, "status");
-    assert.notEqual(afterRestart.service.pid, afterStop.service.pid);
+      const result = await call<Interaction>(client, "interact", {
+        runId: run.runId,
+        actionId: run.pendingAction!.id,
+      });
+      assert.equal(result.interaction, "answered");
+      assert.equal(result.run.cursor.stageName, "plan");
+      assert.equal(forms.length, 1);
+      assert.match(forms[0].message, /Summary: Export reports as CSV files\./);
+
+      // The service stops: the bridge starts it again and the IDE's session carries on.
+      assert.equal((await runWeft(["stop", "--project", projectDir])).code, 0);
+      const afterStop = await call<{ service: { pid: number } }>(client, "status");
+      assert.notEqual(afterStop.service.pid, service.pid);
+      const { run: again } = await call<{ run: RunView }>(client, "get_run", { runId: run.runId });
+      assert.equal(again.runId, run.runId);
+
+      // Another instance replaces it (the old session is unknown there): the bridge joins that one too.
+      assert.equal((await runWeft(["stop", "--project", projectDir])).code, 0);
+      assert.equal((await runWeft(["start", "--project", projectDir])).code, 0);
+      const afterRestart = await call<{ service: { pid: number } }>(client, "status");
+      assert.notEqual(afterRestart.service.pid, afterStop.service.pid);
+    } finally {
+      await client.close();
+      const stop = await runWeft(["stop", "--project", projectDir]);
+      assert.equal(stop.code, 0, stop.stderr);
+    }
   } finally {
-    await client.close();
-    const stop = await runWeft(["stop", "--project", projectDir]);
-    assert.equal(stop.code, 0, stop.stderr);
     await Deno.remove(projectDir, { recursive: true });
   }
 });
@@ -95,27 +99,27 @@ Deno.test("weft mcp answers with a JSON-RPC error when no service can start, and
     stdout: "piped",
     stderr: "null",
   }).spawn();
+  const stdout = new StreamText(bridge.stdout, "the stdout of weft mcp");
   try {
     const writer = bridge.stdin.getWriter();
     await writer.write(new TextEncoder().encode(JSON.stringify(initializeRequest("ide")) + "\n"));
-    const reader = bridge.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let line = "";
-    while (!line.includes("\n")) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      line += value;
-    }
-    const reply = JSON.parse(line);
+    const lineEnd = await stdout.until("\n");
+    const reply = JSON.parse(stdout.text.slice(0, lineEnd));
     assert.equal(reply.id, 1);
     assert.equal(reply.error.code, -32000);
     assert.match(reply.error.message, /could not start the weft service/);
     await writer.close();
-    const status = await bridge.status;
+    const status = await within("weft mcp to exit once its stdin closed", bridge.status);
     assert.equal(status.code, 0);
     assert.equal(status.signal, null);
-    reader.releaseLock();
   } finally {
-    await bridge.stdout.cancel().catch(() => {});
+    await stdout.cancel();
+    try {
+      bridge.kill("SIGKILL");
+    } catch {
+      // ended, as it should
+    }
+    await bridge.status;
     await Deno.remove(dir, { recursive: true });
   }
 });

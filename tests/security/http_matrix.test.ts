@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { serve, type ServedProject, tempProject, tokenFor } from "../support/service.ts";
+import { type ServedProject, tokenFor, withServedProject } from "../support/service.ts";
 import { rawRequest } from "../support/raw_http.ts";
 import { mcpHeaders, openRawSession } from "../support/jsonrpc.ts";
 
@@ -26,9 +26,7 @@ async function status(served: ServedProject, path: string, method: string, head:
 }
 
 Deno.test("a session id opened on one path is 404 on every other path, for POST, GET and DELETE", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  try {
+  await withServedProject(async (served) => {
     const sessions = new Map<string, string>();
     for (const path of PATHS) sessions.set(path, await openRawSession(served, path, "sec"));
     for (const [origin, id] of sessions) {
@@ -51,16 +49,11 @@ Deno.test("a session id opened on one path is 404 on every other path, for POST,
         200,
       );
     }
-  } finally {
-    await served.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a live session id with the other class's token is 401 on every method; it does not end the session", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  try {
+  await withServedProject(async (served) => {
     const { externalToken, internalToken } = served.connection;
     for (const path of PATHS) {
       const id = await openRawSession(served, path, "sec");
@@ -79,16 +72,11 @@ Deno.test("a live session id with the other class's token is 401 on every method
         200,
       );
     }
-  } finally {
-    await served.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("DNS-rebinding shapes of Origin and Host are 403 on every path and method, even with a valid session", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  try {
+  await withServedProject(async (served) => {
     const port = served.port;
     const origins = [
       `http://127.0.0.1.nip.io:${port}`,
@@ -140,8 +128,5 @@ Deno.test("DNS-rebinding shapes of Origin and Host are 403 on every path and met
     }
     // Known product bug (reported): a Host that makes `new URL(request.url)` throw is answered 500.
     assert.deepEqual(refusedBadly, []);
-  } finally {
-    await served.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });

@@ -3,7 +3,7 @@
  */
 
 import assert from "node:assert/strict";
-import { serve, tempProject } from "../support/service.ts";
+import { withServedProject } from "../support/service.ts";
 import { rawRequest } from "../support/raw_http.ts";
 import { initializeRequest, mcpHeaders } from "../support/jsonrpc.ts";
 
@@ -16,9 +16,7 @@ function post(url: string, headers: Record<string, string>, body = INITIALIZE): 
 }
 
 Deno.test("every endpoint refuses missing, wrong, Basic and other-class tokens with 401", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  try {
+  await withServedProject(async (served) => {
     const { externalToken, internalToken } = served.connection;
     for (const path of PATHS) {
       const own = path.startsWith("/internal") ? internalToken : externalToken;
@@ -41,16 +39,11 @@ Deno.test("every endpoint refuses missing, wrong, Basic and other-class tokens w
       assert.equal(accepted.status, 200, path);
       await accepted.body?.cancel();
     }
-  } finally {
-    await served.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("unknown paths are 404 before any other check", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  try {
+  await withServedProject(async (served) => {
     for (const path of ["/", "/mcp/", "/MCP", "/internal", "/internal/mcp/other", "/mcp/codex/x"]) {
       const response = await post(served.url + path, {
         authorization: `Bearer ${served.connection.externalToken}`,
@@ -58,16 +51,11 @@ Deno.test("unknown paths are 404 before any other check", async () => {
       assert.equal(response.status, 404, path);
       await response.body?.cancel();
     }
-  } finally {
-    await served.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a Host other than the loopback address and port is 403, including DNS-rebinding shapes", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  try {
+  await withServedProject(async (served) => {
     const base = mcpHeaders(served.connection.externalToken);
     for (
       const host of [
@@ -97,16 +85,11 @@ Deno.test("a Host other than the loopback address and port is 403, including DNS
       });
       assert.equal(response.status, 200, host);
     }
-  } finally {
-    await served.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("an Origin that is present and not the service's own loopback origin is 403", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  try {
+  await withServedProject(async (served) => {
     const authorization = `Bearer ${served.connection.externalToken}`;
     for (
       const origin of [
@@ -123,16 +106,11 @@ Deno.test("an Origin that is present and not the service's own loopback origin i
     const own = await post(served.url + "/mcp", { authorization, origin: `http://127.0.0.1:${served.port}` });
     assert.equal(own.status, 200);
     await own.body?.cancel();
-  } finally {
-    await served.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("bodies over 4 MiB are 413 and malformed JSON is a parse error; the service keeps serving", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  try {
+  await withServedProject(async (served) => {
     const authorization = `Bearer ${served.connection.externalToken}`;
     const huge = JSON.stringify({
       jsonrpc: "2.0",
@@ -166,8 +144,5 @@ Deno.test("bodies over 4 MiB are 413 and malformed JSON is a parse error; the se
     const fine = await post(served.url + "/mcp", { authorization });
     assert.equal(fine.status, 200);
     await fine.body?.cancel();
-  } finally {
-    await served.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });

@@ -4,13 +4,13 @@
  */
 
 import assert from "node:assert/strict";
-import { runWeft, serve, tempProject } from "../support/service.ts";
+import { runWeft, serve, tempProject, withServedProject } from "../support/service.ts";
+import { within } from "../support/deadline.ts";
 import { isProcessAlive } from "../../src/weft_dir/process.ts";
 
 Deno.test("serve prints exactly the ready line and writes owner-only state", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  try {
+  await withServedProject(async (served) => {
+    const dir = served.projectDir;
     assert.deepEqual(
       Object.keys(served).filter((key) => ["ready", "url", "port", "pid", "instanceId"].includes(key)).sort(),
       ["instanceId", "pid", "port", "ready", "url"],
@@ -29,55 +29,48 @@ Deno.test("serve prints exactly the ready line and writes owner-only state", asy
     assert.match(served.connection.externalToken, /^[A-Za-z0-9_-]{43}$/);
     assert.equal((await Deno.stat(`${dir}/.weft`)).mode! & 0o777, 0o700);
     assert.equal((await Deno.stat(`${dir}/.weft/connection.json`)).mode! & 0o777, 0o600);
-  } finally {
     assert.equal(await served.stop(), 0);
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a restart keeps the port and the tokens; modes opened up by hand are tightened", async () => {
   const dir = await tempProject();
-  const first = await serve(dir);
-  await first.stop();
-  await Deno.chmod(`${dir}/.weft`, 0o755);
-  const second = await serve(dir, { port: "previous" });
   try {
-    assert.equal(second.port, first.port);
-    assert.notEqual(second.instanceId, first.instanceId);
-    assert.equal(second.connection.externalToken, first.connection.externalToken);
-    assert.equal(second.connection.internalToken, first.connection.internalToken);
-    assert.equal((await Deno.stat(`${dir}/.weft`)).mode! & 0o777, 0o700);
+    const first = await serve(dir);
+    await first.stop();
+    await Deno.chmod(`${dir}/.weft`, 0o755);
+    const second = await serve(dir, { port: "previous" });
+    try {
+      assert.equal(second.port, first.port);
+      assert.notEqual(second.instanceId, first.instanceId);
+      assert.equal(second.connection.externalToken, first.connection.externalToken);
+      assert.equal(second.connection.internalToken, first.connection.internalToken);
+      assert.equal((await Deno.stat(`${dir}/.weft`)).mode! & 0o777, 0o700);
+    } finally {
+      await second.stop();
+    }
   } finally {
-    await second.stop();
     await Deno.remove(dir, { recursive: true });
   }
 });
 
 Deno.test("a second serve for the same project refuses while the first runs", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  try {
+  await withServedProject(async (served) => {
+    const dir = served.projectDir;
     const second = await runWeft(["serve", "--project", dir, "--port", "0"]);
     assert.equal(second.code, 1);
     const line = JSON.parse(second.stdout.trim());
     assert.equal(line.ready, false);
     assert.match(line.error, new RegExp(`pid ${served.pid}`));
-  } finally {
-    await served.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("--exit-with-stdin stops the service cleanly when stdin closes", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir, { stdin: "piped", extraArgs: ["--exit-with-stdin"] });
-  try {
+  await withServedProject({ stdin: "piped", extraArgs: ["--exit-with-stdin"] }, async (served) => {
     await served.process.stdin.close();
-    assert.equal((await served.process.status).code, 0);
-    assert.ok(!(await exists(`${dir}/.weft/service.lock`)), "the lock is released");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+    assert.equal((await within("weft serve to exit once its stdin closed", served.process.status)).code, 0);
+    assert.ok(!(await exists(`${served.projectDir}/.weft/service.lock`)), "the lock is released");
+  });
 });
 
 Deno.test("start runs the service in the background and reuses it; status and stop see it", async () => {
@@ -116,46 +109,45 @@ Deno.test("start runs the service in the background and reuses it; status and st
 
 Deno.test("leftovers of a crashed instance: status says so, stop refuses, start clears them safely", async () => {
   const dir = await tempProject();
-  const crashed = await serve(dir);
-  await crashed.kill();
-  let pid: number | undefined;
   try {
-    const status = await runWeft(["status", "--project", dir, "--json"]);
-    assert.equal(status.code, 4);
-    const report = JSON.parse(status.stdout);
-    assert.equal(report.state, "needs_recovery");
-    assert.match(report.reason, new RegExp(`process ${crashed.pid} that held it is gone`));
+    const crashed = await serve(dir);
+    await crashed.kill();
+    let pid: number | undefined;
+    try {
+      const status = await runWeft(["status", "--project", dir, "--json"]);
+      assert.equal(status.code, 4);
+      const report = JSON.parse(status.stdout);
+      assert.equal(report.state, "needs_recovery");
+      assert.match(report.reason, new RegExp(`process ${crashed.pid} that held it is gone`));
 
-    const stop = await runWeft(["stop", "--project", dir]);
-    assert.equal(stop.code, 4, "stop never signals an instance it cannot verify");
+      const stop = await runWeft(["stop", "--project", dir]);
+      assert.equal(stop.code, 4, "stop never signals an instance it cannot verify");
 
-    const started = await runWeft(["start", "--project", dir, "--json"]);
-    assert.equal(started.code, 0, started.stderr);
-    pid = JSON.parse(started.stdout).pid;
-    const connection = JSON.parse(await Deno.readTextFile(`${dir}/.weft/connection.json`));
-    assert.equal(connection.externalToken, crashed.connection.externalToken);
-    assert.equal((await runWeft(["stop", "--project", dir])).code, 0);
+      const started = await runWeft(["start", "--project", dir, "--json"]);
+      assert.equal(started.code, 0, started.stderr);
+      pid = JSON.parse(started.stdout).pid;
+      const connection = JSON.parse(await Deno.readTextFile(`${dir}/.weft/connection.json`));
+      assert.equal(connection.externalToken, crashed.connection.externalToken);
+      assert.equal((await runWeft(["stop", "--project", dir])).code, 0);
+    } finally {
+      if (pid !== undefined && isProcessAlive(pid)) Deno.kill(pid, "SIGKILL");
+    }
   } finally {
-    if (pid !== undefined && isProcessAlive(pid)) Deno.kill(pid, "SIGKILL");
     await Deno.remove(dir, { recursive: true });
   }
 });
 
 Deno.test("the log is JSON lines per instance and holds no token", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  assert.equal(await served.stop(), 0, "serve exits cleanly on SIGTERM sent right after its ready line");
-  try {
-    const text = await Deno.readTextFile(`${dir}/.weft/logs/${served.instanceId}.jsonl`);
+  await withServedProject(async (served) => {
+    assert.equal(await served.stop(), 0, "serve exits cleanly on SIGTERM sent right after its ready line");
+    const text = await Deno.readTextFile(`${served.projectDir}/.weft/logs/${served.instanceId}.jsonl`);
     const events = text.trim().split("\n").map((line) => JSON.parse(line));
     assert.equal(events[0].event, "service.started");
     assert.equal(events.at(-1).event, "service.stopped");
     assert.ok(
       !text.includes(served.connection.externalToken) && !text.includes(served.connection.internalToken),
     );
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 async function exists(path: string): Promise<boolean> {

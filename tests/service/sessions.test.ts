@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { call, closeClient, mcpClient, serve, tempProject, tokenFor } from "../support/service.ts";
+import { call, closeClient, mcpClient, tokenFor, withServedProject } from "../support/service.ts";
 import type { ServedProject } from "../support/service.ts";
 import { initializeRequest, mcpHeaders, openRawSession } from "../support/jsonrpc.ts";
 
@@ -17,9 +17,7 @@ function ping(served: ServedProject, path: string, sessionId: string, method = "
 }
 
 Deno.test("a session id works only on the path that opened it, and DELETE ends it", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  try {
+  await withServedProject(async (served) => {
     const id = await openRawSession(served, "/mcp");
     const own = await ping(served, "/mcp", id);
     assert.equal(own.status, 200);
@@ -35,16 +33,11 @@ Deno.test("a session id works only on the path that opened it, and DELETE ends i
     const after = await ping(served, "/mcp", id);
     assert.equal(after.status, 404);
     await after.body?.cancel();
-  } finally {
-    await served.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("sessions past the cap get 503 with a clear message; closing one makes room", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir, { extraArgs: ["--max-sessions", "2"] });
-  try {
+  await withServedProject({ extraArgs: ["--max-sessions", "2"] }, async (served) => {
     const first = await openRawSession(served, "/mcp");
     await openRawSession(served, "/internal/mcp");
     const refused = await fetch(served.url + "/mcp/codex", {
@@ -57,16 +50,12 @@ Deno.test("sessions past the cap get 503 with a clear message; closing one makes
     const deleted = await ping(served, "/mcp", first, "DELETE");
     await deleted.body?.cancel();
     await openRawSession(served, "/mcp/codex");
-  } finally {
-    await served.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("status works on all four endpoints and names each endpoint's source", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  try {
+  await withServedProject(async (served) => {
+    const dir = served.projectDir;
     const expected = {
       "/mcp": ["agent_ide", "mcp_client"],
       "/mcp/codex": ["agent_ide", "mcp_client"],
@@ -100,16 +89,11 @@ Deno.test("status works on all four endpoints and names each endpoint's source",
         await closeClient(client);
       }
     }
-  } finally {
-    await served.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("tools list strict input schemas, output schemas and honest annotations", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  try {
+  await withServedProject(async (served) => {
     for (const path of ["/mcp", "/mcp/codex", "/internal/mcp"]) {
       const client = await mcpClient(served, path);
       try {
@@ -130,16 +114,11 @@ Deno.test("tools list strict input schemas, output schemas and honest annotation
         await closeClient(client);
       }
     }
-  } finally {
-    await served.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a malformed tools/call is a JSON-RPC invalid-params error, not an internal error", async () => {
-  const dir = await tempProject();
-  const served = await serve(dir);
-  try {
+  await withServedProject(async (served) => {
     const id = await openRawSession(served, "/mcp");
     for (const params of [{ name: "status", arguments: "x" }, { arguments: {} }, { name: 7 }]) {
       const response = await fetch(served.url + "/mcp", {
@@ -151,8 +130,5 @@ Deno.test("a malformed tools/call is a JSON-RPC invalid-params error, not an int
       const message = JSON.parse(text.split("\n").find((line) => line.startsWith("data: "))!.slice(6));
       assert.equal(message.error?.code, -32602, JSON.stringify(params));
     }
-  } finally {
-    await served.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });

@@ -7,6 +7,7 @@
 import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk_client.ts";
 import { unwrapToolResult } from "../../src/client/connect.ts";
 import type { ConnectionInfo } from "../../src/weft_dir/connection.ts";
+import { StreamText, within } from "./deadline.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -22,9 +23,9 @@ export interface ServedProject {
   instanceId: string;
   connection: ConnectionInfo;
   process: Deno.ChildProcess;
-  /** SIGTERM and wait for a clean exit; resolves with the exit code. */
+  /** SIGTERM and wait for a clean exit; resolves with the exit code. Later calls (or after kill) do nothing more. */
   stop(): Promise<number>;
-  /** SIGKILL, as a crash would, and wait for the process to be gone. */
+  /** SIGKILL, as a crash would, and wait for the process to be gone. Later calls do nothing more. */
   kill(): Promise<void>;
 }
 
@@ -49,12 +50,18 @@ export async function runWeft(
     await writer.write(new TextEncoder().encode(options.stdin));
     await writer.close();
   }
-  const output = await child.output();
+  const output = await within(`weft ${args.join(" ")} to exit`, child.output()).catch((error) => {
+    child.kill("SIGKILL");
+    throw error;
+  });
   const decoder = new TextDecoder();
   return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
 }
 
-/** A fresh temporary project directory (removed by the caller with `Deno.remove(dir, { recursive: true })`). */
+/**
+ * A fresh temporary project directory holding `files` (path → text). The caller removes it in a `finally`
+ * (`Deno.remove(dir, { recursive: true })`); {@linkcode withServedProject} does both for served projects.
+ */
 export async function tempProject(files: Record<string, string> = {}): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "weft-test-" });
   for (const [path, content] of Object.entries(files)) {
@@ -65,21 +72,59 @@ export async function tempProject(files: Record<string, string> = {}): Promise<s
   return dir;
 }
 
+/** How to start `weft serve`; see {@linkcode serve}. */
+export interface ServeOptions {
+  port?: number | "previous";
+  extraArgs?: string[];
+  stdin?: "piped" | "null";
+  program?: string[];
+  cwd?: string;
+}
+
+/** A served temporary project: its files, and what to do in it before the service starts. */
+export interface ServedProjectOptions extends ServeOptions {
+  files?: Record<string, string>;
+  /** Runs in the project directory before `weft serve` starts (seeding a store, making links). */
+  setup?: (dir: string) => Promise<void> | void;
+}
+
 /**
- * Starts `weft serve --project DIR` and waits for its ready line. The port is 0 (the OS chooses) unless
- * given; `"previous"` passes no `--port`, so the service reuses the port of its last run. `program` and
- * `cwd` run another build of weft, as {@linkcode runWeft} does.
+ * Runs `fn` against `weft serve` in a fresh temporary project; whatever happens, the service is stopped and
+ * the project removed afterwards.
  */
-export async function serve(
-  projectDir: string,
-  options: {
-    port?: number | "previous";
-    extraArgs?: string[];
-    stdin?: "piped" | "null";
-    program?: string[];
-    cwd?: string;
-  } = {},
-): Promise<ServedProject> {
+export function withServedProject<T>(fn: (served: ServedProject) => Promise<T>): Promise<T>;
+export function withServedProject<T>(
+  options: ServedProjectOptions,
+  fn: (served: ServedProject) => Promise<T>,
+): Promise<T>;
+export async function withServedProject<T>(
+  ...args: [(served: ServedProject) => Promise<T>] | [
+    ServedProjectOptions,
+    (served: ServedProject) => Promise<T>,
+  ]
+): Promise<T> {
+  const [options, fn] = args.length === 1 ? [{}, args[0]] : args;
+  const { files, setup, ...serveOptions } = options;
+  const dir = await tempProject(files);
+  try {
+    await setup?.(dir);
+    const served = await serve(dir, serveOptions);
+    try {
+      return await fn(served);
+    } finally {
+      await served.stop();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/**
+ * Starts `weft serve --project DIR` and waits (within a deadline) for its ready line. The port is 0 (the OS
+ * chooses) unless given; `"previous"` passes no `--port`, so the service reuses the port of its last run.
+ * `program` and `cwd` run another build of weft, as {@linkcode runWeft} does.
+ */
+export async function serve(projectDir: string, options: ServeOptions = {}): Promise<ServedProject> {
   const port = options.port === "previous" ? [] : ["--port", String(options.port ?? 0)];
   const args = [...options.program ?? CHECKOUT, "serve", "--project", projectDir, ...port];
   const process = new Deno.Command(Deno.execPath(), {
@@ -89,42 +134,45 @@ export async function serve(
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
-  const reader = process.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  while (!buffered.includes("\n")) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffered += value;
+  const stdout = new StreamText(process.stdout, "the stdout of weft serve");
+  let lineEnd: number;
+  try {
+    lineEnd = await stdout.until("\n");
+  } catch (error) {
+    process.kill("SIGKILL");
+    await process.status;
+    throw error;
   }
   // Keep draining stdout so the child never blocks on a full pipe; the contract is one line only.
-  const rest = (async () => {
-    let extra = buffered.slice(buffered.indexOf("\n") + 1);
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      extra += value;
-    }
-    return extra;
-  })();
-  const ready = JSON.parse(buffered.slice(0, buffered.indexOf("\n")));
-  if (!ready.ready) throw new Error(`serve did not start: ${buffered}`);
+  const rest = stdout.drain(lineEnd);
+  const ready = JSON.parse(stdout.text.slice(0, lineEnd));
+  if (!ready.ready) throw new Error(`serve did not start: ${stdout.text}`);
   const connection = JSON.parse(await Deno.readTextFile(`${projectDir}/.weft/connection.json`));
+  let ended: Promise<number> | undefined;
+  const end = (signal: Deno.Signal) =>
+    ended ??= (async () => {
+      try {
+        process.kill(signal);
+      } catch {
+        // it ended by itself (a test closed its stdin, say)
+      }
+      const status = await within(`weft serve (pid ${process.pid}) to exit on ${signal}`, process.status);
+      const extra = await within("the stdout of weft serve to close", rest);
+      if (signal === "SIGTERM" && extra.trim()) {
+        throw new Error(
+          `serve printed more than its ready line: ${extra}`,
+        );
+      }
+      return status.code;
+    })();
   return {
     projectDir,
     ...ready,
     connection,
     process,
-    async stop() {
-      process.kill("SIGTERM");
-      const status = await process.status;
-      const extra = await rest;
-      if (extra.trim()) throw new Error(`serve printed more than its ready line: ${extra}`);
-      return status.code;
-    },
+    stop: () => end("SIGTERM"),
     async kill() {
-      process.kill("SIGKILL");
-      await process.status;
-      await rest;
+      await end("SIGKILL");
     },
   };
 }
