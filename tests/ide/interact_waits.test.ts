@@ -8,16 +8,19 @@
 import assert from "node:assert/strict";
 import { unwrapToolResult } from "../../src/client/connect.ts";
 import type { RunView } from "../../src/engine/views.ts";
+import { within } from "../support/deadline.ts";
 import { call, callError, closeClient, withServedProject } from "../support/service.ts";
 import { formClient, type Interaction, PICK_ANSWER, PICK_PROJECT, startPick } from "./fixture.ts";
 
 const ACCEPT = { action: "accept" as const, content: { destination: "local", format: "md", owner: "Ada" } };
 
-Deno.test("interact waits for slow people and lets exactly one answer win", async (t) => {
+Deno.test("interact keeps the client informed while a person answers, and lets exactly one answer win", async (t) => {
   await withServedProject({ files: PICK_PROJECT }, async (served) => {
+    const firstBeat = Promise.withResolvers<void>();
     const slow = await formClient(served, "/mcp", async () => {
-      // A person who takes a few seconds: longer than a quick round trip, shorter than the suite's patience.
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // This person answers only once the client has heard that the form is open and waiting. (That the
+      // beats go on every interval is proven in process, in tests/mcp/ask_person.test.ts.)
+      await within("the first progress beat of the open form", firstBeat.promise);
       return ACCEPT;
     });
     const formOpen = { first: Promise.withResolvers<void>(), second: Promise.withResolvers<void>() };
@@ -34,19 +37,25 @@ Deno.test("interact waits for slow people and lets exactly one answer win", asyn
       );
     });
     try {
-      await t.step("a slow answer completes, with progress while the form is open", async () => {
+      await t.step("the client hears progress while the form is open, then gets the answer", async () => {
         const run = await startPick(slow);
         const progress: number[] = [];
         const result = unwrapToolResult<Interaction>(
           await slow.callTool(
             { name: "interact", arguments: { runId: run.runId, actionId: run.pendingAction!.id } },
             undefined,
-            { onprogress: (update) => progress.push(update.progress), resetTimeoutOnProgress: true },
+            {
+              onprogress: (update) => {
+                progress.push(update.progress);
+                firstBeat.resolve();
+              },
+              resetTimeoutOnProgress: true,
+            },
           ),
         );
         assert.equal(result.interaction, "answered");
         assert.equal(result.run.pendingAction?.kind, "user_ask_confirmation");
-        assert.ok(progress.length >= 1, "the client that asked for progress got it");
+        assert.deepEqual(progress.slice(0, 1), [1], "the client that asked for progress got it");
       });
 
       await t.step("two open forms and answer_ask: one wins, the rest get CONFLICT", async () => {

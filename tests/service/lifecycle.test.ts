@@ -54,6 +54,34 @@ Deno.test("a restart keeps the port and the tokens; modes opened up by hand are 
   }
 });
 
+Deno.test("port fallback: a restart whose previous port is taken serves on a new one and logs why", async () => {
+  const dir = await tempProject();
+  try {
+    const first = await serve(dir);
+    await first.stop();
+    const squatter = Deno.listen({ hostname: "127.0.0.1", port: first.port });
+    try {
+      const second = await serve(dir, { port: "previous" });
+      try {
+        assert.notEqual(second.port, first.port);
+        assert.equal(second.connection.port, second.port, "connection.json names the new port");
+        assert.equal(second.connection.externalToken, first.connection.externalToken);
+      } finally {
+        await second.stop();
+      }
+      const log = await Deno.readTextFile(`${dir}/.weft/logs/${second.instanceId}.jsonl`);
+      const taken = log.trim().split("\n").map((line) => JSON.parse(line)).find((e) =>
+        e.event === "service.port_taken"
+      );
+      assert.equal(taken?.port, first.port);
+    } finally {
+      squatter.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a second serve for the same project refuses while the first runs", async () => {
   await withServedProject(async (served) => {
     const dir = served.projectDir;

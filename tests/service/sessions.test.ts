@@ -92,18 +92,85 @@ Deno.test("status works on all four endpoints and names each endpoint's source",
   });
 });
 
-Deno.test("tools list strict input schemas, output schemas and honest annotations", async () => {
+/**
+ * What every tool promises an MCP client about itself: [readOnlyHint, destructiveHint, idempotentHint].
+ * Clients decide on approval prompts from these, so a destructive tool marked harmless is a broken promise.
+ */
+const ANNOTATIONS: Record<string, [readOnly: boolean, destructive: boolean, idempotent: boolean]> = {
+  flow: [false, false, false],
+  list_workflows: [true, false, true],
+  get_run: [true, false, true],
+  list_runs: [true, false, true],
+  interact: [false, false, false],
+  answer_ask: [false, false, false],
+  cancel_run: [false, true, true],
+  status: [true, false, true],
+  get_record: [true, false, true],
+  get_artifact: [true, false, true],
+  list_artifacts: [true, false, true],
+  get_agent_call: [true, false, true],
+  claim_agent_call: [false, false, true],
+  call_agent_tool: [false, false, true],
+  read_agent_asset: [true, false, true],
+  complete_agent_call: [false, false, true],
+  fail_agent_call: [false, true, true],
+};
+
+const AGENT_TASK_TOOLS = [
+  "get_agent_call",
+  "claim_agent_call",
+  "call_agent_tool",
+  "read_agent_asset",
+  "complete_agent_call",
+  "fail_agent_call",
+];
+
+Deno.test("tool annotations: every tool on every endpoint is annotated as the table says (fail_agent_call and cancel_run destructive)", async () => {
+  await withServedProject(async (served) => {
+    for (const path of ["/mcp", "/mcp/codex", "/internal/mcp", "/internal/mcp/studio"]) {
+      const client = await mcpClient(served, path);
+      try {
+        const { tools } = await client.listTools();
+        const expected = Object.keys(ANNOTATIONS).filter((name) =>
+          path.startsWith("/mcp") || !AGENT_TASK_TOOLS.includes(name)
+        );
+        assert.deepEqual(tools.map((tool) => tool.name).sort(), expected.sort(), `the tools of ${path}`);
+        for (const tool of tools) {
+          const [readOnlyHint, destructiveHint, idempotentHint] = ANNOTATIONS[tool.name];
+          // Absent hints mean their MCP defaults: not read-only, destructive, not idempotent, open world.
+          const hints = tool.annotations ?? {};
+          assert.deepEqual(
+            {
+              readOnlyHint: hints.readOnlyHint ?? false,
+              destructiveHint: hints.destructiveHint ?? true,
+              idempotentHint: hints.idempotentHint ?? false,
+              openWorldHint: hints.openWorldHint ?? true,
+            },
+            { readOnlyHint, destructiveHint, idempotentHint, openWorldHint: false },
+            `${tool.name} on ${path}`,
+          );
+        }
+      } finally {
+        await closeClient(client);
+      }
+    }
+  });
+});
+
+Deno.test("tools list strict input schemas and output schemas; an unknown argument is INVALID_REQUEST", async () => {
   await withServedProject(async (served) => {
     for (const path of ["/mcp", "/mcp/codex", "/internal/mcp"]) {
       const client = await mcpClient(served, path);
       try {
         const { tools } = await client.listTools();
-        const status = tools.find((tool) => tool.name === "status")!;
-        assert.equal(status.inputSchema.additionalProperties, false);
-        assert.ok(status.outputSchema);
-        assert.equal(status.annotations?.readOnlyHint, true);
-        assert.equal(status.annotations?.destructiveHint, false);
-        assert.equal(status.annotations?.openWorldHint, false);
+        for (const tool of tools) {
+          assert.equal(
+            tool.inputSchema.additionalProperties,
+            false,
+            `${tool.name} takes no unknown argument`,
+          );
+          assert.ok(tool.outputSchema, `${tool.name} declares its output`);
+        }
         const unknown = await client.callTool({ name: "status", arguments: { extra: 1 } });
         assert.equal(unknown.isError, true);
         assert.equal(

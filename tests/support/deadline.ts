@@ -91,3 +91,22 @@ export class StreamText {
     else this.#text += value;
   }
 }
+
+/**
+ * Resolves once `check` returns a value other than `undefined`, asking again every `everyMs`; fails after the
+ * deadline naming `what`. For state a test cannot be told about, such as a line appearing in a file.
+ */
+export function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  options: { everyMs?: number; ms?: number } = {},
+): Promise<T> {
+  const poll = async () => {
+    while (true) {
+      const value = await check();
+      if (value !== undefined) return value;
+      await new Promise((resolve) => setTimeout(resolve, options.everyMs ?? 25));
+    }
+  };
+  return within(what, poll(), options.ms);
+}

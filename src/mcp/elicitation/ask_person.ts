@@ -25,6 +25,8 @@ export interface WaitFor {
   engine: Engine;
   runId: string;
   actionId: string;
+  /** How often progress beats while the form is open; {@linkcode PROGRESS_EVERY_MS} unless a test says. */
+  progressEveryMs?: number;
 }
 
 /**
@@ -38,7 +40,7 @@ export async function askPerson(form: ActionForm, call: ToolCall, wait: WaitFor)
   const unsubscribe = wait.engine.onRunChanged((run) => {
     if (run.runId === wait.runId && run.pendingAction?.id !== wait.actionId) withdrawn.abort();
   });
-  const heartbeat = startProgress(call);
+  const heartbeat = startProgress(call, wait.progressEveryMs ?? PROGRESS_EVERY_MS);
   try {
     return await server.elicitInput(
       { mode: "form", message: form.message, requestedSchema: form.requestedSchema },
@@ -68,7 +70,7 @@ export async function askPerson(form: ActionForm, call: ToolCall, wait: WaitFor)
 }
 
 /** Sends `notifications/progress` now and then while the form is open, when the client gave a token. */
-function startProgress({ extra }: ToolCall): { stop(): void } | undefined {
+function startProgress({ extra }: ToolCall, everyMs: number): { stop(): void } | undefined {
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return undefined;
   let progress = 0;
@@ -83,6 +85,6 @@ function startProgress({ extra }: ToolCall): { stop(): void } | undefined {
   };
   // The first beat goes out before the form, so the client knows a person is now being asked.
   send();
-  const timer = setInterval(send, PROGRESS_EVERY_MS);
+  const timer = setInterval(send, everyMs);
   return { stop: () => clearInterval(timer) };
 }
