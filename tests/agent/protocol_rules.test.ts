@@ -119,7 +119,9 @@ Deno.test("agent-task protocol rules on a real service", async (t) => {
       await call(person, "cancel_run", { runId: run.runId });
     });
 
-    await t.step("concurrent tool calls run one at a time; a BUSY one succeeds when retried", async () => {
+    // BUSY itself needs a call still running, which these synchronous tool kinds never leave: it is proven
+    // against the receipt book in tests/mcp/receipts.test.ts.
+    await t.step("tool calls sent at once from two sessions each run once and keep one receipt", async () => {
       const run = await start(ide, "intent");
       const claimed = await claim(ide, run, "agent-busy");
       const ids = ["c1", "c2", "c3"];
@@ -129,11 +131,8 @@ Deno.test("agent-task protocol rules on a real service", async (t) => {
           arguments: { ...ownerRef(claimed), toolCallId, toolId: "get_context", input: {} },
         })
       ));
-      assert.ok(results.some((result) => !result.isError));
       for (const [index, result] of results.entries()) {
-        if (!result.isError) continue;
-        assert.equal(JSON.parse((result.content as { text: string }[])[0].text).error.code, "BUSY");
-        await useTool(codex, claimed, ids[index], "get_context");
+        assert.ok(!result.isError, `${ids[index]}: ${JSON.stringify(result.content)}`);
       }
       const { agentCall } = await call<{ agentCall: { receipts: { toolCallId: string; status: string }[] } }>(
         codex,

@@ -25,6 +25,7 @@ Deno.test("a human-only workflow runs to completion on /internal/mcp and commits
   await withServedProject({ files: REVIEW_PROJECT }, async (served) => {
     const dir = served.projectDir;
     const cli = await mcpClient(served, "/internal/mcp");
+    const studio = await mcpClient(served, "/internal/mcp/studio");
     try {
       const { workflows } = await call<{ workflows: { name: string; ready: boolean; source: string }[] }>(
         cli,
@@ -60,7 +61,8 @@ Deno.test("a human-only workflow runs to completion on /internal/mcp and commits
       });
       assert.equal(stale.code, "CONFLICT");
 
-      ({ run } = await call<RunResult>(cli, "answer_ask", {
+      // The person confirms in Studio: the answer must carry Studio as its source, not the Run's CLI.
+      ({ run } = await call<RunResult>(studio, "answer_ask", {
         runId: run.runId,
         actionId: run.pendingAction!.id,
         answer: { isConfirmed: true },
@@ -88,8 +90,9 @@ Deno.test("a human-only workflow runs to completion on /internal/mcp and commits
         runId: run.runId,
         timeline: true,
       });
-      assert.ok(
-        timeline.some((event) => event.source === "cli"),
+      assert.deepEqual(
+        timeline.filter((event) => event.type === "action_answered").map((event) => event.source),
+        ["cli", "studio"],
         "answers carry the source they came through",
       );
 
@@ -104,6 +107,7 @@ Deno.test("a human-only workflow runs to completion on /internal/mcp and commits
       assert.ok(!log.includes("Name the release") && !log.includes("A fine title"), "no intents or answers");
     } finally {
       await closeClient(cli);
+      await closeClient(studio);
     }
   });
 });
