@@ -116,7 +116,7 @@ Deno.test("doctor names each problem of a troubled project with the command that
 });
 
 Deno.test("git never takes .weft/: weft writes .weft/.gitignore, and doctor reports a .weft/ git would track", async (t) => {
-  const cwd = await notesProject();
+  const cwd = await tempProject(NOTES_PROJECT);
   const git = async (...args: string[]) => {
     const output = await new Deno.Command("git", { args, cwd, stdin: "null" }).output();
     assert.ok(output.success, new TextDecoder().decode(output.stderr));
