@@ -6,14 +6,15 @@
  * for the same time, weft's end RSS as a ratio to the bare server's, and one idle session's memory on each
  * (`--no-bare` skips the comparison).
  *
- * Usage: `deno task soak [--sessions N] [--seconds N] [--seed N] [--no-bare]`
+ * Usage: `deno task soak [--sessions N] [--seconds N] [--seed N] [--no-bare]`. A test bounds it by rounds per
+ * session instead of by time, so what it checks does not depend on the speed of the machine.
  *
  * @module
  */
 
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
-import { closeClient, mcpClient, serve } from "../support/service.ts";
+import { call, closeClient, mcpClient, serve } from "../support/service.ts";
 import { Actor, proofProject } from "./fixture.ts";
 import { numberArg, Prng, seedFrom } from "./prng.ts";
 import { report, runViolations, tool } from "./probe.ts";
@@ -26,6 +27,11 @@ export interface SoakFigures {
   seconds: number;
   operations: number;
   opsPerSecond: number;
+  /** Runs the sessions started, and the Runs the service counts afterwards by status (they must agree). */
+  runsStarted: number;
+  runsAfter: Record<string, number>;
+  /** Sessions still open once every soak client has closed its own (the one asking included). */
+  openSessionsAfter: number;
   latencyMs: Record<string, { count: number; p50: number; p99: number }>;
   rssStartKiB: number;
   rssPeakKiB: number;
@@ -45,7 +51,7 @@ const PATHS = ["/mcp", "/mcp/codex", "/mcp", "/internal/mcp"];
 
 /** Runs the soak and returns its figures; unexpected errors are collected as violations. */
 export async function soak(
-  options: { sessions: number; seconds: number; seed: number; bare?: boolean },
+  options: { sessions: number; seed: number; seconds?: number; rounds?: number; bare?: boolean },
 ): Promise<SoakFigures> {
   const prng = new Prng(options.seed);
   const dir = await proofProject();
@@ -59,25 +65,43 @@ export async function soak(
     ? await idleSessionKiB(served.pid, IDLE_SESSIONS, () => mcpClient(served, "/mcp", { name: "idle" }))
     : undefined;
   let operations = 0;
+  let runsStarted = 0;
+  let runsAfter: Record<string, number> = {};
+  let openSessionsAfter = -1;
   const started = performance.now();
   try {
     for (let i = 0; i < options.sessions; i++) {
       const path = PATHS[i % PATHS.length];
       clients.push(timed(await mcpClient(served, path, { name: `soak-${i}` }), latencies));
     }
-    const deadline = performance.now() + options.seconds * 1000;
+    const limit = {
+      deadline: options.seconds === undefined ? Infinity : performance.now() + options.seconds * 1000,
+      rounds: options.rounds ?? Infinity,
+    };
     const sampler = setInterval(() => rssPeakKiB = Math.max(rssPeakKiB, residentKiB(served.pid)), 250);
     try {
       const counts = await Promise.all(clients.map((client, i) => {
         const actor = new Actor(`s${i}`, new Prng(prng.int(0, 2 ** 31)), client, new Map());
-        return session(actor, PATHS[i % PATHS.length], deadline, violations);
+        return session(actor, PATHS[i % PATHS.length], limit, violations);
       }));
-      operations = counts.reduce((a, b) => a + b, 0);
+      operations = counts.reduce((sum, count) => sum + count.calls, 0);
+      runsStarted = counts.reduce((sum, count) => sum + count.runs, 0);
     } finally {
       clearInterval(sampler);
     }
   } finally {
     await Promise.all(clients.map((client) => closeClient(client).catch(() => {})));
+  }
+  const checker = await mcpClient(served, "/internal/mcp", { name: "soak-check" });
+  try {
+    violations.push(...await everyRunViolations(checker));
+    const { service } = await call<
+      { service: { counts: { runs: Record<string, number>; sessions: { open: number } } } }
+    >(checker, "status");
+    runsAfter = service.counts.runs;
+    openSessionsAfter = service.counts.sessions.open;
+  } finally {
+    await closeClient(checker);
   }
   const elapsed = (performance.now() - started) / 1000;
   const rssEndKiB = residentKiB(served.pid);
@@ -85,7 +109,7 @@ export async function soak(
   await Deno.remove(dir, { recursive: true });
   let bare: SoakFigures["bare"];
   if (options.bare) {
-    const load = await bareSoak(options.sessions, options.seconds);
+    const load = await bareSoak(options.sessions, options.seconds ?? elapsed);
     const idleBare = await bareIdleSessionKiB(IDLE_SESSIONS);
     bare = {
       ...load,
@@ -99,6 +123,9 @@ export async function soak(
     seconds: Math.round(elapsed * 10) / 10,
     operations,
     opsPerSecond: Math.round(operations / elapsed),
+    runsStarted,
+    runsAfter,
+    openSessionsAfter,
     latencyMs: summarize(latencies),
     rssStartKiB,
     rssPeakKiB: Math.max(rssPeakKiB, rssEndKiB),
@@ -109,11 +136,17 @@ export async function soak(
   };
 }
 
-/** One session's loop until the deadline; returns how many tool calls it made. */
-async function session(actor: Actor, path: string, deadline: number, violations: string[]): Promise<number> {
+/** One session's loop for its rounds or until the deadline; returns how many tool calls and Runs it made. */
+async function session(
+  actor: Actor,
+  path: string,
+  limit: { deadline: number; rounds: number },
+  violations: string[],
+): Promise<{ calls: number; runs: number }> {
   const external = !path.startsWith("/internal");
   const runs = new Map<string, RunView>();
   let calls = 0;
+  let started = 0;
   const call = async <T>(name: string, args: Record<string, unknown>): Promise<T | undefined> => {
     calls++;
     const outcome = await tool<T>(actor.client, name, args);
@@ -121,13 +154,16 @@ async function session(actor: Actor, path: string, deadline: number, violations:
     violations.push(`${path} ${name}: ${outcome.text}`);
     return undefined;
   };
-  while (performance.now() < deadline) {
+  for (let round = 0; round < limit.rounds && performance.now() < limit.deadline; round++) {
     const roll = actor.prng.next();
     const active = [...runs.values()].filter((run) => run.status === "waiting");
     if (roll < 0.15 || active.length === 0) {
       const flowName = external && actor.prng.chance(0.5) ? "intent" : "ledger";
       const run = (await call<{ run: RunView }>("flow", { flowName, intent: `soak ${actor.name}` }))?.run;
-      if (run) runs.set(run.runId, run);
+      if (run) {
+        runs.set(run.runId, run);
+        started++;
+      }
     } else if (roll < 0.2) {
       const run = actor.prng.pick(active);
       const cancelled = (await call<{ run: RunView }>("cancel_run", { runId: run.runId }))?.run;
@@ -149,7 +185,22 @@ async function session(actor: Actor, path: string, deadline: number, violations:
     // Finished Runs are dropped, as a client would, so what the service keeps for them is what is measured.
     for (const [runId, run] of runs) if (run.status !== "waiting") runs.delete(runId);
   }
-  return calls;
+  return { calls, runs: started };
+}
+
+/** Every Run the service holds, each checked for a sound shape. */
+async function everyRunViolations(client: Client): Promise<string[]> {
+  const problems: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page: { runs: RunView[]; nextCursor?: string } = await call(client, "list_runs", {
+      limit: 200,
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const run of page.runs) problems.push(...runViolations(run));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return problems;
 }
 
 type Caller = <T>(name: string, args: Record<string, unknown>) => Promise<T | undefined>;

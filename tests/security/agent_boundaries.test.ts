@@ -122,34 +122,55 @@ Deno.test("agent tools refuse `..`, absolute paths, symlinks out, .git, .weft an
       return outcome;
     };
     const abs = served.projectDir;
-    const refusedReads = [
-      "../secret.txt",
-      "src/../../secret.txt",
-      "/etc/passwd",
-      `${abs}/README.md`,
-      "C:\\Windows\\win.ini",
-      "\\\\server\\share",
-      "link-out.txt",
-      "dir-out/secret.txt",
-      "env-alias",
-      ".git/config",
-      "./.git/config",
-      "src/../.git/config",
-      ".weft/connection.json",
-      ".weft/weft.db",
-      ".env",
-      ".env.local",
-      "README.md\u0000.env",
+    // Each refusal for its own reason: an absolute path refused only as "no such file" would prove nothing.
+    const DOTS = /must not contain `\.\.`/;
+    const ABSOLUTE = /relative to the project, not absolute/;
+    const OUTSIDE = /leads outside the project/;
+    const OFF_LIMITS = /\.git, \.weft and \.env\* are off limits/;
+    const refusedReads: [string, RegExp][] = [
+      ["../secret.txt", DOTS],
+      ["src/../../secret.txt", DOTS],
+      ["/etc/passwd", ABSOLUTE],
+      [`${abs}/README.md`, ABSOLUTE],
+      ["C:\\Windows\\win.ini", ABSOLUTE],
+      ["\\\\server\\share", ABSOLUTE],
+      ["link-out.txt", OUTSIDE],
+      ["dir-out/secret.txt", OUTSIDE],
+      ["env-alias", /leads into \.git, \.weft or \.env\*/],
+      [".git/config", OFF_LIMITS],
+      ["./.git/config", OFF_LIMITS],
+      ["src/../.git/config", DOTS],
+      [".weft/connection.json", OFF_LIMITS],
+      [".weft/weft.db", OFF_LIMITS],
+      [".env", OFF_LIMITS],
+      [".env.local", OFF_LIMITS],
+      ["README.md\u0000.env", /NUL/],
     ];
-    for (const path of refusedReads) {
+    for (const [path, reason] of refusedReads) {
       const outcome = await use("read_file", { path });
       assert.ok(!outcome.ok, `read_file ${JSON.stringify(path)} succeeded: ${outcome.text}`);
-      assert.ok(["INVALID_REQUEST", "TOOL_FAILED"].includes(outcome.error.code), outcome.text);
+      assert.equal(
+        outcome.error.code,
+        "INVALID_REQUEST",
+        `read_file ${JSON.stringify(path)}: ${outcome.text}`,
+      );
+      assert.match(outcome.error.message, reason, `read_file ${JSON.stringify(path)}`);
       assert.ok(!outcome.text.includes(MARKER) && !outcome.text.includes("SECRET="), outcome.text);
     }
-    for (const dir of ["..", "/", abs, ".git", ".weft", "dir-out", "src/../.."]) {
+    const refusedLists: [string, RegExp][] = [
+      ["..", DOTS],
+      ["/", ABSOLUTE],
+      [abs, ABSOLUTE],
+      [".git", OFF_LIMITS],
+      [".weft", OFF_LIMITS],
+      ["dir-out", OUTSIDE],
+      ["src/../..", DOTS],
+    ];
+    for (const [dir, reason] of refusedLists) {
       const outcome = await use("list_files", { dir });
       assert.ok(!outcome.ok, `list_files ${dir} succeeded: ${outcome.text}`);
+      assert.equal(outcome.error.code, "INVALID_REQUEST", `list_files ${dir}: ${outcome.text}`);
+      assert.match(outcome.error.message, reason, `list_files ${dir}`);
     }
     const listed = await use("list_files", {});
     assert.ok(listed.ok, listed.text);

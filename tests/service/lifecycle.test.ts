@@ -4,7 +4,18 @@
  */
 
 import assert from "node:assert/strict";
-import { runWeft, serve, tempProject, withServedProject } from "../support/service.ts";
+import type { RunView } from "../../src/engine/views.ts";
+import {
+  call,
+  callError,
+  closeClient,
+  mcpClient,
+  runWeft,
+  serve,
+  tempProject,
+  withServedProject,
+} from "../support/service.ts";
+import { claim, useTool } from "../agent/support.ts";
 import { within } from "../support/deadline.ts";
 import { isProcessAlive } from "../../src/weft_dir/process.ts";
 
@@ -165,16 +176,46 @@ Deno.test("leftovers of a crashed instance: status says so, stop refuses, start 
   }
 });
 
-Deno.test("the log is JSON lines per instance and holds no token", async () => {
+Deno.test("the log is JSON lines per instance, and after tool calls with secrets in them it holds none", async () => {
   await withServedProject(async (served) => {
-    assert.equal(await served.stop(), 0, "serve exits cleanly on SIGTERM sent right after its ready line");
+    const ide = await mcpClient(served, "/mcp");
+    const cli = await mcpClient(served, "/internal/mcp");
+    let ownerToken: string;
+    try {
+      const intent = "INTENT-MARKER export the reports";
+      const { run } = await call<{ run: RunView }>(ide, "flow", { flowName: "intent", intent });
+      const claimed = await claim(ide, run, "agent-log");
+      ownerToken = claimed.ownerToken;
+      await useTool(ide, claimed, "t1", "list_files");
+      await callError(cli, "answer_ask", {
+        runId: run.runId,
+        actionId: "act_missing",
+        answer: [{ questionId: "q", isSkipped: false, answer: "ANSWER-MARKER" }],
+      });
+      await call(cli, "cancel_run", { runId: run.runId });
+    } finally {
+      await closeClient(ide);
+      await closeClient(cli);
+    }
+    assert.equal(await served.stop(), 0, "serve exits cleanly on SIGTERM");
     const text = await Deno.readTextFile(`${served.projectDir}/.weft/logs/${served.instanceId}.jsonl`);
     const events = text.trim().split("\n").map((line) => JSON.parse(line));
     assert.equal(events[0].event, "service.started");
     assert.equal(events.at(-1).event, "service.stopped");
-    assert.ok(
-      !text.includes(served.connection.externalToken) && !text.includes(served.connection.internalToken),
-    );
+    const tools = events.filter((event) => event.event === "tool.call").map((event) => event.tool);
+    for (const tool of ["flow", "claim_agent_call", "call_agent_tool", "answer_ask", "cancel_run"]) {
+      assert.ok(tools.includes(tool), `the log has the ${tool} call`);
+    }
+    const secrets = {
+      externalToken: served.connection.externalToken,
+      internalToken: served.connection.internalToken,
+      ownerToken: ownerToken!,
+      intent: "INTENT-MARKER",
+      answer: "ANSWER-MARKER",
+    };
+    for (const [name, secret] of Object.entries(secrets)) {
+      assert.ok(!text.includes(secret), `the log holds the ${name}`);
+    }
   });
 });
 
