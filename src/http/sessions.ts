@@ -79,6 +79,15 @@ export class SessionTable {
       if (!session || session.endpoint.path !== endpoint.path) {
         return jsonRpcError(404, -32001, "Session not found: initialize a new session on this endpoint");
       }
+      // The SDK refuses a well-formed initialize here, but answers a malformed one -32603 with its schema dump.
+      if (hasInitialize(body)) {
+        return jsonRpcError(
+          400,
+          -32600,
+          "Invalid Request: this session is already initialized; to start over, send initialize without an " +
+            "Mcp-Session-Id",
+        );
+      }
       session.lastSeen = this.now();
       return this.#tracked(session, await session.transport.handleRequest(request, { parsedBody: body }));
     }
@@ -171,6 +180,12 @@ export class SessionTable {
     await Promise.allSettled(sessions.map((session) => session.server.close()));
     this.#sessions.clear();
   }
+}
+
+/** Whether any message of the body asks for `initialize`, well-formed or not. */
+function hasInitialize(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((message) => (message as { method?: unknown } | null)?.method === "initialize");
 }
 
 function isInitialization(body: unknown): boolean {

@@ -8,8 +8,10 @@
 import { z } from "zod";
 import {
   type CallToolRequest,
+  ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
   Server,
 } from "./sdk.ts";
@@ -39,9 +41,9 @@ export function createSessionServer(
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
   // Built at the endpoint's first tools/list (then cached), so an initialize never waits for it.
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listingFor(endpoint, tools) }));
-  server.setRequestHandler(ListResourcesRequestSchema, () => listProtocolDoc());
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => readProtocolDoc(request.params.uri));
+  handleChecked(server, ListToolsRequestSchema, () => ({ tools: listingFor(endpoint, tools) }));
+  handleChecked(server, ListResourcesRequestSchema, () => listProtocolDoc());
+  handleChecked(server, ReadResourceRequestSchema, (request) => readProtocolDoc(request.params.uri));
   server.setRequestHandler(CallToolMethod, async (raw, extra) => {
     // The SDK's wrapper has checked the request against CallToolRequestSchema before this runs.
     const request = raw as unknown as CallToolRequest;
@@ -87,6 +89,29 @@ export function createSessionServer(
  * params) as JSON-RPC intends.
  */
 const CallToolMethod = z.looseObject({ method: z.literal("tools/call") });
+
+/**
+ * Registers `handler` for the method of `schema`, checking the request against `schema` itself: params that
+ * do not fit are -32602 (invalid params) naming what is wrong. Registered with the full schema, the SDK would
+ * answer them -32603 (internal error) with its schema dump, for the reason given at {@linkcode CallToolMethod}.
+ */
+function handleChecked<S extends z.ZodObject<{ method: z.ZodLiteral<string> }>, R>(
+  server: Server,
+  schema: S,
+  handler: (request: z.output<S>) => R,
+): void {
+  const method = schema.shape.method.value;
+  server.setRequestHandler(z.looseObject({ method: z.literal(method) }), (raw) => {
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params for ${method}: ${describeIssues(parsed.error)}`,
+      );
+    }
+    return handler(parsed.data) as never;
+  });
+}
 
 /** Turns zod issues into one line an agent can act on: `path: problem; path: problem`. */
 export function describeIssues(error: z.ZodError): string {

@@ -196,6 +196,9 @@ function judge(
       count(`rpc ${code}`);
       if (typeof code !== "number") {
         problems.push(`protocol error without a numeric code: ${text.slice(0, 300)}`);
+      } else if (code === -32603) {
+        // An internal error is an unclassified failure at the protocol level, as INTERNAL is at the tool level.
+        problems.push(`JSON-RPC internal error -32603: ${text.slice(0, 300)}`);
       }
     } else if (result?.isError) {
       const payload = parse(result.content?.[0]?.text ?? "") as { error?: { code: string } } | undefined;

@@ -184,18 +184,43 @@ Deno.test("tools list strict input schemas and output schemas; an unknown argume
   });
 });
 
-Deno.test("a malformed tools/call is a JSON-RPC invalid-params error, not an internal error", async () => {
+Deno.test("malformed requests in a session are classified JSON-RPC errors, never -32603 with a schema dump", async () => {
   await withServedProject(async (served) => {
     const id = await openRawSession(served, "/mcp");
-    for (const params of [{ name: "status", arguments: "x" }, { arguments: {} }, { name: 7 }]) {
+    const send = async (message: Record<string, unknown>) => {
       const response = await fetch(served.url + "/mcp", {
         method: "POST",
         headers: mcpHeaders(served.connection.externalToken, { "mcp-session-id": id }),
-        body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params }),
+        body: JSON.stringify({ jsonrpc: "2.0", id: 9, ...message }),
       });
       const text = await response.text();
-      const message = JSON.parse(text.split("\n").find((line) => line.startsWith("data: "))!.slice(6));
-      assert.equal(message.error?.code, -32602, JSON.stringify(params));
+      const data = text.split("\n").find((line) => line.startsWith("data: "));
+      return { status: response.status, text, error: JSON.parse(data ? data.slice(6) : text).error };
+    };
+    const malformed = [
+      { method: "tools/call", params: { name: "status", arguments: "x" } },
+      { method: "tools/call", params: { arguments: {} } },
+      { method: "tools/call", params: { name: 7 } },
+      { method: "resources/read" },
+      { method: "resources/read", params: { uri: 7 } },
+    ];
+    for (const message of malformed) {
+      const { error, text } = await send(message);
+      assert.equal(error?.code, -32602, JSON.stringify(message));
+      // The SDK itself checks tools/call (and shows its schema issues); weft's own checks name them in a line.
+      if (message.method !== "tools/call") {
+        assert.doesNotMatch(text, /invalid_type/, `no schema dump: ${text}`);
+      }
     }
+    // initialize belongs before a session: inside one it is refused the same way, whatever its params.
+    for (const params of [initializeRequest("again").params, {}, undefined]) {
+      const { status, error, text } = await send({ method: "initialize", params });
+      assert.equal(status, 400, JSON.stringify(params));
+      assert.equal(error?.code, -32600, JSON.stringify(params));
+      assert.match(error.message, /already initialized/);
+      assert.doesNotMatch(text, /invalid_type|"expected"/, "no schema dump");
+    }
+    const still = await send({ method: "ping" });
+    assert.equal(still.error, undefined, "the session still answers");
   });
 });
