@@ -1,5 +1,5 @@
 /**
- * Writes `schema/workflow.schema.json` from the zod manifest: `deno run -A src/engine/workflow/generate_schema.ts`.
+ * Writes `schema/workflow.schema.json` from the zod manifest: `deno task schema`.
  *
  * @module
  */
