@@ -1,7 +1,7 @@
 /** Canonical JSON: one text per value whatever the key order, so receipts can tell "the same call". */
 
 import assert from "node:assert/strict";
-import { canonicalJson } from "../../src/mcp/agent/canonical_json.ts";
+import { canonicalJson } from "../../src/lib/canonical_json.ts";
 
 Deno.test("canonical JSON: keys sorted at every level, arrays kept in order, undefined members dropped", () => {
   assert.equal(

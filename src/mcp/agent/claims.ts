@@ -17,7 +17,7 @@ import {
   type RunView,
 } from "../../engine/views.ts";
 import { constantTimeEqual, newToken } from "../../lib/tokens.ts";
-import { canonicalJson } from "./canonical_json.ts";
+import { canonicalJson } from "../../lib/canonical_json.ts";
 import { ReceiptBook, ReceiptSummarySchema, type ToolCallRequest } from "./receipts.ts";
 
 /** The engine operations the protocol drives; the engine knows nothing of claims or tokens. */

@@ -1,6 +1,6 @@
 /**
  * Canonical JSON: one text per JSON value, whatever the key order it arrived with, so that two inputs can be
- * compared for "the same call" by their text.
+ * compared by their text ("the same call", "the same workflow definition").
  *
  * @module
  */
