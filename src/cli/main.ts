@@ -33,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   run: async () => (await import("./commands/run.ts")).runCommand,
   attach: async () => (await import("./commands/attach.ts")).attachCommand,
   cancel: async () => (await import("./commands/cancel.ts")).cancelCommand,
+  move: async () => (await import("./commands/move.ts")).moveCommand,
   artifacts: async () => (await import("./commands/artifacts.ts")).artifactsCommand,
   artifact: async () => (await import("./commands/artifact.ts")).artifactCommand,
   record: async () => (await import("./commands/record.ts")).recordCommand,

@@ -12,7 +12,7 @@ import { publishTool, type RunContext } from "./tool_kinds.ts";
 import type { AgentAssetView, AgentTaskDefinition } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import type { StepDef } from "./workflow/manifest.ts";
-import { MAX_ASSET_BYTES } from "./workflow/skills.ts";
+import { assetPath, MAX_ASSET_BYTES } from "./workflow/skills.ts";
 
 /** An agent step definition. */
 export type AgentStep = Extract<StepDef, { kind: "agent" }>;
@@ -69,31 +69,20 @@ export function buildRunContext(run: RunState, artifacts: ArtifactStorage): RunC
 }
 
 /**
- * Reads a declared asset of the step's skills. A project file that became a symbolic link, stopped being a
- * file or grew past 1 MiB since load is refused rather than followed.
+ * Reads a declared asset of the step's skills through `read`, which gives the bytes stored with the Run's
+ * version: an edited or deleted folder never changes what a Run reads.
  */
-export function readSkillAsset(workflow: LoadedWorkflow, step: AgentStep, assetId: string): AgentAssetView {
+export function readSkillAsset(
+  workflow: LoadedWorkflow,
+  step: AgentStep,
+  assetId: string,
+  read: (path: string) => Uint8Array,
+): AgentAssetView {
   const asset = (step.skills ?? []).flatMap((name) => workflow.skills.get(name)!.assets)
     .find((candidate) => candidate.id === assetId);
   if (!asset) throw invalid(`asset "${assetId}" is not declared by this agent step's skills`);
-  const { file, name } = asset;
-  if (file.kind === "text") return { assetId, name, encoding: "utf8", content: file.text };
-  let info: Deno.FileInfo | undefined;
-  try {
-    info = file.kind === "disk" ? Deno.lstatSync(file.path) : undefined;
-  } catch {
-    info = undefined;
-  }
-  if (file.kind !== "disk" || !info?.isFile) {
-    throw new WeftError(
-      "TOOL_FAILED",
-      `asset "${assetId}" changed since the workflow was loaded; reload workflows`,
-    );
-  }
-  if (info.size > MAX_ASSET_BYTES) {
-    throw new WeftError("TOOL_FAILED", `asset "${assetId}" is larger than 1 MiB`);
-  }
-  const bytes = Deno.readFileSync(file.path);
+  const { name } = asset;
+  const bytes = read(assetPath(assetId));
   if (bytes.length > MAX_ASSET_BYTES) {
     throw new WeftError("TOOL_FAILED", `asset "${assetId}" is larger than 1 MiB`);
   }

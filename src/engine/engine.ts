@@ -30,6 +30,7 @@ import { executorFor, isActive, RUN_STATUSES } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import { MODEL_REQUIRED_REASON, needsModel, WorkflowRegistry } from "./workflow/registry.ts";
 import type { WorkflowSource } from "./workflow/source.ts";
+import { WorkflowVersions } from "./workflow/versions.ts";
 
 /** Options of {@linkcode Engine.open}. */
 export interface EngineOptions {
@@ -52,6 +53,7 @@ export const MAX_INTENT_CHARS = 20_000;
 export class Engine {
   readonly #storage: Storage;
   readonly #registry: WorkflowRegistry;
+  readonly #versions: WorkflowVersions;
   readonly #projectDir: string;
   readonly #now: () => Date;
   readonly #log: (event: Record<string, unknown>) => void;
@@ -63,12 +65,14 @@ export class Engine {
     this.#now = options.now ?? (() => new Date());
     this.#log = options.log ?? (() => {});
     this.#registry = new WorkflowRegistry(options.embedded, options.projectDir);
+    this.#versions = new WorkflowVersions(this.#registry, options.storage.definitions);
   }
 
   /** Opens the store, loads the workflows and applies the restart rules of SPEC §4. */
   static open(options: EngineOptions): Engine {
     try {
       const engine = new Engine(options);
+      engine.#pinUnversionedRuns();
       engine.#interruptActiveCalls();
       return engine;
     } catch (error) {
@@ -82,10 +86,13 @@ export class Engine {
     this.#storage.close();
   }
 
-  /** Every workflow with availability, and readiness as seen from `source`; picks up edited project ones. */
+  /**
+   * Every workflow with availability, readiness as seen from `source`, its current version and how many
+   * active Runs another version drives; picks up edited project ones.
+   */
   listWorkflows(source: Source): WorkflowView[] {
     this.#registry.refresh();
-    return this.#registry.views(source);
+    return this.#versions.describe(this.#registry.views(source), this.#storage.runs.activeVersions());
   }
 
   /** Starts a Run of `flowName` for `intent`; not idempotent. */
@@ -122,6 +129,7 @@ export class Engine {
       if (workflow.manifest.exclusive && this.#storage.runs.hasActive(run.flowName)) {
         throw conflict(`workflow "${run.flowName}" is exclusive and already has an active Run`);
       }
+      run.version = this.#versions.pin(workflow, at);
       this.#storage.runs.insert(run);
       const driver = new RunDriver(workflow, run, at, this.#storage.artifacts);
       driver.record("run_created", { source: input.source });
@@ -219,6 +227,35 @@ export class Engine {
     return this.#notify(view);
   }
 
+  /**
+   * Moves a waiting Run to the current version of its workflow, when it fits there: its stage and step
+   * exist, its state matches the stage's new schema and what it waits for still makes sense. Otherwise
+   * `CONFLICT` lists what does not fit, and the Run goes on under its own version.
+   */
+  moveRun(runId: string, source: Source): RunView {
+    this.#registry.refresh();
+    const view = this.#storage.transaction(() => {
+      const run = this.#load(runId);
+      const at = this.#timestamp();
+      const moved = this.#versions.moveToCurrent(run, at);
+      if (moved) {
+        run.updatedAt = at;
+        this.#storage.runs.update(run);
+        const { stageName, stepName } = run;
+        this.#storage.runs.appendEvents(runId, [{
+          type: "run_moved",
+          at,
+          stageName,
+          stepName,
+          source,
+          ...moved,
+        }]);
+      }
+      return toRunView(run);
+    });
+    return this.#notify(view);
+  }
+
   /** One Record, or null. */
   getRecord(recordId: string): RecordView | null {
     return this.#storage.artifacts.findRecord(recordId);
@@ -295,7 +332,7 @@ export class Engine {
   /** Reads one declared skill asset of the pending agent call. */
   readAgentAsset(runId: string, callId: string, assetId: string): AgentAssetView {
     const { workflow, step } = this.#agentCall(runId, callId);
-    return readSkillAsset(workflow, step, assetId);
+    return readSkillAsset(workflow, step, assetId, (path) => this.#versions.fileBytes(workflow, path));
   }
 
   /** Completes the pending agent call with its result and continues the Run until it waits or ends. */
@@ -354,9 +391,13 @@ export class Engine {
     }
   }
 
+  /** The definition a Run is driven by: always the version it started with (or was moved to). */
   #workflowOf(run: RunState): LoadedWorkflow {
+    if (run.version) return this.#versions.resolve(run.flowName, run.version);
+    // Stored by an older weft and not pinned when the store was opened: pinned to the current definition now.
     const workflow = this.#registry.loaded(run.flowName);
     if (!workflow) throw conflict(`workflow "${run.flowName}" is currently unavailable; fix it and reload`);
+    run.version = this.#versions.pin(workflow, this.#timestamp());
     return workflow;
   }
 
@@ -405,6 +446,14 @@ export class Engine {
       }
     }
     return view;
+  }
+
+  /** Pins the Runs an older weft stored without a version (see {@linkcode WorkflowVersions.pinUnversioned}). */
+  #pinUnversionedRuns(): void {
+    const pinned = this.#storage.transaction(() =>
+      this.#versions.pinUnversioned(this.#storage.runs, this.#timestamp())
+    );
+    if (pinned) this.#log({ event: "runs_pinned", count: pinned });
   }
 
   /** SPEC §4: agent calls and executing steps do not survive a restart; human waits do. */

@@ -13,6 +13,7 @@ import type {
   RunView,
   Source,
 } from "./views.ts";
+import { shortVersion } from "./workflow/digest.ts";
 
 /** One human answer given in the current stage, as kept in the Run and copied into its Record. */
 export interface StageAnswer {
@@ -30,6 +31,11 @@ export interface StageAnswer {
 export interface RunState {
   runId: string;
   flowName: string;
+  /**
+   * The version of the definition this Run is driven by. Absent only on a Run stored before weft kept
+   * versions whose workflow could not be loaded since; it is pinned when it is next driven.
+   */
+  version?: string;
   intent: string;
   status: RunStatus;
   source: Source;
@@ -57,6 +63,7 @@ export function toRunView(run: RunState): RunView {
   const view: RunView = {
     runId: run.runId,
     flowName: run.flowName,
+    ...(run.version ? { version: shortVersion(run.version) } : {}),
     intent: run.intent,
     status: run.status,
     execution: { source: run.source, agentExecutor: run.agentExecutor },

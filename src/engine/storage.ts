@@ -6,7 +6,7 @@
  * @module
  */
 import type { NewRunEvent, RunState } from "./run_state.ts";
-import type { ArtifactView, RecordView, RunEventView, RunStatus } from "./views.ts";
+import type { ArtifactView, RecordView, RunEventView, RunStatus, WorkflowOrigin } from "./views.ts";
 
 /** Selects an Artifact by id or by its (flowName, stageName). */
 export type ArtifactQuery = { artifactId: string } | { flowName: string; stageName: string };
@@ -28,6 +28,10 @@ export interface RunStorage {
   };
   /** Counts of Runs per status. */
   countByStatus(): Record<string, number>;
+  /** How many active (running or waiting) Runs each version of each workflow has. */
+  activeVersions(): { flowName: string; version: string | null; count: number }[];
+  /** The Runs that may still be driven (not completed or cancelled) but name no version yet. */
+  unversioned(): RunState[];
   /** Runs that a restart interrupts: running ones, and waiting ones with a pending agent call. */
   listInterruptible(): RunState[];
   /** Appends entries to a Run's timeline. */
@@ -67,10 +71,48 @@ export interface ArtifactStorage {
   counts(): { artifacts: number; records: number };
 }
 
-/** The engine's storage: Runs, Artifacts and Records, one transaction at a time. */
+/** One declared file of a stored definition. */
+export interface StoredFile {
+  path: string;
+  digest: string;
+  size: number;
+}
+
+/** A workflow definition as stored: everything a Run pinned to its version is driven by. */
+export interface StoredDefinition {
+  version: string;
+  flowName: string;
+  origin: WorkflowOrigin;
+  manifest: unknown;
+  files: StoredFile[];
+}
+
+/**
+ * Workflow definitions by version, with each file content kept once per digest however many versions share
+ * it. A definition stays while a Run names its version.
+ */
+export interface DefinitionStorage {
+  /** Whether the definition of `version` is stored. */
+  has(version: string): boolean;
+  /** Whether a file content of this digest is stored. */
+  hasBlob(digest: string): boolean;
+  /** Stores one file content under its digest (a no-op when it is stored already). */
+  putBlob(digest: string, bytes: Uint8Array): void;
+  /** Stores a definition whose file contents are stored already (a no-op when it is stored already). */
+  save(definition: Omit<StoredDefinition, "files"> & { files: Omit<StoredFile, "size">[] }, at: string): void;
+  /** The definition of `version`, or undefined. */
+  find(version: string): StoredDefinition | undefined;
+  /** One stored file content, or undefined. */
+  readBlob(digest: string): Uint8Array | undefined;
+  /** Drops the definitions no Run names, then the file contents no definition declares; returns the counts. */
+  prune(): { definitions: number; blobs: number };
+}
+
+/** The engine's storage: Runs, Artifacts, Records and definitions, one transaction at a time. */
 export interface Storage {
   readonly runs: RunStorage;
   readonly artifacts: ArtifactStorage;
+  readonly definitions: DefinitionStorage;
   /** Runs `work` in one transaction, committed before returning; nested calls join the outer one. */
   transaction<T>(work: () => T): T;
   /** The journal mode reported by `status` (`wal` for a file, `memory` in memory). */

@@ -85,6 +85,8 @@ export type Cursor = z.infer<typeof CursorSchema>;
 export const RunViewSchema = z.object({
   runId: z.string(),
   flowName: z.string(),
+  /** The short version of the definition the Run is driven by (absent on an unpinned Run of an older weft). */
+  version: z.string().optional(),
   intent: z.string(),
   status: RunStatusSchema,
   execution: z.object({ source: SourceSchema, agentExecutor: AgentExecutorSchema }),
@@ -110,6 +112,10 @@ export const WorkflowViewSchema = z.object({
   ready: z.boolean(),
   reason: z.string().optional(),
   source: WorkflowOriginSchema,
+  /** The short version of the current definition (when it loaded). */
+  version: z.string().optional(),
+  /** How many active Runs of this workflow are driven by another version than the current one. */
+  olderActiveRuns: z.number().int().optional(),
 });
 /**
  * One workflow with its availability (it loaded) and readiness (it can run from the asking source). Its

@@ -99,4 +99,30 @@ export const MIGRATIONS: readonly string[] = [
     UPDATE counts SET n = n - 1 WHERE name = 'records';
   END;
   `,
+  // Workflow versions: each Run names the definition it is driven by, stored content-addressed (a
+  // definition by its version, each file by its digest) so identical content is kept once. Runs stored
+  // before this have no version; the engine pins them when it opens the store.
+  `
+  ALTER TABLE runs ADD COLUMN version TEXT;
+  CREATE INDEX runs_by_version ON runs (version);
+  CREATE TABLE blobs (
+    digest TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    bytes BLOB NOT NULL
+  );
+  CREATE TABLE definitions (
+    version TEXT PRIMARY KEY,
+    flow_name TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    manifest TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE definition_files (
+    version TEXT NOT NULL REFERENCES definitions (version) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    blob TEXT NOT NULL REFERENCES blobs (digest),
+    PRIMARY KEY (version, path)
+  );
+  CREATE INDEX definition_files_by_blob ON definition_files (blob);
+  `,
 ];

@@ -24,9 +24,10 @@ export class RunStore implements RunStorage {
   /** Inserts a new Run. */
   insert(run: RunState): void {
     this.#db.run(
-      "INSERT INTO runs (id, flow_name, status, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO runs (id, flow_name, version, status, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
       run.runId,
       run.flowName,
+      run.version ?? null,
       run.status,
       JSON.stringify(run),
       run.createdAt,
@@ -37,7 +38,8 @@ export class RunStore implements RunStorage {
   /** Saves a changed Run. */
   update(run: RunState): void {
     this.#db.run(
-      "UPDATE runs SET status = ?, body = ?, updated_at = ? WHERE id = ?",
+      "UPDATE runs SET version = ?, status = ?, body = ?, updated_at = ? WHERE id = ?",
+      run.version ?? null,
       run.status,
       JSON.stringify(run),
       run.updatedAt,
@@ -73,6 +75,21 @@ export class RunStore implements RunStorage {
     );
     const { page, nextCursor } = pageOf(rows, limit, filters);
     return { runs: page.map((row) => JSON.parse(row.body)), nextCursor };
+  }
+
+  /** How many active (running or waiting) Runs each version of each workflow has. */
+  activeVersions(): { flowName: string; version: string | null; count: number }[] {
+    return this.#db.all<{ flow_name: string; version: string | null; n: number }>(
+      `SELECT flow_name, version, COUNT(*) AS n FROM runs WHERE status IN (${ACTIVE})
+       GROUP BY flow_name, version`,
+    ).map((row) => ({ flowName: row.flow_name, version: row.version, count: Number(row.n) }));
+  }
+
+  /** The Runs that may still be driven (not completed or cancelled) but name no version yet. */
+  unversioned(): RunState[] {
+    return this.#db.all<{ body: string }>(
+      "SELECT body FROM runs WHERE version IS NULL AND status NOT IN ('completed', 'cancelled') ORDER BY seq",
+    ).map((row) => JSON.parse(row.body));
   }
 
   /** Counts of Runs per status, kept by the store's triggers (constant time, whatever the store holds). */

@@ -7,6 +7,7 @@
 import type { Storage } from "../engine/storage.ts";
 import { ArtifactStore } from "./artifact_store.ts";
 import { Database } from "./database.ts";
+import { DefinitionStore } from "./definition_store.ts";
 import { RunStore } from "./run_store.ts";
 
 /** Opens (creating and migrating when needed) the database at `path`, or an in-memory one, as storage. */
@@ -15,6 +16,7 @@ export function openSqliteStorage(path: string | ":memory:"): Storage {
   return {
     runs: new RunStore(db),
     artifacts: new ArtifactStore(db),
+    definitions: new DefinitionStore(db),
     transaction: (work) => db.transaction(work),
     journalMode: () => db.journalMode(),
     close: () => db.close(),

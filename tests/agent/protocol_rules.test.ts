@@ -162,43 +162,49 @@ Deno.test("agent-task protocol rules on a real service", async (t) => {
       assert.equal((await complete(codex, claimed, { outcome: "done" })).status, "completed");
     });
 
-    await t.step("assets: declared ids only, 1 MiB per read, utf8 or base64, growth refused", async () => {
-      const run = await start(codex, "assets");
-      const claimed = await claim(codex, run, "agent-assets");
-      assert.deepEqual(
-        claimed.task.skills[0].assets.map((asset) => asset.id).sort(),
-        ["kit/exact.txt", "kit/grows.txt", "kit/logo.bin", "kit/notes.md"],
-      );
-      const read = (assetId: string) =>
-        call<Asset>(codex, "read_agent_asset", { ...ownerRef(claimed), assetId });
-      const readError = (assetId: string) =>
-        callError(ide, "read_agent_asset", { ...ownerRef(claimed), assetId });
-      assert.deepEqual(await read("kit/notes.md"), {
-        assetId: "kit/notes.md",
-        name: "notes.md",
-        encoding: "utf8",
-        content: "small notes\n",
-      });
-      assert.equal((await read("kit/exact.txt")).content.length, MIB);
-      assert.deepEqual(await read("kit/logo.bin"), {
-        assetId: "kit/logo.bin",
-        name: "logo.bin",
-        encoding: "base64",
-        content: "//4AAQ==",
-      });
-      for (
-        const path of [`${projectDir}/README.md`, "../../README.md", "skills/kit/notes.md", "kit/SKILL.md"]
-      ) {
-        const refused = await readError(path);
-        assert.equal(refused.code, "INVALID_REQUEST");
-        assert.ok(!refused.message.includes(projectDir));
-      }
-      await Deno.writeTextFile(`${projectDir}/workflows/assets/skills/kit/grows.txt`, "y".repeat(MIB + 1));
-      const tooBig = await readError("kit/grows.txt");
-      assert.equal(tooBig.code, "TOOL_FAILED");
-      assert.match(tooBig.message, /1 MiB/);
-      await call(person, "cancel_run", { runId: run.runId });
-    });
+    await t.step(
+      "assets: declared ids only, 1 MiB per read, utf8 or base64, as stored with the Run",
+      async () => {
+        const run = await start(codex, "assets");
+        const claimed = await claim(codex, run, "agent-assets");
+        assert.deepEqual(
+          claimed.task.skills[0].assets.map((asset) => asset.id).sort(),
+          ["kit/exact.txt", "kit/grows.txt", "kit/logo.bin", "kit/notes.md"],
+        );
+        const read = (assetId: string) =>
+          call<Asset>(codex, "read_agent_asset", { ...ownerRef(claimed), assetId });
+        const readError = (assetId: string) =>
+          callError(ide, "read_agent_asset", { ...ownerRef(claimed), assetId });
+        assert.deepEqual(await read("kit/notes.md"), {
+          assetId: "kit/notes.md",
+          name: "notes.md",
+          encoding: "utf8",
+          content: "small notes\n",
+        });
+        assert.equal((await read("kit/exact.txt")).content.length, MIB);
+        assert.deepEqual(await read("kit/logo.bin"), {
+          assetId: "kit/logo.bin",
+          name: "logo.bin",
+          encoding: "base64",
+          content: "//4AAQ==",
+        });
+        for (
+          const path of [`${projectDir}/README.md`, "../../README.md", "skills/kit/notes.md", "kit/SKILL.md"]
+        ) {
+          const refused = await readError(path);
+          assert.equal(refused.code, "INVALID_REQUEST");
+          assert.ok(!refused.message.includes(projectDir));
+        }
+        // The Run reads its assets as its version stored them; an asset grown past 1 MiB makes the workflow
+        // unavailable for new Runs.
+        await Deno.writeTextFile(`${projectDir}/workflows/assets/skills/kit/grows.txt`, "y".repeat(MIB + 1));
+        assert.equal((await read("kit/grows.txt")).content, "small for now\n");
+        const tooBig = await callError(codex, "flow", { flowName: "assets", intent: "again" });
+        assert.equal(tooBig.code, "INVALID_REQUEST");
+        assert.match(tooBig.message, /1 MiB/);
+        await call(person, "cancel_run", { runId: run.runId });
+      },
+    );
 
     await t.step(
       "cancel ends ownership: late completion and tools get CONFLICT and change nothing",

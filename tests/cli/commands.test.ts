@@ -196,7 +196,7 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
       assert.equal(json(all.stdout).runs.length, 3);
       const page = await runWeft(["runs", "--flow", "notes", "--limit", "2"], { cwd });
       assert.equal(page.code, 0);
-      assert.match(page.stdout, /^RUN +FLOW +STATUS +AT +UPDATED +INTENT/m);
+      assert.match(page.stdout, /^RUN +FLOW +VERSION +STATUS +AT +UPDATED +INTENT/m);
       const next = page.stdout.match(/next page: weft runs --flow notes --limit 2 --cursor (\S+)/);
       assert.ok(next, page.stdout);
       const rest = await runWeft(["runs", "--flow", "notes", "--limit", "2", "--cursor", next[1], "--json"], {

@@ -168,7 +168,7 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
   }
 });
 
-Deno.test("project skill assets are read by id, refused once they become symlinks", async () => {
+Deno.test("project skill assets are read by id from the Run's version, never from the folder as it is now", async () => {
   const manifest = reviewManifest({ name: "assets" }) as Record<string, Json>;
   const stage = manifest.stages.collect;
   stage.entryStep = "draft";
@@ -190,7 +190,12 @@ Deno.test("project skill assets are read by id, refused once they become symlink
     assert.equal(engine.readAgentAsset(run.runId, callId, "style/logo.bin").encoding, "base64");
     Deno.removeSync(`${project}/workflows/assets/skills/style/guide.md`);
     Deno.symlinkSync("/etc/hostname", `${project}/workflows/assets/skills/style/guide.md`);
-    assert.throws(() => engine.readAgentAsset(run.runId, callId, "style/guide.md"), /changed since/);
+    assert.equal(engine.readAgentAsset(run.runId, callId, "style/guide.md").content, "be brief");
+    assert.throws(
+      () => engine.flow({ flowName: "assets", intent: "y", source: "agent_ide" }),
+      /skill assets cannot be symbolic links/,
+      "a symbolic link is never loaded into a new version",
+    );
     engine.close();
   } finally {
     await Deno.remove(project, { recursive: true });

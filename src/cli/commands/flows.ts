@@ -17,7 +17,9 @@ export const flowsCommand = defineCommand({
   synopsis: "flows",
   description: `Lists the workflows of this project: the embedded ones and those in workflows/<name>/.
 STATE says whether a workflow loaded and can run from the terminal; when not, the reason follows
-the table (for a broken workflow: the file and JSON pointer of each problem).`,
+the table (for a broken workflow: the file and JSON pointer of each problem). VERSION is the digest
+of the current definition; OLDER RUNS counts the active Runs that still run an earlier version
+(each finishes on its own version; \`weft move RUN\` moves a waiting one to the current).`,
   json: 'print { "workflows": WorkflowView[] }',
   async run({ positionals, projectDir, json }) {
     if (positionals.length) throw new UsageError("takes no arguments");
@@ -37,10 +39,12 @@ the table (for a broken workflow: the file and JSON pointer of each problem).`,
         ? paint("yellow", "not ready")
         : paint("red", "unavailable"),
       w.source,
+      w.version ?? "–",
+      w.olderActiveRuns ? paint("yellow", String(w.olderActiveRuns)) : "0",
       w.stages.join(" → ") || "–",
       w.title,
     ]);
-    console.log(table(["NAME", "STATE", "SOURCE", "STAGES", "TITLE"], rows));
+    console.log(table(["NAME", "STATE", "SOURCE", "VERSION", "OLDER RUNS", "STAGES", "TITLE"], rows));
     for (const w of workflows.filter((w) => w.reason)) {
       console.log(
         `\n${paint(w.available ? "yellow" : "red", w.name)}: ${w.available ? "not ready" : "unavailable"}`,
@@ -50,6 +54,9 @@ the table (for a broken workflow: the file and JSON pointer of each problem).`,
     const ready = workflows.find((w) => w.ready);
     if (ready) {
       console.log("\n" + hint("start a Run with", `weft flow ${ready.name} --intent "what you want done"`));
+    }
+    if (workflows.some((w) => w.olderActiveRuns)) {
+      console.log(hint("Runs on an older version finish on it; to move one", "weft move RUN"));
     }
     if (workflows.some((w) => !w.available)) {
       console.log(hint("after fixing a workflow", "weft stop && weft start"));

@@ -4,10 +4,10 @@
  * @module
  */
 
-import type { RunEventView, RunView } from "../../engine/views.ts";
+import type { RunEventView, RunView, WorkflowView } from "../../engine/views.ts";
 import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
-import { paint, printJson, relativeTime, table, truncate } from "../format.ts";
+import { hint, paint, printJson, relativeTime, table, truncate } from "../format.ts";
 import { withClient } from "./client.ts";
 import { describeRun, exitCodeFor } from "./run_view.ts";
 
@@ -24,14 +24,26 @@ asked and answered with the source they came through, agent calls, commits, erro
   async run({ positionals, projectDir, json }) {
     const [runId, ...extra] = positionals;
     if (!runId || extra.length) throw new UsageError("takes exactly one Run id (see `weft runs`)");
-    const result = await withClient(
-      projectDir,
-      (client) =>
-        client.call<{ run: RunView; timeline?: RunEventView[] }>("get_run", { runId, timeline: true }),
-    );
+    const { result, current } = await withClient(projectDir, async (client) => {
+      const result = await client.call<{ run: RunView; timeline?: RunEventView[] }>("get_run", {
+        runId,
+        timeline: true,
+      });
+      if (json || result.run.status !== "waiting") return { result };
+      const { workflows } = await client.call<{ workflows: WorkflowView[] }>("list_workflows");
+      return { result, current: workflows.find((w) => w.name === result.run.flowName && w.available) };
+    });
     if (json) printJson(result);
     else {
       console.log(describeRun(result.run));
+      if (current?.version && result.run.version !== current.version) {
+        console.log(hint(
+          `it runs version ${
+            result.run.version ?? "(none)"
+          }; the workflow is now ${current.version}. To move it`,
+          `weft move ${runId}`,
+        ));
+      }
       console.log(`\n${paint("bold", "Timeline")}`);
       console.log(timeline(result.timeline ?? []));
     }

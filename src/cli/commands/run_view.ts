@@ -55,6 +55,7 @@ export function describeRun(run: RunView, stream: Stream = Deno.stdout, now = ne
   const fields: [string, string][] = [
     ["intent", truncate(run.intent, 100)],
     ["at", `${run.cursor.stageName} / ${run.cursor.stepName}`],
+    ["version", run.version ?? "none yet (stored by an older weft)"],
     ["source", `${run.execution.source} (agent steps run by ${run.execution.agentExecutor})`],
     ["created", `${relativeTime(run.createdAt, now)} · updated ${relativeTime(run.updatedAt, now)}`],
   ];

@@ -61,10 +61,11 @@ export const runsCommand = defineCommand({
     }
     const now = new Date();
     console.log(table(
-      ["RUN", "FLOW", "STATUS", "AT", "UPDATED", "INTENT"],
+      ["RUN", "FLOW", "VERSION", "STATUS", "AT", "UPDATED", "INTENT"],
       page.runs.map((run) => [
         run.runId,
         run.flowName,
+        run.version ?? "–",
         paint(statusTone(run.status), run.status),
         `${run.cursor.stageName}/${run.cursor.stepName}`,
         relativeTime(run.updatedAt, now),

@@ -7,9 +7,10 @@
  */
 import type { z } from "zod";
 import { compileSchema } from "../json_schema.ts";
+import { WorkflowContent } from "./content.ts";
 import { Manifest, type StageDef, type StepDef } from "./manifest.ts";
-import { type LoadedSkill, loadSkill } from "./skills.ts";
-import { readWorkflowText, type WorkflowSource } from "./source.ts";
+import { assetPath, type LoadedSkill, loadSkill, skillFilePath } from "./skills.ts";
+import { readWorkflowText, type WorkflowFile, type WorkflowSource } from "./source.ts";
 
 /** A workflow that passed every check. */
 export interface LoadedWorkflow {
@@ -19,6 +20,8 @@ export interface LoadedWorkflow {
   /** Instructions text of each agent step, by `stage/step`. */
   instructions: Map<string, string>;
   skills: Map<string, LoadedSkill>;
+  /** What this definition's version is the digest of, and the version itself. */
+  content: WorkflowContent;
 }
 
 /** The outcome of loading one source. */
@@ -63,7 +66,7 @@ export function loadWorkflow(source: WorkflowSource): WorkflowEntry {
   if (!parsed.success) {
     return fail(parsed.error.issues.map((issue) => describeIssue(file, issue)), source.manifest.value);
   }
-  const checker = new Checker(source, file, parsed.data);
+  const checker = new Checker(source, file, parsed.data, source.manifest.value);
   checker.checkAll();
   if (checker.errors.length) return fail(checker.errors, parsed.data);
   return { ok: true, name: parsed.data.name, workflow: checker.result() };
@@ -99,8 +102,16 @@ class Checker {
   readonly errors: string[] = [];
   readonly #instructions = new Map<string, string>();
   readonly #skills = new Map<string, LoadedSkill>();
+  /** The files the manifest declares, which the version covers. */
+  readonly #declared = new Map<string, WorkflowFile>();
 
-  constructor(readonly source: WorkflowSource, readonly file: string, readonly manifest: Manifest) {}
+  constructor(
+    readonly source: WorkflowSource,
+    readonly file: string,
+    readonly manifest: Manifest,
+    /** The manifest as read, which the version covers. */
+    readonly raw: unknown,
+  ) {}
 
   checkAll(): void {
     const { manifest } = this;
@@ -127,6 +138,7 @@ class Checker {
       hasAgentSteps: steps.some((step) => step.kind === "agent"),
       instructions: this.#instructions,
       skills: this.#skills,
+      content: new WorkflowContent(this.source.origin, this.raw, this.#declared),
     };
   }
 
@@ -225,12 +237,22 @@ class Checker {
     const instructions = this.source.files.get(step.instructions);
     if (!instructions || instructions.kind === "symlink") {
       this.#error(`${at}/instructions`, `${this.source.label}/${step.instructions}: missing`);
-    } else this.#instructions.set(key, readWorkflowText(instructions));
+    } else {
+      // The text as read is what the version covers, even if the file changes after this load.
+      const text = readWorkflowText(instructions);
+      this.#instructions.set(key, text);
+      this.#declared.set(step.instructions, { kind: "text", text });
+    }
     step.skills?.forEach((name, index) => {
       if (this.#skills.has(name)) return;
       const skill = loadSkill(this.source, name);
-      if ("errors" in skill) skill.errors.forEach((message) => this.#error(`${at}/skills/${index}`, message));
-      else this.#skills.set(name, skill);
+      if ("errors" in skill) {
+        skill.errors.forEach((message) => this.#error(`${at}/skills/${index}`, message));
+        return;
+      }
+      this.#skills.set(name, skill);
+      this.#declared.set(skillFilePath(name), { kind: "text", text: skill.text });
+      for (const asset of skill.assets) this.#declared.set(assetPath(asset.id), asset.file);
     });
     const tools = step.tools ?? [];
     this.#unique(`${at}/tools`, tools, (tool) => tool.id, "tool id");

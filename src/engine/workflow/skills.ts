@@ -15,19 +15,32 @@ export interface LoadedSkill {
   description: string;
   /** The Markdown body, front matter removed. */
   content: string;
+  /** `SKILL.md` as read, front matter included: what the workflow's version covers. */
+  text: string;
   /** Assets by id (`<skill>/<relative name>`), each with the file it is read from. */
   assets: { id: string; name: string; file: WorkflowFile }[];
+}
+
+/** The folder-relative path of a Skill's `SKILL.md`. */
+export function skillFilePath(skill: string): string {
+  return `skills/${skill}/SKILL.md`;
+}
+
+/** The folder-relative path of the asset `<skill>/<name>`. */
+export function assetPath(assetId: string): string {
+  return `skills/${assetId}`;
 }
 
 /** Loads one Skill or returns the problems, each naming the workflow-relative file. */
 export function loadSkill(source: WorkflowSource, name: string): LoadedSkill | { errors: string[] } {
   const folder = `skills/${name}/`;
-  const skillPath = `${folder}SKILL.md`;
+  const skillPath = skillFilePath(name);
   const where = `${source.label}/${skillPath}`;
   const file = source.files.get(skillPath);
   if (!file) return { errors: [`${where}: missing`] };
   if (file.kind === "symlink") return { errors: [`${where}: is a symbolic link`] };
-  const parsed = parseFrontMatter(readWorkflowText(file));
+  const text = readWorkflowText(file);
+  const parsed = parseFrontMatter(text);
   const errors: string[] = [];
   if (!parsed) return { errors: [`${where}: missing front matter (--- name / description ---)`] };
   if (parsed.fields.name !== name) errors.push(`${where}: front matter name must be "${name}"`);
@@ -43,7 +56,7 @@ export function loadSkill(source: WorkflowSource, name: string): LoadedSkill | {
     } else assets.push({ id: `${name}/${assetName}`, name: assetName, file: asset });
   }
   if (errors.length) return { errors };
-  return { name, description: parsed.fields.description, content: parsed.body, assets };
+  return { name, description: parsed.fields.description, content: parsed.body, text, assets };
 }
 
 function parseFrontMatter(text: string): { fields: Record<string, string>; body: string } | undefined {

@@ -9,11 +9,13 @@ import type { WorkflowOrigin } from "../views.ts";
 
 /**
  * One file of a workflow folder. Embedded files carry their text; project files are recorded by absolute
- * path and size at load, and that path stays inside the engine (never in a view or a message).
+ * path and size at load, and that path stays inside the engine (never in a view or a message). Files of a
+ * stored definition (a version a Run is pinned to) are read from the store by their digest.
  */
 export type WorkflowFile =
   | { kind: "text"; text: string }
   | { kind: "disk"; path: string; size: number }
+  | { kind: "stored"; digest: string; size: number; read: () => Uint8Array }
   | { kind: "symlink" };
 
 /** A workflow folder before validation. */
@@ -105,9 +107,10 @@ export function projectWorkflowsStamp(projectDir: string): string {
   return parts.sort().join("\n");
 }
 
-/** The text of a workflow file (project files are read now). */
+/** The text of a workflow file (project and stored files are read now). */
 export function readWorkflowText(file: WorkflowFile): string {
   if (file.kind === "text") return file.text;
   if (file.kind === "disk") return Deno.readTextFileSync(file.path);
+  if (file.kind === "stored") return new TextDecoder().decode(file.read());
   throw new Error("symbolic links are not read");
 }

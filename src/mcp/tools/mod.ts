@@ -14,6 +14,7 @@ import {
   getRunTool,
   listRunsTool,
   listWorkflowsTool,
+  moveRunTool,
 } from "./workflow.ts";
 import { getArtifactTool, getRecordTool, listArtifactsTool } from "./artifacts.ts";
 import { interactTool } from "./interact.ts";
@@ -51,12 +52,18 @@ const AGENT_TASK_TOOLS: readonly AnyTool[] = [
   failAgentCallTool,
 ];
 
+/** What only a person decides, through the CLI or Studio: never offered to an IDE's agent. */
+const PERSON_TOOLS: readonly AnyTool[] = [moveRunTool];
+
 const EXTERNAL_TOOLS: readonly AnyTool[] = [...WORKFLOW_TOOLS, ...AGENT_TASK_TOOLS];
+const INTERNAL_TOOLS: readonly AnyTool[] = [...WORKFLOW_TOOLS, ...PERSON_TOOLS];
 
 /**
- * The tools of one endpoint: the workflow tools everywhere, the agent-task tools where the client executes.
- * The same array every time, so that the listing built from it can be reused by every session.
+ * The tools of one endpoint: the workflow tools everywhere, the agent-task tools where the client executes,
+ * the person's own tools on the internal endpoints. The same array every time, so that the listing built
+ * from it can be reused by every session.
  */
 export function toolsFor(endpoint: Endpoint): readonly ToolDefinition[] {
+  if (endpoint.tokenClass === "internal") return INTERNAL_TOOLS;
   return endpoint.agentTasks ? EXTERNAL_TOOLS : WORKFLOW_TOOLS;
 }

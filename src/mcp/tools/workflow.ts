@@ -105,3 +105,17 @@ export const cancelRunTool = defineTool({
   effects: { readOnly: false, destructive: true, idempotent: true },
   run: ({ runId }, { service, endpoint }) => ({ run: service.engine.cancelRun(runId, endpoint.source) }),
 });
+
+/** `move_run`: moves a waiting Run to the current version of its workflow (internal endpoints only). */
+export const moveRunTool = defineTool({
+  name: "move_run",
+  title: "Move a Run to the current workflow version",
+  description: "Move a waiting Run to the current version of its workflow (without this, every Run " +
+    "finishes under the version it started with). Refused with CONFLICT saying what does not fit unless its " +
+    "stage and step exist there, its state matches the new stage schema and what it waits for still fits. " +
+    "Only when the person asks for it.",
+  input: z.strictObject({ runId: Identity }),
+  output: RunResult,
+  effects: { readOnly: false, destructive: false, idempotent: true },
+  run: ({ runId }, { service, endpoint }) => ({ run: service.engine.moveRun(runId, endpoint.source) }),
+});

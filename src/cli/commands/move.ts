@@ -1,0 +1,47 @@
+/**
+ * `weft move <runId>`: moves a waiting Run to the current version of its workflow.
+ *
+ * @module
+ */
+
+import type { RunView } from "../../engine/views.ts";
+import { UsageError } from "../args.ts";
+import { defineCommand } from "../command.ts";
+import { EXIT } from "../exit_codes.ts";
+import { printJson } from "../format.ts";
+import { withClient } from "./client.ts";
+import { describeRun } from "./run_view.ts";
+
+/** `weft move` */
+export const moveCommand = defineCommand({
+  name: "move",
+  summary: "move a waiting Run to the current version of its workflow",
+  synopsis: "move <runId>",
+  description: `Moves a waiting Run to the current version of its workflow. Without this, a Run always
+finishes under the version it started with, whatever edits follow (see docs/workflows.md).
+
+It moves only when its stage and step exist in the current version, its stage state matches the
+new state schema, and what it waits for still fits there (the same questions, the same content to
+confirm, the same agent, a call no agent has claimed yet). Otherwise nothing changes and the message
+says exactly what does not fit. The move is recorded on the Run's timeline.`,
+  json: 'print { "run": RunView }',
+  notes: "Exit code 0 when the Run now runs the current version (also when it already did).",
+  fixes: {
+    NOT_FOUND: "check the Run id; `weft runs` lists the Runs",
+    CONFLICT:
+      "the Run goes on under its own version; answer it as it is, or cancel it with `weft cancel RUN`",
+  },
+  async run({ positionals, projectDir, json }) {
+    const [runId, ...extra] = positionals;
+    if (!runId || extra.length) {
+      throw new UsageError("takes exactly one Run id (see `weft runs --status waiting`)");
+    }
+    const { run } = await withClient(
+      projectDir,
+      (client) => client.call<{ run: RunView }>("move_run", { runId }),
+    );
+    if (json) printJson({ run });
+    else console.log(describeRun(run));
+    return EXIT.OK;
+  },
+});

@@ -1,0 +1,24 @@
+/**
+ * SHA-256 content digests for workflow versions. `node:crypto` is loaded on the first digest, not at
+ * start-up: importing it costs ~20 ms, and Web Crypto's digest is asynchronous while the engine is not.
+ *
+ * @module
+ */
+import process from "node:process";
+
+type Crypto = typeof import("node:crypto");
+let crypto: Crypto | undefined;
+
+/** The lowercase hex SHA-256 of `data` (text is hashed as UTF-8). */
+export function sha256Hex(data: Uint8Array | string): string {
+  crypto ??= process.getBuiltinModule("node:crypto") as Crypto;
+  return crypto.createHash("sha256").update(data).digest("hex");
+}
+
+/** How many hex digits of a version clients see: enough to tell versions of one workflow apart. */
+export const SHORT_VERSION_LENGTH = 12;
+
+/** The short form of a version that views and messages show. */
+export function shortVersion(version: string): string {
+  return version.slice(0, SHORT_VERSION_LENGTH);
+}

@@ -1,0 +1,157 @@
+/**
+ * Workflow versions in the engine and the store: what a version covers, content stored once, Runs of an
+ * older weft (stored without a version) pinned when the store opens, and definitions dropped once no Run
+ * names them.
+ */
+import assert from "node:assert/strict";
+import { Database } from "../../src/store/database.ts";
+import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
+import type { WorkflowSource } from "../../src/engine/workflow/source.ts";
+import { embeddedSource } from "../../src/workflows/embedded.ts";
+import { openEngine } from "./fixtures.ts";
+import { REVIEW_ANSWER, reviewManifest } from "../support/workflows.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+const AGENT_STEP = {
+  kind: "agent",
+  agentId: "writer",
+  instructions: "writer.md",
+  skills: ["style"],
+  output: { schema: { type: "object", required: ["outcome"], properties: { outcome: { enum: ["done"] } } } },
+  routes: { done: "ask" },
+};
+
+function versionOf(source: WorkflowSource): string {
+  const entry = loadWorkflow(source);
+  assert.ok(entry.ok, entry.ok ? "" : entry.reason);
+  return entry.workflow.content.version;
+}
+
+/** The review workflow with an agent step first, as an in-memory source with its declared files. */
+function agentSource(files: Record<string, string>, manifest: Json = reviewManifest()): WorkflowSource {
+  const value = structuredClone(manifest);
+  value.stages.collect.entryStep = "draft";
+  value.stages.collect.steps.draft = AGENT_STEP;
+  return embeddedSource("review", value, files);
+}
+
+const FILES = {
+  "writer.md": "# Writer",
+  "skills/style/SKILL.md": "---\nname: style\ndescription: House style\n---\n# Style",
+  "skills/style/guide.md": "be brief",
+};
+
+Deno.test("a version covers the manifest and the declared files, whatever their key or file order", () => {
+  const base = versionOf(agentSource(FILES));
+  assert.match(base, /^[0-9a-f]{64}$/);
+  const reordered = Object.fromEntries(Object.entries(reviewManifest()).reverse());
+  const filesReordered = Object.fromEntries(Object.entries(FILES).reverse());
+  assert.equal(versionOf(agentSource(filesReordered, reordered)), base, "key and file order do not count");
+  assert.equal(
+    versionOf(agentSource({ ...FILES, "README.md": "notes" })),
+    base,
+    "undeclared files do not count",
+  );
+  for (const path of Object.keys(FILES)) {
+    const edited = { ...FILES, [path]: FILES[path as keyof typeof FILES] + "\n" };
+    assert.notEqual(versionOf(agentSource(edited)), base, `${path} counts`);
+  }
+  assert.notEqual(
+    versionOf(agentSource(FILES, reviewManifest({ title: "Other" }))),
+    base,
+    "the manifest counts",
+  );
+});
+
+Deno.test("Runs of an older weft are pinned when the store opens, then no edit reaches them", () => {
+  const dir = Deno.makeTempDirSync();
+  const databasePath = `${dir}/.weft/weft.db`;
+  try {
+    const first = openEngine({ projectDir: dir, databasePath });
+    const waiting = first.flow({ flowName: "review", intent: "older", source: "cli" });
+    const second = first.flow({ flowName: "review", intent: "same content", source: "cli" });
+    assert.equal(second.version, waiting.version);
+    first.close();
+
+    const db = Database.open(databasePath);
+    const count = (table: string) => Number(db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`)!.n);
+    assert.equal(count("definitions"), 1, "two Runs of one version store it once");
+    // What an older weft left: Runs without a version, and no stored definitions.
+    db.run("UPDATE runs SET version = NULL, body = json_remove(body, '$.version')");
+    db.run("DELETE FROM definition_files");
+    db.run("DELETE FROM definitions");
+    db.close();
+
+    const reopened = openEngine({ projectDir: dir, databasePath });
+    const pinned = reopened.getRun(waiting.runId);
+    assert.equal(pinned.version, waiting.version, "pinned to the definition current at the upgrade");
+    const event = reopened.getRunTimeline(waiting.runId).find((e) => e.type === "version_pinned");
+    assert.equal(event?.version, waiting.version);
+    reopened.close();
+
+    // From then on an edit no longer reaches it: the renamed step is the new version's only.
+    const renamed = structuredClone(reviewManifest()) as Json;
+    const stage = renamed.stages.collect;
+    stage.steps.questions = stage.steps.ask;
+    delete stage.steps.ask;
+    stage.entryStep = "questions";
+    stage.steps.check.routes.invalid = "questions";
+    stage.steps.confirm.routes.revise = "questions";
+    const edited = openEngine({ projectDir: dir, databasePath, manifest: renamed });
+    let run = edited.answerAsk({
+      runId: waiting.runId,
+      actionId: waiting.pendingAction!.id,
+      answer: REVIEW_ANSWER,
+      source: "cli",
+    });
+    run = edited.answerAsk({
+      runId: run.runId,
+      actionId: run.pendingAction!.id,
+      answer: { isConfirmed: true },
+      source: "cli",
+    });
+    assert.equal(run.status, "completed");
+    edited.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("a definition is kept while a Run names it, and dropped at the next start once none does", () => {
+  const dir = Deno.makeTempDirSync();
+  const databasePath = `${dir}/.weft/weft.db`;
+  try {
+    const definitions = () => {
+      const db = Database.open(databasePath);
+      try {
+        return db.all<{ version: string }>("SELECT version FROM definitions").map((row) =>
+          row.version.slice(0, 12)
+        );
+      } finally {
+        db.close();
+      }
+    };
+    const first = openEngine({ projectDir: dir, databasePath });
+    const run = first.flow({ flowName: "review", intent: "move me", source: "cli" });
+    first.close();
+    const next = openEngine({
+      projectDir: dir,
+      databasePath,
+      manifest: reviewManifest({ title: "Review, v2" }),
+    });
+    const moved = next.moveRun(run.runId, "cli");
+    assert.notEqual(moved.version, run.version);
+    assert.deepEqual(definitions().sort(), [run.version, moved.version].sort(), "kept until the next start");
+    next.close();
+    openEngine({ projectDir: dir, databasePath, manifest: reviewManifest({ title: "Review, v3" }) }).close();
+    assert.deepEqual(
+      definitions(),
+      [moved.version],
+      "the version no Run names is dropped; v3 was never used",
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
