@@ -155,3 +155,42 @@ Deno.test("a definition is kept while a Run names it, and dropped at the next st
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("identical file content is stored once, however many versions declare it", () => {
+  const dir = Deno.makeTempDirSync();
+  const databasePath = `${dir}/.weft/weft.db`;
+  const write = (files: Record<string, string>, title: string) => {
+    const manifest = structuredClone(reviewManifest({ name: "drafts", title })) as Json;
+    manifest.stages.collect.entryStep = "draft";
+    manifest.stages.collect.steps.draft = AGENT_STEP;
+    for (const [path, text] of Object.entries({ "workflow.json": JSON.stringify(manifest), ...files })) {
+      const full = `${dir}/workflows/drafts/${path}`;
+      Deno.mkdirSync(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+      Deno.writeTextFileSync(full, text);
+    }
+  };
+  try {
+    write(FILES, "Review one");
+    const engine = openEngine({ projectDir: dir, databasePath });
+    const first = engine.flow({ flowName: "drafts", intent: "one", source: "agent_ide" });
+    write({ "writer.md": "# Writer, edited" }, "Review two");
+    const second = engine.flow({ flowName: "drafts", intent: "two", source: "agent_ide" });
+    assert.notEqual(second.version, first.version);
+    engine.close();
+    const db = Database.open(databasePath);
+    try {
+      const count = (sql: string) => Number(db.get<{ n: number }>(sql)!.n);
+      assert.equal(count("SELECT COUNT(*) AS n FROM definitions"), 2);
+      assert.equal(
+        count("SELECT COUNT(*) AS n FROM definition_files"),
+        6,
+        "three declared files per version",
+      );
+      assert.equal(count("SELECT COUNT(*) AS n FROM blobs"), 4, "SKILL.md and the asset are stored once");
+    } finally {
+      db.close();
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
