@@ -15,33 +15,46 @@ const QUIET_ENGINE = { onRunChanged: () => () => {} } as unknown as Engine;
 
 const FORM = { message: "Pick one", requestedSchema: { type: "object", properties: {} } } as ActionForm;
 
-Deno.test("progress heartbeat: beats go on at the interval while the form stays open, and stop when it closes", async () => {
-  const beats: number[] = [];
-  const call = {
-    server: {
-      // The person answers only once three beats arrived: the first goes out at once, the rest by the timer.
-      elicitInput: async () => {
-        await eventually("three progress beats while the form is open", () => beats.length >= 3 || undefined);
-        return { action: "accept", content: {} };
-      },
-    },
+/**
+ * A tool call whose client shows forms with `person` and collects the progress it is sent; a progress token
+ * is given unless `progressToken` is null.
+ */
+function formCall(
+  person: () => Promise<unknown>,
+  beats: number[],
+  progressToken: string | null = "p1",
+): ToolCall {
+  return {
+    server: { elicitInput: person },
     extra: {
       requestId: 1,
       signal: new AbortController().signal,
-      _meta: { progressToken: "p1" },
+      ...(progressToken === null ? {} : { _meta: { progressToken } }),
       sendNotification: (notification: { params: { progress: number } }) => {
         beats.push(notification.params.progress);
         return Promise.resolve();
       },
     },
   } as unknown as ToolCall;
+}
 
-  const reply = await askPerson(FORM, call, {
+/** Waits on `call`'s form with a 5 ms heartbeat. */
+function ask(call: ToolCall) {
+  return askPerson(FORM, call, {
     engine: QUIET_ENGINE,
     runId: "run_1",
     actionId: "act_1",
     progressEveryMs: 5,
   });
+}
+
+Deno.test("progress heartbeat: beats go on at the interval while the form stays open, and stop when it closes", async () => {
+  const beats: number[] = [];
+  // The person answers only once three beats arrived: the first goes out at once, the rest by the timer.
+  const reply = await ask(formCall(async () => {
+    await eventually("three progress beats while the form is open", () => beats.length >= 3 || undefined);
+    return { action: "accept", content: {} };
+  }, beats));
   assert.equal(reply.action, "accept");
   assert.ok(PROGRESS_EVERY_MS < 60_000, "the real interval beats inside a client's 60 s request timeout");
   assert.deepEqual(beats.slice(0, 3), [1, 2, 3], "progress counts up, one beat at a time");
@@ -51,24 +64,8 @@ Deno.test("progress heartbeat: beats go on at the interval while the form stays 
 });
 
 Deno.test("progress heartbeat: a client that gave no progress token gets no notifications", async () => {
-  let sent = 0;
-  const call = {
-    server: { elicitInput: () => Promise.resolve({ action: "decline" }) },
-    extra: {
-      requestId: 1,
-      signal: new AbortController().signal,
-      sendNotification: () => {
-        sent++;
-        return Promise.resolve();
-      },
-    },
-  } as unknown as ToolCall;
-  const reply = await askPerson(FORM, call, {
-    engine: QUIET_ENGINE,
-    runId: "run_1",
-    actionId: "act_1",
-    progressEveryMs: 5,
-  });
+  const beats: number[] = [];
+  const reply = await ask(formCall(() => Promise.resolve({ action: "decline" }), beats, null));
   assert.equal(reply.action, "decline");
-  assert.equal(sent, 0);
+  assert.deepEqual(beats, []);
 });

@@ -93,10 +93,14 @@ Deno.test("status works on all four endpoints and names each endpoint's source",
 });
 
 /**
- * What every tool promises an MCP client about itself: [readOnlyHint, destructiveHint, idempotentHint].
- * Clients decide on approval prompts from these, so a destructive tool marked harmless is a broken promise.
+ * What every tool promises an MCP client about itself: [readOnlyHint, destructiveHint, idempotentHint], and
+ * whether only the external endpoints offer it (the agent-task tools). Clients decide on approval prompts
+ * from the hints, so a destructive tool marked harmless is a broken promise.
  */
-const ANNOTATIONS: Record<string, [readOnly: boolean, destructive: boolean, idempotent: boolean]> = {
+const TOOLS: Record<
+  string,
+  [readOnly: boolean, destructive: boolean, idempotent: boolean, externalOnly?: true]
+> = {
   flow: [false, false, false],
   list_workflows: [true, false, true],
   get_run: [true, false, true],
@@ -108,22 +112,13 @@ const ANNOTATIONS: Record<string, [readOnly: boolean, destructive: boolean, idem
   get_record: [true, false, true],
   get_artifact: [true, false, true],
   list_artifacts: [true, false, true],
-  get_agent_call: [true, false, true],
-  claim_agent_call: [false, false, true],
-  call_agent_tool: [false, false, true],
-  read_agent_asset: [true, false, true],
-  complete_agent_call: [false, false, true],
-  fail_agent_call: [false, true, true],
+  get_agent_call: [true, false, true, true],
+  claim_agent_call: [false, false, true, true],
+  call_agent_tool: [false, false, true, true],
+  read_agent_asset: [true, false, true, true],
+  complete_agent_call: [false, false, true, true],
+  fail_agent_call: [false, true, true, true],
 };
-
-const AGENT_TASK_TOOLS = [
-  "get_agent_call",
-  "claim_agent_call",
-  "call_agent_tool",
-  "read_agent_asset",
-  "complete_agent_call",
-  "fail_agent_call",
-];
 
 Deno.test("tool annotations: every tool on every endpoint is annotated as the table says (fail_agent_call and cancel_run destructive)", async () => {
   await withServedProject(async (served) => {
@@ -131,12 +126,10 @@ Deno.test("tool annotations: every tool on every endpoint is annotated as the ta
       const client = await mcpClient(served, path);
       try {
         const { tools } = await client.listTools();
-        const expected = Object.keys(ANNOTATIONS).filter((name) =>
-          path.startsWith("/mcp") || !AGENT_TASK_TOOLS.includes(name)
-        );
+        const expected = Object.keys(TOOLS).filter((name) => path.startsWith("/mcp") || !TOOLS[name][3]);
         assert.deepEqual(tools.map((tool) => tool.name).sort(), expected.sort(), `the tools of ${path}`);
         for (const tool of tools) {
-          const [readOnlyHint, destructiveHint, idempotentHint] = ANNOTATIONS[tool.name];
+          const [readOnlyHint, destructiveHint, idempotentHint] = TOOLS[tool.name];
           // Absent hints mean their MCP defaults: not read-only, destructive, not idempotent, open world.
           const hints = tool.annotations ?? {};
           assert.deepEqual(
