@@ -49,91 +49,115 @@ const IDLE_SESSIONS = 32;
 /** Paths the sessions are spread over; the agent-task tools exist only on the external ones. */
 const PATHS = ["/mcp", "/mcp/codex", "/mcp", "/internal/mcp"];
 
+/** How long a soak lasts (rounds per session, seconds, or both) and whether a bare server is measured too. */
+export interface SoakOptions {
+  sessions: number;
+  seed: number;
+  seconds?: number;
+  rounds?: number;
+  bare?: boolean;
+}
+
 /** Runs the soak and returns its figures; unexpected errors are collected as violations. */
 export async function soak(
-  options: { sessions: number; seed: number; seconds?: number; rounds?: number; bare?: boolean },
+  options: SoakOptions,
+): Promise<SoakFigures> {
+  const dir = await proofProject();
+  try {
+    return await soakIn(dir, options);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** The soak in the project `dir`; the service is stopped whatever happens. */
+async function soakIn(
+  dir: string,
+  options: SoakOptions,
 ): Promise<SoakFigures> {
   const prng = new Prng(options.seed);
-  const dir = await proofProject();
   const served = await serve(dir);
-  const latencies = new Map<string, number[]>();
-  const violations: string[] = [];
-  const clients: Client[] = [];
-  let rssPeakKiB = 0;
-  const rssStartKiB = residentKiB(served.pid);
-  const idle = options.bare
-    ? await idleSessionKiB(served.pid, IDLE_SESSIONS, () => mcpClient(served, "/mcp", { name: "idle" }))
-    : undefined;
-  let operations = 0;
-  let runsStarted = 0;
-  let runsAfter: Record<string, number> = {};
-  let openSessionsAfter = -1;
-  const started = performance.now();
   try {
-    for (let i = 0; i < options.sessions; i++) {
-      const path = PATHS[i % PATHS.length];
-      clients.push(timed(await mcpClient(served, path, { name: `soak-${i}` }), latencies));
-    }
-    const limit = {
-      deadline: options.seconds === undefined ? Infinity : performance.now() + options.seconds * 1000,
-      rounds: options.rounds ?? Infinity,
-    };
-    const sampler = setInterval(() => rssPeakKiB = Math.max(rssPeakKiB, residentKiB(served.pid)), 250);
+    const latencies = new Map<string, number[]>();
+    const violations: string[] = [];
+    const clients: Client[] = [];
+    let rssPeakKiB = 0;
+    const rssStartKiB = residentKiB(served.pid);
+    const idle = options.bare
+      ? await idleSessionKiB(served.pid, IDLE_SESSIONS, () => mcpClient(served, "/mcp", { name: "idle" }))
+      : undefined;
+    let operations = 0;
+    let runsStarted = 0;
+    let runsAfter: Record<string, number> = {};
+    let openSessionsAfter = -1;
+    const started = performance.now();
     try {
-      const counts = await Promise.all(clients.map((client, i) => {
-        const actor = new Actor(`s${i}`, new Prng(prng.int(0, 2 ** 31)), client, new Map());
-        return session(actor, PATHS[i % PATHS.length], limit, violations);
-      }));
-      operations = counts.reduce((sum, count) => sum + count.calls, 0);
-      runsStarted = counts.reduce((sum, count) => sum + count.runs, 0);
+      for (let i = 0; i < options.sessions; i++) {
+        const path = PATHS[i % PATHS.length];
+        clients.push(timed(await mcpClient(served, path, { name: `soak-${i}` }), latencies));
+      }
+      const limit = {
+        deadline: options.seconds === undefined ? Infinity : performance.now() + options.seconds * 1000,
+        rounds: options.rounds ?? Infinity,
+      };
+      const sampler = setInterval(() => rssPeakKiB = Math.max(rssPeakKiB, residentKiB(served.pid)), 250);
+      try {
+        const counts = await Promise.all(clients.map((client, i) => {
+          const actor = new Actor(`s${i}`, new Prng(prng.int(0, 2 ** 31)), client, new Map());
+          return session(actor, PATHS[i % PATHS.length], limit, violations);
+        }));
+        operations = counts.reduce((sum, count) => sum + count.calls, 0);
+        runsStarted = counts.reduce((sum, count) => sum + count.runs, 0);
+      } finally {
+        clearInterval(sampler);
+      }
     } finally {
-      clearInterval(sampler);
+      await Promise.all(clients.map((client) => closeClient(client).catch(() => {})));
     }
-  } finally {
-    await Promise.all(clients.map((client) => closeClient(client).catch(() => {})));
-  }
-  const checker = await mcpClient(served, "/internal/mcp", { name: "soak-check" });
-  try {
-    violations.push(...await everyRunViolations(checker));
-    const { service } = await call<
-      { service: { counts: { runs: Record<string, number>; sessions: { open: number } } } }
-    >(checker, "status");
-    runsAfter = service.counts.runs;
-    openSessionsAfter = service.counts.sessions.open;
-  } finally {
-    await closeClient(checker);
-  }
-  const elapsed = (performance.now() - started) / 1000;
-  const rssEndKiB = residentKiB(served.pid);
-  await served.stop();
-  await Deno.remove(dir, { recursive: true });
-  let bare: SoakFigures["bare"];
-  if (options.bare) {
-    const load = await bareSoak(options.sessions, options.seconds ?? elapsed);
-    const idleBare = await bareIdleSessionKiB(IDLE_SESSIONS);
-    bare = {
-      ...load,
-      idleSessionKiB: idleBare,
-      rssEndRatio: Math.round(rssEndKiB / load.rssEndKiB * 100) / 100,
+    const checker = await mcpClient(served, "/internal/mcp", { name: "soak-check" });
+    try {
+      violations.push(...await everyRunViolations(checker));
+      const { service } = await call<
+        { service: { counts: { runs: Record<string, number>; sessions: { open: number } } } }
+      >(checker, "status");
+      runsAfter = service.counts.runs;
+      openSessionsAfter = service.counts.sessions.open;
+    } finally {
+      await closeClient(checker);
+    }
+    const elapsed = (performance.now() - started) / 1000;
+    const rssEndKiB = residentKiB(served.pid);
+    await served.stop();
+    let bare: SoakFigures["bare"];
+    if (options.bare) {
+      const load = await bareSoak(options.sessions, options.seconds ?? elapsed);
+      const idleBare = await bareIdleSessionKiB(IDLE_SESSIONS);
+      bare = {
+        ...load,
+        idleSessionKiB: idleBare,
+        rssEndRatio: Math.round(rssEndKiB / load.rssEndKiB * 100) / 100,
+      };
+    }
+    return {
+      seed: options.seed,
+      sessions: options.sessions,
+      seconds: Math.round(elapsed * 10) / 10,
+      operations,
+      opsPerSecond: Math.round(operations / elapsed),
+      runsStarted,
+      runsAfter,
+      openSessionsAfter,
+      latencyMs: summarize(latencies),
+      rssStartKiB,
+      rssPeakKiB: Math.max(rssPeakKiB, rssEndKiB),
+      rssEndKiB,
+      ...(idle === undefined ? {} : { idleSessionKiB: idle }),
+      ...(bare ? { bare } : {}),
+      violations,
     };
+  } finally {
+    await served.stop();
   }
-  return {
-    seed: options.seed,
-    sessions: options.sessions,
-    seconds: Math.round(elapsed * 10) / 10,
-    operations,
-    opsPerSecond: Math.round(operations / elapsed),
-    runsStarted,
-    runsAfter,
-    openSessionsAfter,
-    latencyMs: summarize(latencies),
-    rssStartKiB,
-    rssPeakKiB: Math.max(rssPeakKiB, rssEndKiB),
-    rssEndKiB,
-    ...(idle === undefined ? {} : { idleSessionKiB: idle }),
-    ...(bare ? { bare } : {}),
-    violations,
-  };
 }
 
 /** One session's loop for its rounds or until the deadline; returns how many tool calls and Runs it made. */
