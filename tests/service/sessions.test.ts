@@ -94,12 +94,13 @@ Deno.test("status works on all four endpoints and names each endpoint's source",
 
 /**
  * What every tool promises an MCP client about itself: [readOnlyHint, destructiveHint, idempotentHint], and
- * whether only the external endpoints offer it (the agent-task tools). Clients decide on approval prompts
- * from the hints, so a destructive tool marked harmless is a broken promise.
+ * which endpoints alone offer it: the external ones (the agent-task tools) or the internal ones (a person's
+ * own tools). Clients decide on approval prompts from the hints, so a destructive tool marked harmless is a
+ * broken promise.
  */
 const TOOLS: Record<
   string,
-  [readOnly: boolean, destructive: boolean, idempotent: boolean, externalOnly?: true]
+  [readOnly: boolean, destructive: boolean, idempotent: boolean, only?: "external" | "internal"]
 > = {
   flow: [false, false, false],
   list_workflows: [true, false, true],
@@ -108,16 +109,17 @@ const TOOLS: Record<
   interact: [false, false, false],
   answer_ask: [false, false, false],
   cancel_run: [false, true, true],
+  move_run: [false, false, true, "internal"],
   status: [true, false, true],
   get_record: [true, false, true],
   get_artifact: [true, false, true],
   list_artifacts: [true, false, true],
-  get_agent_call: [true, false, true, true],
-  claim_agent_call: [false, false, true, true],
-  call_agent_tool: [false, false, true, true],
-  read_agent_asset: [true, false, true, true],
-  complete_agent_call: [false, false, true, true],
-  fail_agent_call: [false, true, true, true],
+  get_agent_call: [true, false, true, "external"],
+  claim_agent_call: [false, false, true, "external"],
+  call_agent_tool: [false, false, true, "external"],
+  read_agent_asset: [true, false, true, "external"],
+  complete_agent_call: [false, false, true, "external"],
+  fail_agent_call: [false, true, true, "external"],
 };
 
 Deno.test("tool annotations: every tool on every endpoint is annotated as the table says (fail_agent_call and cancel_run destructive)", async () => {
@@ -126,7 +128,8 @@ Deno.test("tool annotations: every tool on every endpoint is annotated as the ta
       const client = await mcpClient(served, path);
       try {
         const { tools } = await client.listTools();
-        const expected = Object.keys(TOOLS).filter((name) => path.startsWith("/mcp") || !TOOLS[name][3]);
+        const side = path.startsWith("/internal") ? "internal" : "external";
+        const expected = Object.keys(TOOLS).filter((name) => [undefined, side].includes(TOOLS[name][3]));
         assert.deepEqual(tools.map((tool) => tool.name).sort(), expected.sort(), `the tools of ${path}`);
         for (const tool of tools) {
           const [readOnlyHint, destructiveHint, idempotentHint] = TOOLS[tool.name];
