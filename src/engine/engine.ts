@@ -7,10 +7,8 @@
 import { conflict, invalid, notFound, WeftError } from "../errors.ts";
 import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from "./agent_task.ts";
 import { executeTool } from "./tool_kinds.ts";
-import { type PublishedQuestion, validateConfirmationAnswer, validateQuestionsAnswer } from "./answers.ts";
 import { newId } from "./ids.ts";
-import { compileSchema } from "./json_schema.ts";
-import { rejectWrite, RunDriver } from "./run_driver.ts";
+import { currentStep, RunDriver } from "./run_driver.ts";
 import { type RunState, toRunView } from "./run_state.ts";
 import type { ArtifactQuery, Storage } from "./storage.ts";
 import type {
@@ -26,7 +24,7 @@ import type {
   Source,
   WorkflowView,
 } from "./views.ts";
-import { executorFor, isActive, RUN_STATUSES } from "./views.ts";
+import { executorFor, RUN_STATUSES } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import { MODEL_REQUIRED_REASON, needsModel, WorkflowRegistry } from "./workflow/registry.ts";
 import type { WorkflowSource } from "./workflow/source.ts";
@@ -132,8 +130,7 @@ export class Engine {
       run.version = this.#versions.pin(workflow, at);
       this.#storage.runs.insert(run);
       const driver = new RunDriver(workflow, run, at, this.#storage.artifacts);
-      driver.record("run_created", { source: input.source });
-      driver.start();
+      driver.start(input.source);
       return this.#save(driver);
     });
     return this.#notify(view);
@@ -162,42 +159,7 @@ export class Engine {
   /** Answers a pending human action; the first valid answer wins. */
   answerAsk(input: { runId: string; actionId: string; answer: unknown; source: Source }): RunView {
     return this.#mutate(input.runId, { actionId: input.actionId }, (driver) => {
-      const { run } = driver;
-      const action = run.pendingAction!;
-      const step = driver.step;
-      let outcome: string;
-      let answer: unknown;
-      if (action.kind === "user_ask_questions") {
-        const questions = (action.request as { questions: PublishedQuestion[] }).questions;
-        answer = validateQuestionsAnswer(questions, input.answer);
-        outcome = "answered";
-        if (step.kind === "ask" && step.answersTo !== undefined) this.#write(driver, step.answersTo, answer);
-      } else {
-        const confirmation = validateConfirmationAnswer(input.answer);
-        answer = confirmation;
-        outcome = confirmation.isConfirmed ? "confirmed" : "revise";
-        if (!confirmation.isConfirmed && step.kind === "confirm" && step.feedbackTo !== undefined) {
-          this.#write(driver, step.feedbackTo, confirmation.feedback);
-        }
-      }
-      run.stageAnswers.push({
-        actionId: action.id,
-        request: action.request,
-        stepName: run.stepName,
-        kind: action.kind,
-        answer,
-        source: input.source,
-        at: driver.at,
-      });
-      delete run.pendingAction;
-      run.status = "running";
-      driver.record("action_answered", {
-        actionId: action.id,
-        kind: action.kind,
-        source: input.source,
-        answer,
-      });
-      driver.advance(outcome);
+      driver.answer(input.source, input.answer);
     });
   }
 
@@ -210,21 +172,7 @@ export class Engine {
 
   /** Cancels an active Run; `CONFLICT` when it has already ended. Agent-call listeners are notified. */
   cancelRun(runId: string, source: Source): RunView {
-    const view = this.#storage.transaction(() => {
-      const run = this.#load(runId);
-      if (!isActive(run.status)) {
-        throw conflict(`Run ${runId} has already ended (${run.status})`);
-      }
-      const at = this.#timestamp();
-      run.status = "cancelled";
-      run.updatedAt = at;
-      delete run.pendingAction;
-      delete run.pendingAgentCall;
-      this.#storage.runs.update(run);
-      this.#storage.runs.appendEvents(runId, [{ type: "run_cancelled", at, source }]);
-      return toRunView(run);
-    });
-    return this.#notify(view);
+    return this.#mutate(runId, null, (driver) => driver.cancel(source));
   }
 
   /**
@@ -300,10 +248,7 @@ export class Engine {
 
   /** Marks the pending agent call as claimed (persisted, so a restart interrupts it). */
   markAgentCallClaimed(runId: string, callId: string): RunView {
-    return this.#mutate(runId, { callId }, (driver) => {
-      driver.run.pendingAgentCall!.phase = "claimed";
-      driver.record("agent_call_claimed", { callId });
-    });
+    return this.#mutate(runId, { callId }, (driver) => driver.claimAgentCall());
   }
 
   /** Runs one tool the agent step declares, with validated input and output. */
@@ -316,10 +261,7 @@ export class Engine {
         projectDir: this.#projectDir,
         runContext: () => buildRunContext(this.#load(runId), this.#storage.artifacts),
         submitState: (target, value) =>
-          void this.#mutate(run.runId, { callId }, (driver) => {
-            this.#write(driver, target, value);
-            driver.record("state_submitted", { callId, toolId, target });
-          }),
+          void this.#mutate(run.runId, { callId }, (driver) => driver.submitState(toolId, target, value)),
       });
       return Promise.resolve(output);
     } catch (error) {
@@ -337,29 +279,13 @@ export class Engine {
 
   /** Completes the pending agent call with its result and continues the Run until it waits or ends. */
   completeAgentCall(runId: string, callId: string, result: unknown): RunView {
-    return this.#mutate(runId, { callId }, (driver) => {
-      const step = driver.step as AgentStep;
-      const verdict = compileSchema(step.output.schema)(result);
-      if (!verdict.ok) throw outputInvalid(verdict.errors);
-      if (step.outputTo !== undefined) {
-        const written = driver.tryWriteState(step.outputTo, result);
-        if (!written.ok) throw outputInvalid(written.errors.map((error) => `stage state ${error}`));
-      }
-      const outcome = (result as { outcome: string }).outcome;
-      delete driver.run.pendingAgentCall;
-      driver.run.status = "running";
-      driver.record("agent_call_completed", { callId, outcome });
-      driver.advance(outcome);
-    });
+    return this.#mutate(runId, { callId }, (driver) => driver.completeAgentCall(result));
   }
 
   /** Fails the Run of the pending agent call with the agent's message, keeping earlier effects. */
   failAgentCall(runId: string, callId: string, message: string): RunView {
     if (typeof message !== "string" || !message.trim()) throw invalid("message must not be blank");
-    return this.#mutate(runId, { callId }, (driver) => {
-      driver.record("agent_call_failed", { callId });
-      driver.fail("AGENT_CALL_FAILED", message);
-    });
+    return this.#mutate(runId, { callId }, (driver) => driver.failAgentCall(message));
   }
 
   /** Subscribes to every committed change of any Run; returns the unsubscribe function. */
@@ -408,23 +334,21 @@ export class Engine {
     const run = this.#load(runId);
     this.#expect(run, { callId });
     const workflow = this.#workflowOf(run);
-    // A shallow copy is enough: the driver only stamps `updatedAt`, and reading the step changes nothing.
-    const step = new RunDriver(workflow, { ...run }, run.updatedAt, this.#storage.artifacts).step;
+    const step = currentStep(workflow, run);
     if (step.kind !== "agent") throw conflict(`Run ${runId} is not at an agent step`);
     return { run, workflow, step };
   }
 
-  #write(driver: RunDriver, pointer: string, value: unknown): void {
-    const verdict = driver.tryWriteState(pointer, value);
-    if (!verdict.ok) rejectWrite(verdict.errors);
-  }
-
-  /** Loads a Run, checks what must be pending, applies `work` and saves, all in one transaction. */
-  #mutate(runId: string, expectation: Expectation, work: (driver: RunDriver) => void): RunView {
+  /**
+   * Loads a Run, checks what must be pending (nothing when `expectation` is null), applies one transition of
+   * its driver and saves, all in one transaction.
+   */
+  #mutate(runId: string, expectation: Expectation | null, work: (driver: RunDriver) => void): RunView {
     const view = this.#storage.transaction(() => {
       const run = this.#load(runId);
-      this.#expect(run, expectation);
-      const driver = new RunDriver(this.#workflowOf(run), run, this.#timestamp(), this.#storage.artifacts);
+      if (expectation) this.#expect(run, expectation);
+      const workflow = this.#registry.loaded(run.flowName);
+      const driver = new RunDriver(workflow, run, this.#timestamp(), this.#storage.artifacts);
       work(driver);
       return this.#save(driver);
     });
@@ -462,31 +386,12 @@ export class Engine {
       const at = this.#timestamp();
       const runs = this.#storage.runs.listInterruptible();
       for (const run of runs) {
-        const callId = run.pendingAgentCall?.id;
-        run.status = "failed";
-        run.lastError = {
-          code: "RUN_INTERRUPTED",
-          message: "the service restarted while this Run's agent call or step was in progress",
-          retryable: false,
-        };
-        run.updatedAt = at;
-        delete run.pendingAgentCall;
-        this.#storage.runs.update(run);
-        this.#storage.runs.appendEvents(run.runId, [{
-          type: "run_interrupted",
-          at,
-          ...(callId ? { callId } : {}),
-        }]);
+        const driver = new RunDriver(this.#registry.loaded(run.flowName), run, at, this.#storage.artifacts);
+        driver.interrupt();
+        this.#save(driver);
       }
       return runs.length;
     });
     if (count) this.#log({ event: "runs_interrupted", count });
   }
-}
-
-function outputInvalid(errors: string[]): WeftError {
-  return new WeftError(
-    "AGENT_OUTPUT_INVALID",
-    `the result does not match the output schema: ${errors.join("; ")}`,
-  );
 }

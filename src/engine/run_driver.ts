@@ -1,31 +1,55 @@
 /**
- * Moves one Run through its workflow: enters steps, executes the ones that decide on their own (`check`,
- * `commit`), publishes the waits (`agent`, `ask`, `confirm`), follows outcome routes across stages and enforces
- * budgets. It mutates the Run in memory and queues timeline events; the engine persists both in one
- * transaction.
+ * The state machine of one Run: every change to a Run is a transition here. It enters steps, executes the ones
+ * that decide on their own (`check`, `commit`), publishes the waits (`agent`, `ask`, `confirm`), takes answers,
+ * agent results, cancellation and restart interruption, follows outcome routes across stages and enforces
+ * budgets. It mutates the Run in memory and queues timeline events, each stamped with the stage and step it
+ * happened at; the engine persists both in one transaction.
  *
  * @module
  */
 import { z } from "zod";
-import { type ErrorCode, invalid, WeftError } from "../errors.ts";
+import { conflict, type ErrorCode, invalid, WeftError } from "../errors.ts";
+import type { AgentStep } from "./agent_task.ts";
 import type { ArtifactStorage } from "./storage.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
-import { publishQuestions } from "./answers.ts";
+import {
+  type PublishedQuestion,
+  publishQuestions,
+  validateConfirmationAnswer,
+  validateQuestionsAnswer,
+} from "./answers.ts";
 import { newId } from "./ids.ts";
 import { compileSchema } from "./json_schema.ts";
 import { getAt, setAt } from "./json_pointer.ts";
+import { isActive, type Source } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import { Question, type StageDef, type StepDef } from "./workflow/manifest.ts";
 
 /** How many times one Run may enter a step that declares no budget. */
 export const DEFAULT_MAX_VISITS = 25;
 
-/** One change to a Run in progress. */
+/** The step `run` stands at in `workflow`; `CONFLICT` when a reload removed it. */
+export function currentStep(workflow: LoadedWorkflow, run: RunState): StepDef {
+  const step = workflow.manifest.stages[run.stageName]?.steps[run.stepName];
+  if (!step) {
+    throw new WeftError(
+      "CONFLICT",
+      `workflow "${run.flowName}" no longer has step ${run.stageName}/${run.stepName}`,
+    );
+  }
+  return step;
+}
+
+/** One change to a Run. */
 export class RunDriver {
   readonly events: NewRunEvent[] = [];
 
+  /**
+   * `workflow` is undefined when the Run's workflow is currently unavailable: then only the transitions that
+   * need no definition (cancel, interrupt) work, and the others are a `CONFLICT`.
+   */
   constructor(
-    readonly workflow: LoadedWorkflow,
+    readonly workflow: LoadedWorkflow | undefined,
     readonly run: RunState,
     readonly at: string,
     readonly artifacts: ArtifactStorage,
@@ -35,19 +59,12 @@ export class RunDriver {
 
   /** The current stage definition. */
   get stage(): StageDef {
-    return this.workflow.manifest.stages[this.run.stageName];
+    return this.#workflow().manifest.stages[this.run.stageName];
   }
 
   /** The current step definition; `CONFLICT` when a reload removed it. */
   get step(): StepDef {
-    const step = this.stage?.steps[this.run.stepName];
-    if (!step) {
-      throw new WeftError(
-        "CONFLICT",
-        `workflow "${this.run.flowName}" no longer has step ${this.run.stageName}/${this.run.stepName}`,
-      );
-    }
-    return step;
+    return currentStep(this.#workflow(), this.run);
   }
 
   /** Queues a timeline event stamped with this change's time. */
@@ -61,9 +78,107 @@ export class RunDriver {
     });
   }
 
-  /** Starts the Run in the workflow's entry stage. */
-  start(): void {
-    this.#enterStage(this.workflow.manifest.entryStage);
+  /** Starts a new Run, created from `source`, in the workflow's entry stage. */
+  start(source: Source): void {
+    this.record("run_created", { source });
+    this.#enterStage(this.#workflow().manifest.entryStage);
+  }
+
+  /** Takes the answer to the pending human action (validated completely first) and continues. */
+  answer(source: Source, raw: unknown): void {
+    const { run } = this;
+    const action = run.pendingAction!;
+    const step = this.step;
+    let outcome: string;
+    let answer: unknown;
+    if (action.kind === "user_ask_questions") {
+      const questions = (action.request as { questions: PublishedQuestion[] }).questions;
+      answer = validateQuestionsAnswer(questions, raw);
+      outcome = "answered";
+      if (step.kind === "ask" && step.answersTo !== undefined) this.#writeOrReject(step.answersTo, answer);
+    } else {
+      const confirmation = validateConfirmationAnswer(raw);
+      answer = confirmation;
+      outcome = confirmation.isConfirmed ? "confirmed" : "revise";
+      if (!confirmation.isConfirmed && step.kind === "confirm" && step.feedbackTo !== undefined) {
+        this.#writeOrReject(step.feedbackTo, confirmation.feedback);
+      }
+    }
+    run.stageAnswers.push({
+      actionId: action.id,
+      request: action.request,
+      stepName: run.stepName,
+      kind: action.kind,
+      answer,
+      source,
+      at: this.at,
+    });
+    delete run.pendingAction;
+    run.status = "running";
+    this.record("action_answered", { actionId: action.id, kind: action.kind, source, answer });
+    this.advance(outcome);
+  }
+
+  /** Marks the pending agent call as claimed (persisted, so a restart interrupts it). */
+  claimAgentCall(): void {
+    this.run.pendingAgentCall!.phase = "claimed";
+    this.record("agent_call_claimed", { callId: this.run.pendingAgentCall!.id });
+  }
+
+  /** Writes what an agent tool submits into the stage state; `INVALID_REQUEST` when the schema rejects it. */
+  submitState(toolId: string, target: string, value: unknown): void {
+    this.#writeOrReject(target, value);
+    this.record("state_submitted", { callId: this.run.pendingAgentCall!.id, toolId, target });
+  }
+
+  /** Completes the pending agent call with its result (checked against the step's output schema) and continues. */
+  completeAgentCall(result: unknown): void {
+    const step = this.step as AgentStep;
+    const verdict = compileSchema(step.output.schema)(result);
+    if (!verdict.ok) throw outputInvalid(verdict.errors);
+    if (step.outputTo !== undefined) {
+      const written = this.tryWriteState(step.outputTo, result);
+      if (!written.ok) throw outputInvalid(written.errors.map((error) => `stage state ${error}`));
+    }
+    const outcome = (result as { outcome: string }).outcome;
+    const callId = this.run.pendingAgentCall!.id;
+    delete this.run.pendingAgentCall;
+    this.run.status = "running";
+    this.record("agent_call_completed", { callId, outcome });
+    this.advance(outcome);
+  }
+
+  /** Fails the Run of the pending agent call with the agent's message, keeping earlier effects. */
+  failAgentCall(message: string): void {
+    this.record("agent_call_failed", { callId: this.run.pendingAgentCall!.id });
+    this.fail("AGENT_CALL_FAILED", message);
+  }
+
+  /** Cancels an active Run; `CONFLICT` when it has already ended. */
+  cancel(source: Source): void {
+    if (!isActive(this.run.status)) {
+      throw conflict(`Run ${this.run.runId} has already ended (${this.run.status})`);
+    }
+    this.run.status = "cancelled";
+    delete this.run.pendingAction;
+    delete this.run.pendingAgentCall;
+    this.record("run_cancelled", { source });
+  }
+
+  /**
+   * Fails a Run whose agent call or step was in progress when the service stopped: claims and receipts live in
+   * process memory and cannot be restored. Runs waiting for a human are never interrupted.
+   */
+  interrupt(): void {
+    const callId = this.run.pendingAgentCall?.id;
+    this.run.status = "failed";
+    this.run.lastError = {
+      code: "RUN_INTERRUPTED",
+      message: "the service restarted while this Run's agent call or step was in progress",
+      retryable: false,
+    };
+    delete this.run.pendingAgentCall;
+    this.record("run_interrupted", callId ? { callId } : {});
   }
 
   /** Continues after the current step produced `outcome`, until the Run waits or ends. */
@@ -101,6 +216,18 @@ export class RunDriver {
     delete this.run.pendingAction;
     delete this.run.pendingAgentCall;
     this.record("run_failed", { error: this.run.lastError });
+  }
+
+  #workflow(): LoadedWorkflow {
+    if (!this.workflow) {
+      throw conflict(`workflow "${this.run.flowName}" is currently unavailable; fix it and reload`);
+    }
+    return this.workflow;
+  }
+
+  #writeOrReject(pointer: string, value: unknown): void {
+    const verdict = this.tryWriteState(pointer, value);
+    if (!verdict.ok) rejectWrite(verdict.errors);
   }
 
   #enterStage(stageName: string): string | undefined {
@@ -231,7 +358,14 @@ export class RunDriver {
   }
 }
 
+function outputInvalid(errors: string[]): WeftError {
+  return new WeftError(
+    "AGENT_OUTPUT_INVALID",
+    `the result does not match the output schema: ${errors.join("; ")}`,
+  );
+}
+
 /** Throws `INVALID_REQUEST` listing the stage-schema violations of a rejected write. */
-export function rejectWrite(errors: string[]): never {
+function rejectWrite(errors: string[]): never {
   throw invalid(`the stage state would not match its schema: ${errors.join("; ")}`);
 }

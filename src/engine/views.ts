@@ -155,7 +155,7 @@ export type RecordView = z.infer<typeof RecordViewSchema>;
 
 /** Schema of {@linkcode RunEventView}. */
 export const RunEventViewSchema = z.looseObject({ seq: z.number().int(), at: z.string(), type: z.string() });
-/** One entry of a Run's timeline; answers carry the `source` they came through. */
+/** One entry of a Run's timeline, naming the stage and step it happened at; answers carry their `source`. */
 export type RunEventView = z.infer<typeof RunEventViewSchema>;
 
 const JsonSchemaObject = z.record(z.string(), z.unknown());
