@@ -1,5 +1,5 @@
 /**
- * Validation of human answers (SPEC §3, seed "Human answers"). An answer is checked completely before
+ * Validation of human answers (docs/reference.md, "Human actions and their answers"). An answer is checked completely before
  * anything is consumed; the first problem found is reported as `INVALID_REQUEST`.
  *
  * @module

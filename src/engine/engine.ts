@@ -66,7 +66,7 @@ export class Engine {
     this.#versions = new WorkflowVersions(this.#registry, options.storage.definitions);
   }
 
-  /** Opens the store, loads the workflows and applies the restart rules of SPEC §4. */
+  /** Opens the store, loads the workflows and applies the restart rules (docs/reference.md, "Durability and restart"). */
   static open(options: EngineOptions): Engine {
     try {
       const engine = new Engine(options);
@@ -380,7 +380,7 @@ export class Engine {
     if (pinned) this.#log({ event: "runs_pinned", count: pinned });
   }
 
-  /** SPEC §4: agent calls and executing steps do not survive a restart; human waits do. */
+  /** Agent calls and executing steps do not survive a restart; human waits do. */
   #interruptActiveCalls(): void {
     const count = this.#storage.transaction(() => {
       const at = this.#timestamp();

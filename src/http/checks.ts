@@ -9,7 +9,7 @@ import { constantTimeEqual } from "../lib/tokens.ts";
 import type { TokenClass } from "../mcp/endpoints.ts";
 import { jsonRpcError, type Middleware } from "./middleware.ts";
 
-/** The largest request body accepted (SPEC §2). */
+/** The largest request body accepted. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The four MCP endpoints. Only the path decides the source of what arrives there, and the source decides
- * how agent steps of Runs created there are executed (SPEC §2).
+ * how agent steps of Runs created there are executed (docs/reference.md, "Endpoints").
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Builds the MCP server of one session: the tools of its endpoint, their schemas as JSON Schema, strict input
- * validation, and the mapping of every outcome to a result (SPEC §3 conventions).
+ * validation, and the mapping of every outcome to a result (docs/reference.md, "Results and errors").
  *
  * @module
  */

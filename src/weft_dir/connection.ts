@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { newToken, randomId } from "../lib/tokens.ts";
 import type { WeftPaths } from "./paths.ts";
 
-/** Exactly the fields of SPEC §2; the tokens outlive the instance that wrote them. */
+/** The fields docs/reference.md promises clients ("Connecting"); the tokens outlive the instance that wrote them. */
 export interface ConnectionInfo {
   version: 1;
   url: string;

@@ -1,6 +1,6 @@
 /**
  * What every suite checks on what the service says: a tool answer classified as a result or an error, the
- * RunView invariants of SPEC §3, and the absence of stack traces, machine paths and tokens.
+ * RunView invariants of docs/reference.md, and the absence of stack traces, machine paths and tokens.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Asking a person, at terminal prompts, what a Run's pending action asks, and shaping their words into the
- * exact answer JSON of SPEC §3. Also shows an action to someone who cannot answer here (a script, a pipe),
+ * exact answer JSON of docs/reference.md. Also shows an action to someone who cannot answer here (a script, a pipe),
  * with the JSON skeleton they would send.
  *
  * @module

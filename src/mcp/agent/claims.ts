@@ -1,5 +1,5 @@
 /**
- * The claim table of the agent-task protocol (SPEC §3 "Agent tasks"): who owns which agent call, with which
+ * The claim table of the agent-task protocol (src/mcp/agent_protocol.md): who owns which agent call, with which
  * owner token, which tool receipts the task holds, and the retained outcome of a finished call. It lives in
  * process memory only; a restart interrupts such Runs instead of restoring their claims.
  *

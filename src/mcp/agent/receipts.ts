@@ -9,7 +9,7 @@ import { z } from "zod";
 import { busy, conflict, toWeftError, type WeftError } from "../../errors.ts";
 import { canonicalJson } from "../../lib/canonical_json.ts";
 
-/** The most receipts one task may hold (SPEC §3); past it the agent has to complete or fail. */
+/** The most receipts one task may hold; past it the agent has to complete or fail. */
 export const MAX_RECEIPTS = 256;
 
 /** Schema of {@linkcode ReceiptSummary}. */

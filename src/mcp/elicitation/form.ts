@@ -35,7 +35,7 @@ export function actionForm(run: RunView, action: PendingActionView, endpoint: En
   const form = action.kind === "user_ask_questions"
     ? questionsForm(run, (action.request as { questions: PublishedQuestion[] }).questions, codex)
     : confirmationForm(run, (action.request as { context?: unknown }).context, codex);
-  // Codex shows the server name poorly in its form dialog, so the message starts with it (SPEC §2).
+  // Codex shows the server name poorly in its form dialog, so the message starts with it.
   return {
     ...form,
     message: `${codex ? `weft · ${run.flowName} —` : `weft (${run.flowName}):`} ${form.message}`,

@@ -1,5 +1,5 @@
 /**
- * The six agent-task tools of the external endpoints (SPEC §3 "Agent tasks"): the IDE's agent claims a
+ * The six agent-task tools of the external endpoints (src/mcp/agent_protocol.md): the IDE's agent claims a
  * Run's pending agent call, works through the task's declared tools and assets, and completes or fails it.
  * Each description says what the tool does and the one rule that matters at that call; the whole protocol is
  * said once, in the server instructions and the agent-protocol resource.

@@ -1,6 +1,6 @@
 /**
  * Input schemas for the identities clients pass: Run, action, call and claim ids are non-blank strings of at
- * most 512 characters (SPEC §3), so oversize or blank ids are refused before they reach the engine.
+ * most 512 characters, so oversize or blank ids are refused before they reach the engine.
  *
  * @module
  */
