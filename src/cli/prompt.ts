@@ -6,6 +6,7 @@
  * @module
  */
 
+import { LineReader } from "../lib/line_reader.ts";
 import { paint } from "./format.ts";
 
 /** One choice of {@linkcode Prompter.choose}: what the person may type, and what it means. */
@@ -16,13 +17,11 @@ export interface Choice<T> {
 
 /** Reads answers line by line from one input; `null` from any method means the input ended. */
 export class Prompter {
-  #reader: ReadableStreamDefaultReader<string>;
-  #buffer = "";
-  #ended = false;
+  #lines: LineReader;
   #encoder = new TextEncoder();
 
   constructor(input: ReadableStream<Uint8Array> = Deno.stdin.readable, readonly output = Deno.stderr) {
-    this.#reader = input.pipeThrough(new TextDecoderStream()).getReader();
+    this.#lines = new LineReader(input);
   }
 
   /** Writes `text` without a line break. */
@@ -33,16 +32,7 @@ export class Prompter {
   /** Shows `prompt` and reads one line, without its line break. */
   async line(prompt: string): Promise<string | null> {
     this.write(paint("cyan", prompt, this.output));
-    while (!this.#buffer.includes("\n") && !this.#ended) {
-      const { done, value } = await this.#reader.read();
-      if (done) this.#ended = true;
-      else this.#buffer += value;
-    }
-    if (!this.#buffer) return null;
-    const end = this.#buffer.indexOf("\n");
-    const line = end < 0 ? this.#buffer : this.#buffer.slice(0, end);
-    this.#buffer = end < 0 ? "" : this.#buffer.slice(end + 1);
-    return line.replace(/\r$/, "");
+    return await this.#lines.next();
   }
 
   /** Asks until the typed line matches one of `choices` (case-insensitive); `null` when input ends. */
@@ -73,6 +63,6 @@ export class Prompter {
 
   /** Stops reading the input. */
   async close(): Promise<void> {
-    await this.#reader.cancel().catch(() => {});
+    await this.#lines.cancel();
   }
 }

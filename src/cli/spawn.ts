@@ -6,6 +6,7 @@
 
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LineReader } from "../lib/line_reader.ts";
 
 /** The ready line of `weft serve`. */
 export interface ReadyLine {
@@ -61,17 +62,10 @@ export async function spawnService(projectDir: string, port?: number): Promise<R
 }
 
 async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string | null> {
-  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
+  const lines = new LineReader(stream);
   try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) return buffered || null;
-      buffered += value;
-      const newline = buffered.indexOf("\n");
-      if (newline >= 0) return buffered.slice(0, newline);
-    }
+    return await lines.next();
   } finally {
-    await reader.cancel().catch(() => {});
+    await lines.cancel();
   }
 }

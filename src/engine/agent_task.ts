@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { Buffer } from "node:buffer";
 import { invalid, WeftError } from "../errors.ts";
 import type { ArtifactStorage } from "./storage.ts";
 import type { RunState } from "./run_state.ts";
@@ -94,6 +93,6 @@ export function readSkillAsset(
       content: new TextDecoder("utf-8", { fatal: true }).decode(bytes),
     };
   } catch {
-    return { assetId, name, encoding: "base64", content: Buffer.from(bytes).toString("base64") };
+    return { assetId, name, encoding: "base64", content: bytes.toBase64() };
   }
 }

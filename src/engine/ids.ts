@@ -4,13 +4,12 @@
  *
  * @module
  */
+import { randomId } from "../lib/tokens.ts";
 
 /** The kinds of things weft names, by prefix. */
 export type IdPrefix = "run" | "act" | "call" | "art" | "rec";
 
 /** A fresh, unguessable id such as `run_3q2…`. */
 export function newId(prefix: IdPrefix): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  const base64 = btoa(String.fromCharCode(...bytes));
-  return `${prefix}_${base64.replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "")}`;
+  return `${prefix}_${randomId(16)}`;
 }

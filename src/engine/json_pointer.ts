@@ -4,9 +4,9 @@
  * @module
  */
 
-/** Whether `pointer` is syntactically a JSON pointer (`""` is the whole document). */
-export function isJsonPointer(pointer: string): boolean {
-  return pointer === "" || (pointer.startsWith("/") && !/~[^01]|~$/.test(pointer));
+/** Escapes one reference token (`~` as `~0`, `/` as `~1`) so it can be appended to a pointer. */
+export function escapeToken(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
 /** The unescaped reference tokens of a pointer. */

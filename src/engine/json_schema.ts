@@ -7,6 +7,7 @@
  * @module
  */
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { escapeToken } from "./json_pointer.ts";
 
 /** The verdict on one value: readable violations, each prefixed with the JSON pointer it concerns. */
 export type Validation = { ok: true } | { ok: false; errors: string[] };
@@ -42,9 +43,9 @@ function describeError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case "required":
-      return `${at}/${escape(String(params.missingProperty))}: is required`;
+      return `${at}/${escapeToken(String(params.missingProperty))}: is required`;
     case "additionalProperties":
-      return `${at}/${escape(String(params.additionalProperty))}: is not allowed`;
+      return `${at}/${escapeToken(String(params.additionalProperty))}: is not allowed`;
     case "enum":
       return `${at || "/"}: must be one of ${
         (params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")
@@ -52,8 +53,4 @@ function describeError(error: ErrorObject): string {
     default:
       return `${at || "/"}: ${error.message ?? "is invalid"}`;
   }
-}
-
-function escape(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
 }

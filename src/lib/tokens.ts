@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { base64url } from "./base64url.ts";
 
 /** A fresh credential: 32 random bytes, base64url without padding. */
 export function newToken(): string {
@@ -12,13 +13,6 @@ export function newToken(): string {
 /** A short random id (for instances, sessions and the like), base64url of `bytes` random bytes. */
 export function randomId(bytes = 12): string {
   return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
-}
-
-/** Encodes bytes as base64url without padding. */
-export function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
 const encoder = new TextEncoder();

@@ -5,6 +5,7 @@
  * @module
  */
 import { invalid } from "../errors.ts";
+import { base64url, fromBase64url } from "../lib/base64url.ts";
 import type { SqlValue } from "./database.ts";
 
 /**
@@ -42,14 +43,14 @@ export function pageOf<Row extends { seq: number | bigint }>(
 /** Encodes the position after the last row of a page together with the filters of the list. */
 function encodeCursor(after: number, filters: Record<string, unknown>): string {
   const text = JSON.stringify({ a: after, f: filterKey(filters) });
-  return btoa(text).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+  return base64url(new TextEncoder().encode(text));
 }
 
 /** Decodes a cursor; `INVALID_REQUEST` when it is malformed or was issued for other filters. */
 function decodeCursor(cursor: string, filters: Record<string, unknown>): number {
   let parsed: { a?: unknown; f?: unknown };
   try {
-    parsed = JSON.parse(atob(cursor.replaceAll("-", "+").replaceAll("_", "/")));
+    parsed = JSON.parse(new TextDecoder().decode(fromBase64url(cursor)));
   } catch {
     throw invalid("cursor is not one this service issued");
   }

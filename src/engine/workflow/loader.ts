@@ -11,6 +11,7 @@ import { WorkflowContent } from "./content.ts";
 import { Manifest, type StageDef, type StepDef } from "./manifest.ts";
 import { assetPath, type LoadedSkill, loadSkill, skillFilePath } from "./skills.ts";
 import { readWorkflowText, type WorkflowFile, type WorkflowSource } from "./source.ts";
+import { escapeToken } from "../json_pointer.ts";
 
 /** A workflow that passed every check. */
 export interface LoadedWorkflow {
@@ -85,17 +86,13 @@ export function declaredOutcomes(schema: Record<string, unknown>): string[] | un
 function describeIssue(file: string, issue: z.core.$ZodIssue): string {
   const pointer = toPointer(issue.path);
   if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => `${file}#${pointer}/${escape(key)}: unknown field`).join("\n");
+    return issue.keys.map((key) => `${file}#${pointer}/${escapeToken(key)}: unknown field`).join("\n");
   }
   return `${file}#${pointer}: ${issue.message}`;
 }
 
 function toPointer(path: PropertyKey[]): string {
-  return path.map((part) => "/" + escape(String(part))).join("");
-}
-
-function escape(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+  return path.map((part) => "/" + escapeToken(String(part))).join("");
 }
 
 class Checker {
@@ -157,7 +154,7 @@ class Checker {
   }
 
   #checkStage(stageName: string, stage: StageDef): void {
-    const at = `/stages/${escape(stageName)}`;
+    const at = `/stages/${escapeToken(stageName)}`;
     const validate = this.#schema(`${at}/state/schema`, stage.state.schema);
     const verdict = validate?.(stage.state.initial);
     if (verdict && !verdict.ok) {
@@ -166,7 +163,7 @@ class Checker {
     if (!stage.steps[stage.entryStep]) this.#error(`${at}/entryStep`, `no step "${stage.entryStep}"`);
     const stageOutcomes = new Set<string>();
     for (const [stepName, step] of Object.entries(stage.steps)) {
-      const stepAt = `${at}/steps/${escape(stepName)}`;
+      const stepAt = `${at}/steps/${escapeToken(stepName)}`;
       const outcomes = this.#checkStep(stageName, stepName, stepAt, step);
       if (!outcomes) continue;
       for (const outcome of outcomes) {
@@ -175,7 +172,7 @@ class Checker {
         }
       }
       for (const [outcome, route] of Object.entries(step.routes)) {
-        const routeAt = `${stepAt}/routes/${escape(outcome)}`;
+        const routeAt = `${stepAt}/routes/${escapeToken(outcome)}`;
         if (!outcomes.includes(outcome)) {
           this.#error(
             routeAt,
@@ -193,7 +190,7 @@ class Checker {
       }
     }
     for (const [outcome, route] of Object.entries(stage.routes)) {
-      const routeAt = `${at}/routes/${escape(outcome)}`;
+      const routeAt = `${at}/routes/${escapeToken(outcome)}`;
       if (!stageOutcomes.has(outcome)) this.#error(routeAt, `no step ends the stage with "${outcome}"`);
       if (typeof route === "string" && !this.manifest.stages[route]) {
         this.#error(routeAt, `no stage "${route}"`);
@@ -292,7 +289,7 @@ class Checker {
       queue.push(...next(nodes[name]).filter((target) => nodes[target] && !seen.has(target)));
     }
     for (const name of Object.keys(nodes)) {
-      if (!seen.has(name)) this.#error(`${at}/${escape(name)}`, "unreachable from the entry");
+      if (!seen.has(name)) this.#error(`${at}/${escapeToken(name)}`, "unreachable from the entry");
     }
   }
 }

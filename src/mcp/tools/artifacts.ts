@@ -8,9 +8,7 @@ import { z } from "zod";
 import { ArtifactViewSchema, RecordViewSchema } from "../../engine/views.ts";
 import { invalid } from "../../errors.ts";
 import { defineTool } from "../tool.ts";
-import { Identity } from "./identity.ts";
-
-const Name = z.string().min(1).max(200);
+import { Identity, Name, Paging } from "./identity.ts";
 
 /** `get_record`: one Record, or null. */
 export const getRecordTool = defineTool({
@@ -59,8 +57,7 @@ export const listArtifactsTool = defineTool({
   input: z.strictObject({
     flowName: Name.optional(),
     stageName: Name.optional(),
-    limit: z.number().int().min(1).max(200).optional(),
-    cursor: z.string().min(1).max(1024).optional(),
+    ...Paging,
   }),
   output: z.object({ artifacts: z.array(ArtifactViewSchema), nextCursor: z.string().optional() }),
   effects: { readOnly: true, destructive: false, idempotent: true },

@@ -1,6 +1,7 @@
 /**
- * Input schemas for the identities clients pass: Run, action, call and claim ids are non-blank strings of at
- * most 512 characters, so oversize or blank ids are refused before they reach the engine.
+ * Input schemas several tools share: the identities clients pass (Run, action, call and claim ids are
+ * non-blank strings of at most 512 characters, so oversize or blank ids are refused before they reach the
+ * engine), workflow and stage names, and the paging fields of the list tools.
  *
  * @module
  */
@@ -9,3 +10,12 @@ import { z } from "zod";
 
 /** A non-blank identity of at most 512 characters. */
 export const Identity = z.string().max(512).refine((value) => value.trim().length > 0, "must not be blank");
+
+/** A workflow or stage name as a filter or target. */
+export const Name = z.string().min(1).max(200);
+
+/** The paging fields of a list tool: a page size of 1–200 (default 50) and the opaque cursor of a page. */
+export const Paging = {
+  limit: z.number().int().min(1).max(200).optional(),
+  cursor: z.string().min(1).max(1024).optional(),
+};

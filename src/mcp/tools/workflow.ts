@@ -13,7 +13,7 @@ import {
 } from "../../engine/views.ts";
 import { MAX_INTENT_CHARS } from "../../engine/engine.ts";
 import { defineTool } from "../tool.ts";
-import { Identity } from "./identity.ts";
+import { Identity, Name, Paging } from "./identity.ts";
 
 const RunResult = z.object({ run: RunViewSchema });
 
@@ -25,7 +25,7 @@ export const flowTool = defineTool({
     "the Run. Not idempotent: when unsure whether it worked, look with list_runs or get_run, never call flow " +
     "again.",
   input: z.strictObject({
-    flowName: z.string().min(1).max(200),
+    flowName: Name,
     intent: z.string().max(MAX_INTENT_CHARS).refine((value) => value.trim().length > 0, "must not be blank"),
   }),
   output: RunResult,
@@ -69,10 +69,9 @@ export const listRunsTool = defineTool({
   description: "List Runs newest first, optionally by flowName and status, in pages of " +
     "limit (1–200, default 50); pass nextCursor with the same filters for the next page.",
   input: z.strictObject({
-    flowName: z.string().min(1).max(200).optional(),
+    flowName: Name.optional(),
     status: RunStatusSchema.optional(),
-    limit: z.number().int().min(1).max(200).optional(),
-    cursor: z.string().min(1).max(1024).optional(),
+    ...Paging,
   }),
   output: z.object({ runs: z.array(RunViewSchema), nextCursor: z.string().optional() }),
   effects: { readOnly: true, destructive: false, idempotent: true },
