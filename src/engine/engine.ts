@@ -129,7 +129,7 @@ export class Engine {
       }
       run.version = this.#versions.pin(workflow, at);
       this.#storage.runs.insert(run);
-      const driver = new RunDriver(workflow, run, at, this.#storage.artifacts);
+      const driver = new RunDriver(() => workflow, run, at, this.#storage.artifacts);
       driver.start(input.source);
       return this.#save(driver);
     });
@@ -347,8 +347,12 @@ export class Engine {
     const view = this.#storage.transaction(() => {
       const run = this.#load(runId);
       if (expectation) this.#expect(run, expectation);
-      const workflow = this.#registry.loaded(run.flowName);
-      const driver = new RunDriver(workflow, run, this.#timestamp(), this.#storage.artifacts);
+      const driver = new RunDriver(
+        () => this.#workflowOf(run),
+        run,
+        this.#timestamp(),
+        this.#storage.artifacts,
+      );
       work(driver);
       return this.#save(driver);
     });
@@ -386,7 +390,7 @@ export class Engine {
       const at = this.#timestamp();
       const runs = this.#storage.runs.listInterruptible();
       for (const run of runs) {
-        const driver = new RunDriver(this.#registry.loaded(run.flowName), run, at, this.#storage.artifacts);
+        const driver = new RunDriver(() => this.#workflowOf(run), run, at, this.#storage.artifacts);
         driver.interrupt();
         this.#save(driver);
       }

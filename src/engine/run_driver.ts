@@ -44,27 +44,36 @@ export function currentStep(workflow: LoadedWorkflow, run: RunState): StepDef {
 export class RunDriver {
   readonly events: NewRunEvent[] = [];
 
+  readonly #workflowOf: () => LoadedWorkflow;
+  #workflow: LoadedWorkflow | undefined;
+
   /**
-   * `workflow` is undefined when the Run's workflow is currently unavailable: then only the transitions that
-   * need no definition (cancel, interrupt) work, and the others are a `CONFLICT`.
+   * `workflowOf` resolves the Run's workflow definition the first time a transition needs it, and throws
+   * (`CONFLICT`) when it cannot be had; cancel and interrupt need none, so they work on any Run.
    */
   constructor(
-    readonly workflow: LoadedWorkflow | undefined,
+    workflowOf: () => LoadedWorkflow,
     readonly run: RunState,
     readonly at: string,
     readonly artifacts: ArtifactStorage,
   ) {
+    this.#workflowOf = workflowOf;
     run.updatedAt = at;
+  }
+
+  /** The Run's workflow definition. */
+  get workflow(): LoadedWorkflow {
+    return this.#workflow ??= this.#workflowOf();
   }
 
   /** The current stage definition. */
   get stage(): StageDef {
-    return this.#workflow().manifest.stages[this.run.stageName];
+    return this.workflow.manifest.stages[this.run.stageName];
   }
 
   /** The current step definition; `CONFLICT` when a reload removed it. */
   get step(): StepDef {
-    return currentStep(this.#workflow(), this.run);
+    return currentStep(this.workflow, this.run);
   }
 
   /** Queues a timeline event stamped with this change's time. */
@@ -81,7 +90,7 @@ export class RunDriver {
   /** Starts a new Run, created from `source`, in the workflow's entry stage. */
   start(source: Source): void {
     this.record("run_created", { source });
-    this.#enterStage(this.#workflow().manifest.entryStage);
+    this.#enterStage(this.workflow.manifest.entryStage);
   }
 
   /** Takes the answer to the pending human action (validated completely first) and continues. */
@@ -216,13 +225,6 @@ export class RunDriver {
     delete this.run.pendingAction;
     delete this.run.pendingAgentCall;
     this.record("run_failed", { error: this.run.lastError });
-  }
-
-  #workflow(): LoadedWorkflow {
-    if (!this.workflow) {
-      throw conflict(`workflow "${this.run.flowName}" is currently unavailable; fix it and reload`);
-    }
-    return this.workflow;
   }
 
   #writeOrReject(pointer: string, value: unknown): void {
