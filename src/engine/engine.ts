@@ -9,7 +9,8 @@ import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from 
 import { executeTool } from "./tool_kinds.ts";
 import { newId } from "./ids.ts";
 import { currentStep, RunDriver } from "./run_driver.ts";
-import { type RunState, toRunView } from "./run_state.ts";
+import { ChangeFeed, type ChangeListener, type EngineChange } from "./change_feed.ts";
+import { type NewRunEvent, type RunState, toRunView } from "./run_state.ts";
 import type { ArtifactQuery, Storage } from "./storage.ts";
 import type {
   AgentAssetView,
@@ -44,6 +45,12 @@ export interface EngineOptions {
 /** What a change to a Run expects to be pending; anything else is a stale request (`CONFLICT`). */
 type Expectation = { actionId: string } | { callId: string };
 
+/** What one committed transaction did to a Run: its state afterwards and the timeline events it added. */
+interface SavedRun {
+  view: RunView;
+  events: readonly NewRunEvent[];
+}
+
 /** The longest intent accepted, in characters. */
 export const MAX_INTENT_CHARS = 20_000;
 
@@ -55,13 +62,14 @@ export class Engine {
   readonly #projectDir: string;
   readonly #now: () => Date;
   readonly #log: (event: Record<string, unknown>) => void;
-  readonly #listeners = new Set<(run: RunView) => void>();
+  readonly #changes: ChangeFeed;
 
   private constructor(options: EngineOptions) {
     this.#storage = options.storage;
     this.#projectDir = options.projectDir;
     this.#now = options.now ?? (() => new Date());
     this.#log = options.log ?? (() => {});
+    this.#changes = new ChangeFeed(this.#log);
     this.#registry = new WorkflowRegistry(options.embedded, options.projectDir);
     this.#versions = new WorkflowVersions(this.#registry, options.storage.definitions);
   }
@@ -123,7 +131,7 @@ export class Engine {
       createdAt: at,
       updatedAt: at,
     };
-    const view = this.#storage.transaction(() => {
+    const saved = this.#storage.transaction(() => {
       if (workflow.manifest.exclusive && this.#storage.runs.hasActive(run.flowName)) {
         throw conflict(`workflow "${run.flowName}" is exclusive and already has an active Run`);
       }
@@ -133,7 +141,7 @@ export class Engine {
       driver.start(input.source);
       return this.#save(driver);
     });
-    return this.#notify(view);
+    return this.#publish(saved, true);
   }
 
   /** One Run; `NOT_FOUND` when unknown. */
@@ -182,26 +190,19 @@ export class Engine {
    */
   moveRun(runId: string, source: Source): RunView {
     this.#registry.refresh();
-    const view = this.#storage.transaction(() => {
+    const saved = this.#storage.transaction(() => {
       const run = this.#load(runId);
       const at = this.#timestamp();
       const moved = this.#versions.moveToCurrent(run, at);
-      if (moved) {
-        run.updatedAt = at;
-        this.#storage.runs.update(run);
-        const { stageName, stepName } = run;
-        this.#storage.runs.appendEvents(runId, [{
-          type: "run_moved",
-          at,
-          stageName,
-          stepName,
-          source,
-          ...moved,
-        }]);
-      }
-      return toRunView(run);
+      if (!moved) return undefined;
+      run.updatedAt = at;
+      const { stageName, stepName } = run;
+      const events = [{ type: "run_moved", at, stageName, stepName, source, ...moved }];
+      this.#storage.runs.update(run);
+      this.#storage.runs.appendEvents(runId, events);
+      return { view: toRunView(run), events };
     });
-    return this.#notify(view);
+    return saved ? this.#publish(saved, false) : this.getRun(runId);
   }
 
   /** One Record, or null. */
@@ -290,8 +291,19 @@ export class Engine {
 
   /** Subscribes to every committed change of any Run; returns the unsubscribe function. */
   onRunChanged(listener: (run: RunView) => void): () => void {
-    this.#listeners.add(listener);
-    return () => void this.#listeners.delete(listener);
+    return this.#changes.listen((change) => {
+      if (change.kind === "run") listener(change.run);
+    });
+  }
+
+  /** Subscribes to every committed change of Runs and Artifacts, in commit order; returns the unsubscribe. */
+  onChange(listener: ChangeListener): () => void {
+    return this.#changes.listen(listener);
+  }
+
+  /** How many change listeners are registered, so leaks show. */
+  get changeListeners(): number {
+    return this.#changes.size;
   }
 
   #timestamp(): string {
@@ -344,7 +356,7 @@ export class Engine {
    * its driver and saves, all in one transaction.
    */
   #mutate(runId: string, expectation: Expectation | null, work: (driver: RunDriver) => void): RunView {
-    const view = this.#storage.transaction(() => {
+    const saved = this.#storage.transaction(() => {
       const run = this.#load(runId);
       if (expectation) this.#expect(run, expectation);
       const driver = new RunDriver(
@@ -356,23 +368,34 @@ export class Engine {
       work(driver);
       return this.#save(driver);
     });
-    return this.#notify(view);
+    return this.#publish(saved, false);
   }
 
-  #save(driver: RunDriver): RunView {
+  #save(driver: RunDriver): SavedRun {
     this.#storage.runs.update(driver.run);
     this.#storage.runs.appendEvents(driver.run.runId, driver.events);
-    return toRunView(driver.run);
+    return { view: toRunView(driver.run), events: driver.events };
   }
 
-  #notify(view: RunView): RunView {
-    for (const listener of this.#listeners) {
-      try {
-        listener(view);
-      } catch (error) {
-        this.#log({ event: "run_listener_failed", runId: view.runId, error: String(error) });
-      }
-    }
+  /**
+   * Tells the change feed what one committed transaction did: the Artifacts its stage commits wrote, then
+   * the Run. Every change of a Run passes here after its commit, whichever operation made it.
+   */
+  #publish(saved: SavedRun, created: boolean): RunView {
+    const { view } = saved;
+    const changes: EngineChange[] = saved.events
+      .filter((event) => event.type === "artifact_committed")
+      .map((event) => ({
+        kind: "artifact",
+        artifactId: String(event.artifactId),
+        flowName: view.flowName,
+        stageName: String(event.stageName),
+        revision: Number(event.revision),
+        runId: view.runId,
+        created: Number(event.revision) === 1,
+      }));
+    changes.push({ kind: "run", run: view, created });
+    this.#changes.publish(changes);
     return view;
   }
 
