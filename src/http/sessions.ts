@@ -1,12 +1,17 @@
 /**
  * MCP sessions: one SDK transport and one server per session, each bound to the endpoint path that opened
  * it. A session id presented on any other path is unknown there (404), exactly like an id never issued.
+ * Each session keeps a bounded event log for resumable streams, and its standalone GET stream is metered so
+ * the session's notifications coalesce for a client that reads slowly.
  *
  * @module
  */
 
 import { isInitializeRequest, type Server, WebStandardStreamableHTTPServerTransport } from "../mcp/sdk.ts";
 import type { Endpoint } from "../mcp/endpoints.ts";
+import type { StandaloneListener } from "../mcp/resources/subscriptions.ts";
+import { EventLog, STANDALONE_STREAM } from "./event_log.ts";
+import { MeteredBody } from "./metered_body.ts";
 import type { Logger } from "../lib/logger.ts";
 import { randomId } from "../lib/tokens.ts";
 import { jsonRpcError } from "./middleware.ts";
@@ -22,10 +27,18 @@ export interface SessionLimits {
 /** Defaults sized for a person's IDEs plus the CLI, with room for many agents. */
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxSessions: 256, idleMs: 60 * 60 * 1000 };
 
+/** What the MCP layer makes of a new session: its server, and who to tell about its GET stream. */
+export interface SessionServer {
+  server: Server;
+  standalone?: StandaloneListener;
+}
+
 interface Session {
   endpoint: Endpoint;
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
+  standalone?: StandaloneListener;
+  log: EventLog;
   lastSeen: number;
   /** Responses still streaming: a person answering a form for hours keeps the session busy, not idle. */
   streaming: number;
@@ -39,7 +52,7 @@ export class SessionTable {
 
   constructor(
     readonly limits: SessionLimits,
-    private readonly createServer: (endpoint: Endpoint) => Server,
+    private readonly createServer: (endpoint: Endpoint) => SessionServer,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
   ) {}
@@ -89,7 +102,9 @@ export class SessionTable {
         );
       }
       session.lastSeen = this.now();
-      return this.#tracked(session, await session.transport.handleRequest(request, { parsedBody: body }));
+      const standalone = request.method === "GET" ? standaloneResumption(session, request) : undefined;
+      const response = await session.transport.handleRequest(request, { parsedBody: body });
+      return this.#tracked(session, response, response.ok ? standalone : undefined);
     }
     if (request.method !== "POST" || !isInitialization(body)) {
       return jsonRpcError(
@@ -112,11 +127,21 @@ export class SessionTable {
 
   async #open(request: Request, endpoint: Endpoint, body: unknown): Promise<Response> {
     this.#opening++;
-    const server = this.createServer(endpoint);
+    const { server, standalone } = this.createServer(endpoint);
+    const log = new EventLog();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomId(18),
+      eventStore: log,
       onsessioninitialized: (id) => {
-        this.#sessions.set(id, { endpoint, transport, server, lastSeen: this.now(), streaming: 0 });
+        this.#sessions.set(id, {
+          endpoint,
+          transport,
+          server,
+          standalone,
+          log,
+          lastSeen: this.now(),
+          streaming: 0,
+        });
         this.logger.log("session.opened", { path: endpoint.path, session: id });
       },
     });
@@ -135,37 +160,20 @@ export class SessionTable {
     }
   }
 
-  /** Counts `response` as activity of `session` until its body has been read to the end or cancelled. */
-  #tracked(session: Session, response: Response): Response {
+  /**
+   * Counts `response` as activity of `session` until its body ends, metering it; a standalone GET stream is
+   * announced to the session's listener while it is open.
+   */
+  #tracked(session: Session, response: Response, standalone?: { missed: boolean }): Response {
     if (!response.body) return response;
     session.streaming++;
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
+    const metered = new MeteredBody(response.body, (body) => {
       session.streaming--;
       session.lastSeen = this.now();
-    };
-    const reader = response.body.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) {
-            end();
-            controller.close();
-          } else controller.enqueue(value);
-        } catch (error) {
-          end();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        end();
-        return reader.cancel(reason);
-      },
+      if (standalone) session.standalone?.closed(body);
     });
-    return new Response(body, {
+    if (standalone) session.standalone?.opened(metered, standalone.missed);
+    return new Response(metered.body, {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
@@ -186,6 +194,17 @@ export class SessionTable {
 function hasInitialize(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
   return messages.some((message) => (message as { method?: unknown } | null)?.method === "initialize");
+}
+
+/**
+ * Whether a GET opens (or resumes) the standalone stream, and whether it resumes past the event log's
+ * window; undefined when it resumes a request's stream instead.
+ */
+function standaloneResumption(session: Session, request: Request): { missed: boolean } | undefined {
+  const lastEventId = request.headers.get("last-event-id");
+  if (!lastEventId) return { missed: false };
+  const resumption = session.log.resumption(lastEventId);
+  return resumption?.streamId === STANDALONE_STREAM ? { missed: resumption.missed } : undefined;
 }
 
 function isInitialization(body: unknown): boolean {

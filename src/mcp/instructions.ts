@@ -15,6 +15,7 @@ const WORKFLOW_RULES = [
   "- Follow the Run each tool returns: status, and when waiting its pendingAction or pendingAgentCall.",
   "- A pendingAction is the person's: call interact, or show them its request and send their exact answer " +
   "with answer_ask. Closing the form keeps the Run waiting. Never answer, skip or confirm for them.",
+  "- To wait for a Run, subscribe to weft://runs/{runId} and continue when notified; do not poll or ask again.",
   "- Errors are isError results with { error: { code, message, retryable } }. Keep tokens secret.",
 ];
 

@@ -7,12 +7,12 @@
  */
 
 import text from "./agent_protocol.md" with { type: "text" };
-import { McpError } from "./sdk.ts";
+import { PROTOCOL_DOC_URI, resourceNotFound } from "./resources/uris.ts";
 
-/** Where clients read the protocol. */
-export const PROTOCOL_DOC_URI = "weft://docs/agent-protocol";
+export { PROTOCOL_DOC_URI };
 
-const DOC = {
+/** The doc's entry in `resources/list`. */
+export const PROTOCOL_DOC = {
   uri: PROTOCOL_DOC_URI,
   name: "agent-protocol",
   title: "How to drive weft",
@@ -20,18 +20,10 @@ const DOC = {
   mimeType: "text/markdown",
 };
 
-/** The `resources/list` answer. */
-export function listProtocolDoc(): { resources: typeof DOC[] } {
-  return { resources: [DOC] };
-}
-
-/** MCP's JSON-RPC code for a resource that does not exist. */
-const RESOURCE_NOT_FOUND = -32002;
-
 /** The `resources/read` answer for `uri`; any other uri is MCP's "resource not found" error. */
 export function readProtocolDoc(
   uri: string,
 ): { contents: { uri: string; mimeType: string; text: string }[] } {
-  if (uri !== PROTOCOL_DOC_URI) throw new McpError(RESOURCE_NOT_FOUND, `No resource ${uri}.`);
-  return { contents: [{ uri, mimeType: DOC.mimeType, text }] };
+  if (uri !== PROTOCOL_DOC_URI) throw resourceNotFound(`no resource ${uri}`);
+  return { contents: [{ uri, mimeType: PROTOCOL_DOC.mimeType, text }] };
 }

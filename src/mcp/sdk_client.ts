@@ -13,3 +13,8 @@ export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+export {
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";

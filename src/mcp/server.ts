@@ -6,15 +6,7 @@
  */
 
 import { z } from "zod";
-import {
-  type CallToolRequest,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  Server,
-} from "./sdk.ts";
+import { type CallToolRequest, ErrorCode, ListToolsRequestSchema, McpError, Server } from "./sdk.ts";
 import type { Endpoint } from "./endpoints.ts";
 import type { ServiceContext } from "./context.ts";
 import type { ToolDefinition } from "./tool.ts";
@@ -23,27 +15,39 @@ import { errorResult, okResult } from "./call_result.ts";
 import { invalid, toWeftError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { instructionsFor } from "./instructions.ts";
-import { listProtocolDoc, readProtocolDoc } from "./protocol_doc.ts";
+import { serveResources } from "./resources/handlers.ts";
+import { type StandaloneListener, Subscriptions } from "./resources/subscriptions.ts";
+
+/** One session's server, and the listener the HTTP layer tells about the session's GET stream. */
+export interface SessionServer {
+  server: Server;
+  standalone: StandaloneListener;
+}
 
 /** Creates the server for one new session on `endpoint`, offering `tools`. */
 export function createSessionServer(
   endpoint: Endpoint,
   service: ServiceContext,
   tools: readonly ToolDefinition[],
-): Server {
+): SessionServer {
   const server = new Server(
     { name: "weft", title: "weft", version: VERSION },
     {
-      capabilities: { tools: { listChanged: false }, resources: {} },
+      capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true } },
       instructions: instructionsFor(endpoint),
     },
   );
+  const subscriptions = new Subscriptions(
+    service.engine,
+    (notification) => server.notification(notification),
+  );
+  // The transport's close (DELETE, idle expiry, shutdown) reaches the server; the subscriptions end with it.
+  server.onclose = () => subscriptions.close();
+  serveResources(server, service.engine, subscriptions);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
   // Built at the endpoint's first tools/list (then cached), so an initialize never waits for it.
   handleChecked(server, ListToolsRequestSchema, () => ({ tools: listingFor(endpoint, tools) }));
-  handleChecked(server, ListResourcesRequestSchema, () => listProtocolDoc());
-  handleChecked(server, ReadResourceRequestSchema, (request) => readProtocolDoc(request.params.uri));
   server.setRequestHandler(CallToolMethod, async (raw, extra) => {
     // The SDK's wrapper has checked the request against CallToolRequestSchema before this runs.
     const request = raw as unknown as CallToolRequest;
@@ -52,6 +56,8 @@ export function createSessionServer(
     const started = performance.now();
     let outcome = "ok";
     let runId: string | undefined;
+    // While the call runs, its stream carries resource notifications if the client has no GET stream open.
+    const release = subscriptions.whileCalling((notification) => extra.sendNotification(notification));
     try {
       if (!tool) throw invalid(`Unknown tool "${name}" on ${endpoint.path}.`);
       const parsed = tool.input.safeParse(request.params.arguments ?? {});
@@ -69,6 +75,7 @@ export function createSessionServer(
       }
       return errorResult(classified);
     } finally {
+      release();
       service.logger.log("tool.call", {
         tool: name,
         path: endpoint.path,
@@ -79,7 +86,7 @@ export function createSessionServer(
       });
     }
   });
-  return server;
+  return { server, standalone: subscriptions };
 }
 
 /**

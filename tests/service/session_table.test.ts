@@ -23,7 +23,7 @@ function initRequest(): Request {
 function tableOn(clock: () => number): SessionTable {
   return new SessionTable(
     { maxSessions: 10, idleMs: 1000 },
-    () => new Server({ name: "t", version: "0" }, { capabilities: { tools: {} } }),
+    () => ({ server: new Server({ name: "t", version: "0" }, { capabilities: { tools: {} } }) }),
     Logger.silent(),
     clock,
   );

@@ -20,7 +20,7 @@ export const interactTool = defineTool({
   title: "Ask the person",
   description:
     "Show the Run's pendingAction to the person as a form and submit their reply. answered: the Run " +
-    "continues; dismissed: it keeps waiting; unavailable: show them action.request yourself and send their " +
+    "continues; dismissed: it keeps waiting (subscribe to its resource to wait); unavailable: show them action.request yourself and send their " +
     "exact answer with answer_ask.",
   input: z.strictObject({ runId: Identity, actionId: Identity }),
   output: z.object({

@@ -27,6 +27,8 @@ const ServiceView = z.object({
     records: z.number().int(),
     workflows: z.object({ available: z.number().int(), unavailable: z.number().int() }),
     sessions: z.object({ open: z.number().int(), max: z.number().int() }),
+    /** Listeners of the engine's change feed: one per session that subscribed or listed resources. */
+    changeListeners: z.number().int(),
   }),
   model: z.object({ ready: z.boolean(), reason: z.string().optional() }),
 });
@@ -63,6 +65,7 @@ export const statusTool = defineTool({
           records: stats.records,
           workflows: stats.workflows,
           sessions: service.sessions(),
+          changeListeners: service.engine.changeListeners,
         },
         // No service-side model can be configured yet; internal endpoints say so in list_workflows too.
         model: { ready: false, reason: "No service-side model is configured; agent steps run in the IDE." },

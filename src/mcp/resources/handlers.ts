@@ -1,0 +1,172 @@
+/**
+ * The resource requests of one session: list (paged), templates, read, subscribe and unsubscribe. Reads
+ * return exactly what the matching tools return (`get_run`, `get_artifact`, `list_runs`), so a client can
+ * mix both; every refusal is a JSON-RPC error with a message, never an internal error.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import type { Engine } from "../../engine/engine.ts";
+import { toWeftError } from "../../errors.ts";
+import { ErrorCode, McpError, type Server } from "../sdk.ts";
+import { PROTOCOL_DOC, readProtocolDoc } from "../protocol_doc.ts";
+import { MAX_SUBSCRIPTIONS, type Subscriptions } from "./subscriptions.ts";
+import {
+  formatResourceUri,
+  parseResourceUri,
+  RESOURCE_TEMPLATES,
+  resourceNotFound,
+  type ResourceRef,
+  RUNS_URI,
+} from "./uris.ts";
+
+/** The engine reads resources need. */
+export type ResourceEngine = Pick<
+  Engine,
+  "getRun" | "getRunTimeline" | "getArtifact" | "listRuns" | "listArtifacts"
+>;
+
+/** Entries per `resources/list` page. */
+export const RESOURCE_PAGE_SIZE = 50;
+
+const JSON_MIME = "application/json";
+
+/** Registers the resource handlers of one session on `server`. */
+export function serveResources(server: Server, engine: ResourceEngine, subscriptions: Subscriptions): void {
+  server.setRequestHandler(method("resources/list"), (request) => {
+    const { cursor } = paramsOf(request, ListParams);
+    subscriptions.listed();
+    return guarded(() => listPage(engine, cursor));
+  });
+  server.setRequestHandler(method("resources/templates/list"), () => ({
+    resourceTemplates: RESOURCE_TEMPLATES.map((template) => ({ ...template })),
+  }));
+  server.setRequestHandler(method("resources/read"), (request) => {
+    const { uri } = paramsOf(request, UriParams);
+    const ref = parseResourceUri(uri);
+    if (ref.kind === "doc") return readProtocolDoc(uri);
+    const value = guarded(() => read(engine, ref));
+    return { contents: [{ uri: formatResourceUri(ref), mimeType: JSON_MIME, text: JSON.stringify(value) }] };
+  });
+  server.setRequestHandler(method("resources/subscribe"), (request) => {
+    const { uri } = paramsOf(request, UriParams);
+    const ref = parseResourceUri(uri);
+    // A Run must exist; an Artifact may be awaited before its stage first commits.
+    if (ref.kind === "run") guarded(() => engine.getRun(ref.runId));
+    if (!subscriptions.subscribe(ref)) {
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `This session already subscribes to ${MAX_SUBSCRIPTIONS} resources; unsubscribe from some first.`,
+      );
+    }
+    return {};
+  });
+  server.setRequestHandler(method("resources/unsubscribe"), (request) => {
+    const { uri } = paramsOf(request, UriParams);
+    subscriptions.unsubscribe(parseResourceUri(uri));
+    return {};
+  });
+}
+
+/**
+ * Matches a request by method only. The SDK answers a request that fails a registered schema with an
+ * internal error and a schema dump; checking the params here answers -32602 with a sentence instead.
+ */
+function method<M extends string>(name: M) {
+  return z.looseObject({ method: z.literal(name) });
+}
+
+const UriParams = z.object({ uri: z.string() });
+const ListParams = z.object({ cursor: z.string().max(1024).optional() });
+
+function paramsOf<T>(request: Record<string, unknown>, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse(request.params ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new McpError(
+    ErrorCode.InvalidParams,
+    `Invalid params: ${issue.path.join(".") || "(params)"}: ${issue.message}`,
+  );
+}
+
+function read(engine: ResourceEngine, ref: Exclude<ResourceRef, { kind: "doc" }>): unknown {
+  switch (ref.kind) {
+    case "runs":
+      return engine.listRuns({});
+    case "run": {
+      const run = engine.getRun(ref.runId);
+      return ref.timeline ? { run, timeline: engine.getRunTimeline(ref.runId) } : { run };
+    }
+    case "artifact": {
+      const artifact = engine.getArtifact({ flowName: ref.flowName, stageName: ref.stageName });
+      if (!artifact) {
+        throw resourceNotFound(
+          `stage "${ref.stageName}" of workflow "${ref.flowName}" has committed no Artifact yet ` +
+            "(subscribe to be told when it does)",
+        );
+      }
+      return { artifact };
+    }
+  }
+}
+
+/**
+ * One page of `resources/list`: the agent protocol and the list of Runs first, then every Run newest first,
+ * then every Artifact.
+ * The cursor says which of the two sequences it continues and carries that sequence's own cursor.
+ */
+function listPage(engine: ResourceEngine, cursor: string | undefined) {
+  const { phase, inner } = decodeListCursor(cursor);
+  const resources = [];
+  if (phase === "runs") {
+    if (inner === undefined) {
+      resources.push(PROTOCOL_DOC);
+      resources.push({ uri: RUNS_URI, name: "runs", title: "Runs, newest first", mimeType: JSON_MIME });
+    }
+    const page = engine.listRuns({ limit: RESOURCE_PAGE_SIZE, cursor: inner });
+    for (const run of page.runs) {
+      resources.push({
+        uri: formatResourceUri({ kind: "run", runId: run.runId, timeline: false }),
+        name: run.runId,
+        title: `${run.flowName} Run (${run.status})`,
+        mimeType: JSON_MIME,
+      });
+    }
+    return { resources, nextCursor: page.nextCursor ? `runs:${page.nextCursor}` : "artifacts:" };
+  }
+  const page = engine.listArtifacts({ limit: RESOURCE_PAGE_SIZE, cursor: inner });
+  for (const artifact of page.artifacts) {
+    resources.push({
+      uri: formatResourceUri({ kind: "artifact", ...artifact }),
+      name: `${artifact.flowName}/${artifact.stageName}`,
+      title: `Artifact of ${artifact.flowName} / ${artifact.stageName} (revision ${artifact.revision})`,
+      mimeType: JSON_MIME,
+    });
+  }
+  return { resources, ...(page.nextCursor ? { nextCursor: `artifacts:${page.nextCursor}` } : {}) };
+}
+
+function decodeListCursor(cursor: string | undefined): { phase: "runs" | "artifacts"; inner?: string } {
+  if (cursor === undefined) return { phase: "runs" };
+  const match = /^(runs|artifacts):(.*)$/.exec(cursor);
+  if (!match || (match[1] === "runs" && !match[2])) {
+    throw new McpError(ErrorCode.InvalidParams, "Invalid params: cursor is not one this service issued");
+  }
+  return { phase: match[1] as "runs" | "artifacts", inner: match[2] || undefined };
+}
+
+/** Runs an engine read, turning its classified errors into JSON-RPC errors. */
+function guarded<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    const classified = toWeftError(error);
+    if (classified.code === "NOT_FOUND") throw resourceNotFound(classified.message);
+    if (classified.code === "INVALID_REQUEST") {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${classified.message}`);
+    }
+    throw new McpError(ErrorCode.InternalError, classified.message);
+  }
+}
