@@ -98,6 +98,8 @@ Deno.test("attach shows a live indicator while an agent works; Ctrl-C detaches; 
       terminal = new Terminal(["attach", run.runId], { cwd });
       await terminal.waitFor("executed by the IDE's agent · 0:");
       await call(ide, "cancel_run", { runId: run.runId });
+      // attach hears of the cancel from its subscription; it would otherwise re-read only after minutes.
+      await terminal.waitFor("cancelled");
       assert.equal(await terminal.exit(), 6);
       assert.match(terminal.output, /cancelled/);
     } finally {

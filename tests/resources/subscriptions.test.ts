@@ -9,6 +9,7 @@ import { call, closeClient, mcpClient, serve, tempProject } from "../support/ser
 import { REVIEW_ANSWER, reviewManifest, workflowFiles } from "../support/workflows.ts";
 import { Inbox, readJson } from "../support/notifications.ts";
 import type { RunView } from "../../src/engine/views.ts";
+import { PROTOCOL_DOC_URI } from "../../src/mcp/protocol_doc.ts";
 
 type RunResult = { run: RunView };
 
@@ -61,7 +62,7 @@ Deno.test("a client that listed resources hears of new Runs and Artifacts; an Ar
   const inbox = new Inbox(studio);
   try {
     const listed = await studio.listResources();
-    assert.deepEqual(listed.resources.map((resource) => resource.uri), ["weft://runs"]);
+    assert.deepEqual(listed.resources.map((resource) => resource.uri), [PROTOCOL_DOC_URI, "weft://runs"]);
     const artifactUri = "weft://artifacts/review/collect";
     await studio.subscribeResource({ uri: artifactUri });
     await studio.subscribeResource({ uri: "weft://runs" });
@@ -87,6 +88,7 @@ Deno.test("a client that listed resources hears of new Runs and Artifacts; an Ar
     assert.equal(artifact.revision, 1);
     const all = await studio.listResources();
     assert.deepEqual(all.resources.map((resource) => resource.uri), [
+      PROTOCOL_DOC_URI,
       "weft://runs",
       `weft://runs/${run.runId}`,
     ]);

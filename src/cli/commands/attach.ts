@@ -1,11 +1,12 @@
 /**
  * `weft attach <runId>`: follows a Run, answers what it asks a person at terminal prompts, and keeps
- * following until the Run ends. Following is polling `get_run`, which is all a terminal needs.
+ * following until the Run ends. It subscribes to the Run and reads it again when the service says it changed.
  *
  * @module
  */
 
 import type { WeftClient } from "../../client/connect.ts";
+import { ResourceWatch } from "../../client/resource_watch.ts";
 import { isActive, type RunView } from "../../engine/views.ts";
 import { WeftError } from "../../errors.ts";
 import { UsageError } from "../args.ts";
@@ -19,7 +20,10 @@ import { withClient } from "./client.ts";
 import { readJsonSource } from "./input.ts";
 import { describeRun, exitCodeFor, waitingFor } from "./run_view.ts";
 
-const POLL_MS = 500;
+/** How often the live indicator is redrawn (the service is not asked). */
+const REDRAW_MS = 500;
+/** A safety re-read when no notification came for this long, in case one was lost with a connection. */
+const REREAD_MS = 5 * 60_000;
 
 /** How {@linkcode follow} behaves. */
 export interface FollowOptions {
@@ -40,7 +44,9 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
   const indicator = new Indicator(options.progress);
   let prompter: Prompter | undefined;
   let answer = options.answer;
-  let run = start;
+  // Subscribe before reading again, so that no change between the two goes unnoticed.
+  const watch = await ResourceWatch.open(client.client, `weft://runs/${start.runId}`);
+  let run = isActive(start.status) ? await getRun(client, start.runId) : start;
   const detach = () => {
     // Ctrl-C leaves the Run as it is: clear the live line, say how to come back, and end without an error.
     indicator.clear();
@@ -79,11 +85,16 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
         continue;
       }
       if (run.status === "waiting" && !options.interactive) break;
-      if (options.interactive) indicator.show(activity(run));
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      let waited = 0;
+      while (true) {
+        if (options.interactive) indicator.show(activity(run));
+        const wait = options.interactive ? REDRAW_MS : REREAD_MS;
+        if (await watch.changed(wait) || (waited += wait) >= REREAD_MS) break;
+      }
       run = await getRun(client, run.runId);
     }
   } finally {
+    await watch.close();
     if (options.interactive) Deno.removeSignalListener("SIGINT", detach);
     indicator.clear();
     await prompter?.close();

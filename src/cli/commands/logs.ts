@@ -6,14 +6,12 @@
  * @module
  */
 
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { weftPaths } from "../../weft_dir/paths.ts";
 import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
 import { paint } from "../format.ts";
-
-const POLL_MS = 500;
 
 /** One parsed log line. */
 type LogLine = { at?: string; event?: string; [field: string]: unknown };
@@ -45,16 +43,45 @@ never intents, answers or tokens.`,
     };
     show(await tail.read());
     if (!options.follow) return EXIT.OK;
-    const stop = new Promise<void>((resolve) => {
-      for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => resolve());
-    });
-    while (true) {
-      const stopped = await Promise.race([stop.then(() => true), delay(POLL_MS).then(() => false)]);
-      if (stopped) return EXIT.OK;
-      show(await tail.read());
+    // The logs are files the service appends to: wait on the file system's change events, not on a timer.
+    let watcher: Deno.FsWatcher | undefined;
+    let stopped = false;
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      Deno.addSignalListener(signal, () => {
+        stopped = true;
+        watcher?.close();
+      });
     }
+    while (!stopped) {
+      const watched = await nearestFolder(tail.dir);
+      watcher = Deno.watchFs(watched, { recursive: false });
+      // Lines written before the watch began are read now; later ones raise events.
+      show(await tail.read());
+      for await (const _event of watcher) {
+        show(await tail.read());
+        // Before the service first wrote its logs, a folder above was watched: move down once they exist.
+        if (watched !== tail.dir && await isFolder(tail.dir)) break;
+      }
+      if (!stopped) watcher.close();
+    }
+    return EXIT.OK;
   },
 });
+
+/** `dir`, or the nearest folder above it that exists. */
+async function nearestFolder(dir: string): Promise<string> {
+  while (!(await isFolder(dir)) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
 
 /** Reads what was appended to every log file since the last read, in time order across files. */
 class LogTail {
@@ -109,8 +136,4 @@ function human(line: LogLine): string {
   const details = Object.entries(fields)
     .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(" ");
   return `${paint("dim", when)}  ${paint("bold", String(event ?? ""))}  ${details}`.trimEnd();
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
