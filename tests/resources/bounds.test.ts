@@ -5,8 +5,8 @@
 
 import assert from "node:assert/strict";
 import { call, closeClient, mcpClient, serve, type ServedProject, tempProject } from "../support/service.ts";
-import { mcpHeaders, openRawSession, PROTOCOL_VERSION } from "../support/jsonrpc.ts";
-import { SseEvents } from "../support/notifications.ts";
+import { mcpHeaders, openRawSession } from "../support/jsonrpc.ts";
+import { openStream, rawCall, SseEvents } from "../support/notifications.ts";
 import { reviewManifest, workflowFiles } from "../support/workflows.ts";
 import { ENDPOINTS } from "../../src/mcp/endpoints.ts";
 import type { RunView } from "../../src/engine/views.ts";
@@ -192,35 +192,6 @@ const RESOURCE_REQUESTS: [string, Record<string, unknown>][] = [
   ["resources/subscribe", { uri: "weft://runs" }],
   ["resources/unsubscribe", { uri: "weft://runs" }],
 ];
-
-async function rawCall(
-  served: ServedProject,
-  session: string,
-  method: string,
-  params: unknown,
-): Promise<void> {
-  const response = await fetch(served.url + "/mcp", {
-    method: "POST",
-    headers: mcpHeaders(served.connection.externalToken, { "mcp-session-id": session }),
-    body: JSON.stringify({ jsonrpc: "2.0", id: 2, method, params }),
-  });
-  const text = await response.text();
-  assert.equal(response.status, 200, text);
-  assert.ok(!text.includes('"error"'), `${method}: ${text}`);
-}
-
-async function openStream(served: ServedProject, session: string): Promise<Response> {
-  const response = await fetch(served.url + "/mcp", {
-    headers: {
-      authorization: `Bearer ${served.connection.externalToken}`,
-      accept: "text/event-stream",
-      "mcp-session-id": session,
-      "mcp-protocol-version": PROTOCOL_VERSION,
-    },
-  });
-  assert.equal(response.status, 200);
-  return response;
-}
 
 async function endSession(served: ServedProject, session: string): Promise<void> {
   const response = await fetch(served.url + "/mcp", {

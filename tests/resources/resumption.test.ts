@@ -4,9 +4,9 @@
  */
 
 import assert from "node:assert/strict";
-import { call, closeClient, mcpClient, serve, type ServedProject, tempProject } from "../support/service.ts";
-import { mcpHeaders, openRawSession, PROTOCOL_VERSION } from "../support/jsonrpc.ts";
-import { NOTIFICATION_WAIT_MS, SseEvents } from "../support/notifications.ts";
+import { call, closeClient, mcpClient, serve, tempProject } from "../support/service.ts";
+import { openRawSession } from "../support/jsonrpc.ts";
+import { openStream, rawCall, SseEvents } from "../support/notifications.ts";
 import { reviewManifest, workflowFiles } from "../support/workflows.ts";
 import { EVENT_LOG_LIMITS } from "../../src/http/event_log.ts";
 import type { RunView } from "../../src/engine/views.ts";
@@ -24,7 +24,8 @@ Deno.test("reconnecting with Last-Event-ID delivers the missed notifications exa
     }
     const uris = runs.map((runId) => `weft://runs/${runId}`);
     const session = await openRawSession(served, "/mcp");
-    const post = rawPoster(served, session);
+    const post = (method: string, params: Record<string, unknown>) =>
+      rawCall(served, session, method, params);
     for (const uri of uris) await post("resources/subscribe", { uri });
 
     const first = new SseEvents(await openStream(served, session), "the first GET stream");
@@ -56,43 +57,3 @@ Deno.test("reconnecting with Last-Event-ID delivers the missed notifications exa
     await Deno.remove(dir, { recursive: true });
   }
 });
-
-/** Sends one raw JSON-RPC request on `session` and reads its whole response. */
-function rawPoster(served: ServedProject, session: string) {
-  let id = 10;
-  return async (method: string, params: Record<string, unknown>) => {
-    const response = await fetch(served.url + "/mcp", {
-      method: "POST",
-      headers: mcpHeaders(served.connection.externalToken, { "mcp-session-id": session }),
-      body: JSON.stringify({ jsonrpc: "2.0", id: id++, method, params }),
-    });
-    const text = await response.text();
-    assert.equal(response.status, 200, `${method}: ${text}`);
-    assert.ok(!text.includes('"error"'), `${method}: ${text}`);
-  };
-}
-
-/**
- * Opens the session's GET stream, resuming after `lastEventId` when given. A stream the client just dropped
- * may still be registered for a moment (409); a real client retries, and so does this.
- */
-async function openStream(served: ServedProject, session: string, lastEventId?: string): Promise<Response> {
-  const deadline = Date.now() + NOTIFICATION_WAIT_MS;
-  while (true) {
-    const response = await fetch(served.url + "/mcp", {
-      headers: {
-        authorization: `Bearer ${served.connection.externalToken}`,
-        accept: "text/event-stream",
-        "mcp-session-id": session,
-        "mcp-protocol-version": PROTOCOL_VERSION,
-        ...(lastEventId ? { "last-event-id": lastEventId } : {}),
-      },
-    });
-    if (response.status !== 409 || Date.now() > deadline) {
-      assert.equal(response.status, 200, `GET stream: ${response.status}`);
-      return response;
-    }
-    await response.body?.cancel();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

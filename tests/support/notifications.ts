@@ -5,6 +5,9 @@
  * @module
  */
 
+import assert from "node:assert/strict";
+import { mcpHeaders, PROTOCOL_VERSION } from "./jsonrpc.ts";
+import type { ServedProject } from "./service.ts";
 import {
   type Client,
   ResourceListChangedNotificationSchema,
@@ -149,5 +152,51 @@ export class SseEvents {
       const data = /^data: (.+)$/m.exec(block)?.[1];
       if (data) this.events.push({ ...(id ? { id } : {}), message: JSON.parse(data) });
     }
+  }
+}
+
+/** Sends one raw JSON-RPC request on a `/mcp` session and reads its whole response, which must succeed. */
+export async function rawCall(
+  served: ServedProject,
+  session: string,
+  method: string,
+  params: unknown,
+): Promise<void> {
+  const response = await fetch(served.url + "/mcp", {
+    method: "POST",
+    headers: mcpHeaders(served.connection.externalToken, { "mcp-session-id": session }),
+    body: JSON.stringify({ jsonrpc: "2.0", id: 2, method, params }),
+  });
+  const text = await response.text();
+  assert.equal(response.status, 200, `${method}: ${text}`);
+  assert.ok(!text.includes('"error"'), `${method}: ${text}`);
+}
+
+/**
+ * Opens the GET stream of a raw `/mcp` session, resuming after `lastEventId` when given. A stream the client
+ * just dropped may still be registered for a moment (409); a real client retries, and so does this.
+ */
+export async function openStream(
+  served: ServedProject,
+  session: string,
+  lastEventId?: string,
+): Promise<Response> {
+  const deadline = Date.now() + NOTIFICATION_WAIT_MS;
+  while (true) {
+    const response = await fetch(served.url + "/mcp", {
+      headers: {
+        authorization: `Bearer ${served.connection.externalToken}`,
+        accept: "text/event-stream",
+        "mcp-session-id": session,
+        "mcp-protocol-version": PROTOCOL_VERSION,
+        ...(lastEventId ? { "last-event-id": lastEventId } : {}),
+      },
+    });
+    if (response.status !== 409 || Date.now() > deadline) {
+      assert.equal(response.status, 200, `GET stream: ${response.status}`);
+      return response;
+    }
+    await response.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
