@@ -1,14 +1,18 @@
 /**
  * `weft mcp`: the stdio MCP server an IDE launches. It forwards every JSON-RPC message unchanged between the
  * IDE (stdin/stdout) and this project's service (`/mcp` or `/mcp/codex`), starting the service when it does
- * not run, so the IDE's configuration needs no token and no port.
+ * not run, so the IDE's configuration needs no token and no port. Resource subscriptions survive a restart
+ * of the service: the bridge notices that its notification stream broke, joins the new instance, subscribes
+ * again and tells the IDE to re-read what it subscribes to.
  *
  * @module
  */
 
 import process from "node:process";
+import { dirname } from "node:path";
 import {
   isInitializeRequest,
+  isJSONRPCErrorResponse,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
@@ -60,8 +64,16 @@ class Bridge {
   /** The IDE's initialize and the version it negotiated, to join a restarted service as the same client. */
   #initialize: JSONRPCRequest | undefined;
   #protocolVersion: string | undefined;
-  /** Ids of the bridge's own initialize requests, whose answers are not the IDE's business. */
-  #rejoinIds = new Set<string>();
+  /** Ids of the bridge's own requests (initialize, subscribe, ping), whose answers are not the IDE's business. */
+  #ownIds = new Set<string>();
+  #nextOwnId = 1;
+  /** What the IDE subscribed to (confirmed by the service), to subscribe again after a rejoin. */
+  #subscribed = new Set<string>();
+  /** The IDE's subscribe requests awaiting their answer: request id → uri. */
+  #subscribing = new Map<string | number, string>();
+  #recovering = false;
+  #closed = false;
+  #watcher: Deno.FsWatcher | undefined;
 
   constructor(readonly projectDir: string, readonly codex: boolean) {}
 
@@ -91,6 +103,7 @@ class Bridge {
         this.#initializeId = message.id;
         this.#initialize = message;
       }
+      this.#noteSubscription(message);
       await this.#forward(message);
     } catch (error) {
       const reason = describe(error);
@@ -126,11 +139,78 @@ class Bridge {
   async #rejoin(): Promise<StreamableHTTPClientTransport> {
     const upstream = await this.#connect();
     if (this.#protocolVersion) upstream.setProtocolVersion(this.#protocolVersion);
-    const id = `weft-bridge-rejoin-${this.#rejoinIds.size + 1}`;
-    this.#rejoinIds.add(id);
-    await upstream.send({ ...this.#initialize!, id });
+    await upstream.send({ ...this.#initialize!, id: this.#ownId("rejoin") });
     await upstream.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    for (const uri of this.#subscribed) {
+      await upstream.send({
+        jsonrpc: "2.0",
+        id: this.#ownId("resubscribe"),
+        method: "resources/subscribe",
+        params: { uri },
+      });
+      // Whatever changed while the bridge was away went unannounced: the IDE re-reads it.
+      await this.#stdio.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
+    }
     return upstream;
+  }
+
+  #ownId(purpose: string): string {
+    const id = `weft-bridge-${purpose}-${this.#nextOwnId++}`;
+    this.#ownIds.add(id);
+    return id;
+  }
+
+  /** Keeps track of what the IDE subscribes to, so a rejoin can subscribe to it again. */
+  #noteSubscription(message: JSONRPCMessage): void {
+    if (!isJSONRPCRequest(message)) return;
+    const uri = (message.params as { uri?: unknown } | undefined)?.uri;
+    if (typeof uri !== "string") return;
+    if (message.method === "resources/subscribe") this.#subscribing.set(message.id, uri);
+    if (message.method === "resources/unsubscribe") this.#subscribed.delete(uri);
+  }
+
+  /**
+   * The notification stream reported an error. While the IDE waits on subscriptions, the bridge checks the
+   * session is still there, and if the service restarted or stopped, waits for it to run again (without
+   * starting it: a person may have stopped it) and rejoins.
+   */
+  #streamFailed(): void {
+    if (this.#recovering || this.#closed || !this.#subscribed.size || !this.#initialize) return;
+    this.#recovering = true;
+    this.#queue = this.#queue.then(() => this.#recover()).finally(() => this.#recovering = false);
+  }
+
+  async #recover(): Promise<void> {
+    try {
+      const upstream = await this.#connect();
+      await upstream.send({ jsonrpc: "2.0", id: this.#ownId("ping"), method: "ping" });
+      return;
+    } catch (error) {
+      if (!isLostService(error) && !(error instanceof ServiceUnreachable)) throw error;
+    }
+    warn("the service restarted or stopped; joining it again when it runs");
+    await this.#disconnect();
+    while (!this.#closed && (await observe(this.projectDir)).state !== "running") {
+      await this.#weftDirChanged();
+    }
+    if (!this.#closed) await this.#rejoin();
+  }
+
+  /** Resolves at the next change in the project's .weft folder (a service starting writes its files there). */
+  async #weftDirChanged(): Promise<void> {
+    const dir = dirname(weftPaths(this.projectDir).connection);
+    await Deno.mkdir(dir, { recursive: true });
+    this.#watcher = Deno.watchFs(dir, { recursive: false });
+    try {
+      for await (const _event of this.#watcher) break;
+    } finally {
+      try {
+        this.#watcher.close();
+      } catch {
+        // closed by #close already
+      }
+      this.#watcher = undefined;
+    }
   }
 
   async #toIde(message: JSONRPCMessage, upstream: StreamableHTTPClientTransport): Promise<void> {
@@ -142,7 +222,15 @@ class Bridge {
         this.#protocolVersion = version;
       }
     }
-    if (isJSONRPCResultResponse(message) && this.#rejoinIds.has(String(message.id))) return;
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      const id = message.id!;
+      if (this.#ownIds.delete(String(id))) return;
+      const uri = this.#subscribing.get(id);
+      if (uri !== undefined) {
+        this.#subscribing.delete(id);
+        if (isJSONRPCResultResponse(message)) this.#subscribed.add(uri);
+      }
+    }
     await this.#stdio.send(message);
   }
 
@@ -171,7 +259,10 @@ class Bridge {
     const endpoint = endpointFor("agent_ide", { codex: this.codex });
     const upstream = endpointTransport(connection, endpoint);
     upstream.onmessage = (message) => void this.#toIde(message, upstream).catch((e) => warn(describe(e)));
-    upstream.onerror = (error) => warn(`service stream: ${describe(error)}`);
+    upstream.onerror = (error) => {
+      warn(`service stream: ${describe(error)}`);
+      this.#streamFailed();
+    };
     await upstream.start();
     return upstream;
   }
@@ -184,6 +275,8 @@ class Bridge {
   }
 
   async #close(): Promise<void> {
+    this.#closed = true;
+    this.#watcher?.close();
     await this.#disconnect();
     await this.#stdio.close();
   }

@@ -16,6 +16,7 @@ export {
   ElicitRequestSchema,
   ErrorCode,
   isInitializeRequest,
+  isJSONRPCErrorResponse,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   ListResourcesRequestSchema,

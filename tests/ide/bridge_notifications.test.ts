@@ -1,0 +1,57 @@
+/**
+ * `weft mcp` forwards resource subscriptions and their notifications, and keeps them across a restart of the
+ * service: it joins the new instance on its own, subscribes again and tells the IDE to re-read.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { Client, StdioClientTransport } from "../../src/mcp/sdk_client.ts";
+import type { RunView } from "../../src/engine/views.ts";
+import { call, closeClient, mcpClient, serve, tempProject } from "../support/service.ts";
+import { Inbox } from "../support/notifications.ts";
+import { REVIEW_ANSWER, reviewManifest, workflowFiles } from "../support/workflows.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+Deno.test("notifications reach the IDE through weft mcp, also after the service restarted", async () => {
+  const dir = await tempProject(workflowFiles(reviewManifest()));
+  let served = await serve(dir);
+  const ide = new Client({ name: "ide-over-stdio", version: "0.0.0" }, { capabilities: {} });
+  const inbox = new Inbox(ide);
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", MAIN, "mcp", "--project", dir],
+    env: Deno.env.toObject(),
+    stderr: "pipe",
+  });
+  try {
+    await ide.connect(transport);
+    let cli = await mcpClient(served, "/internal/mcp");
+    const { run } = await call<{ run: RunView }>(cli, "flow", { flowName: "review", intent: "bridged" });
+    const uri = `weft://runs/${run.runId}`;
+    await ide.subscribeResource({ uri });
+    await call(cli, "answer_ask", {
+      runId: run.runId,
+      actionId: run.pendingAction!.id,
+      answer: REVIEW_ANSWER,
+    });
+    const first = await inbox.until(`updated ${uri}`);
+    await closeClient(cli);
+
+    // The service restarts while the IDE only waits: no message of the IDE tells the bridge.
+    await served.stop();
+    served = await serve(dir);
+    const reread = await inbox.until(`updated ${uri}`, first + 1);
+    cli = await mcpClient(served, "/internal/mcp");
+    await call(cli, "cancel_run", { runId: run.runId });
+    await inbox.until(`updated ${uri}`, reread + 1);
+    await closeClient(cli);
+    const { contents } = await ide.readResource({ uri });
+    assert.equal(JSON.parse((contents[0] as { text: string }).text).run.status, "cancelled");
+  } finally {
+    await ide.close();
+    await served.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
