@@ -22,7 +22,7 @@ const INITIALIZE = JSON.stringify(initializeRequest("in-process"));
 function handler(maxSessions = DEFAULT_SESSION_LIMITS.maxSessions) {
   const sessions = new SessionTable(
     { ...DEFAULT_SESSION_LIMITS, maxSessions },
-    () => new Server({ name: "t", version: "0" }, { capabilities: { tools: {} } }),
+    () => ({ server: new Server({ name: "t", version: "0" }, { capabilities: { tools: {} } }) }),
     Logger.silent(),
   );
   const handle = createHandler({
