@@ -11,7 +11,9 @@
  * 6. 16 clients driving `intent` Runs (two handoffs and two confirmations each) at once: Runs per second;
  * 7. `weft mcp` (the stdio bridge) from spawn to a completed `initialize`, against a bare SDK stdio server;
  * 8. what an agent loads from each endpoint (`tools/list` plus instructions) against its byte budget, and the
- *    sizes of `get_run` and of the claim's task on an `intent` Run.
+ *    sizes of `get_run` and of the claim's task on an `intent` Run;
+ * 9. commit-to-notification latency (a change on one session, the notification on another) against the echo
+ *    round trip, and the soak with every session subscribed against the same soak unsubscribed.
  *
  * Prints a table, a Markdown section for the README and, last, one JSON line of figures. Only 127.0.0.1 is
  * contacted; every child process and temp directory is removed at the end, on error, on Ctrl-C and when the
@@ -34,6 +36,7 @@ import { benchListArtifacts } from "./list_artifacts.ts";
 import { benchContext, benchResultSizes } from "./context.ts";
 import { benchListRuns } from "./list_runs.ts";
 import { benchBridgeStartup } from "./bridge_startup.ts";
+import { benchNotification, benchSubscribedSoak } from "./notifications.ts";
 
 async function main(): Promise<number> {
   const started = performance.now();
@@ -64,6 +67,7 @@ async function main(): Promise<number> {
     measured = true;
     await benchFixtureRun(weftServer, bare);
     await benchHandoff(weftServer, bare);
+    await benchNotification(weftServer, bare);
     await closeClient(bare);
     await benchConcurrent(weftServer);
     await benchResultSizes(weftServer);
@@ -78,6 +82,7 @@ async function main(): Promise<number> {
   }
   await benchListArtifacts();
   await benchListRuns();
+  await benchSubscribedSoak();
   benchContext();
 
   const seconds = round((performance.now() - started) / 1000, 1);

@@ -76,6 +76,20 @@ export function sizeRow(
   log(`  ${metric}: ${size} B${budget === null ? "" : ` of ${budget} B`}`);
 }
 
+/** Adds a row of a figure against its baseline's (a rate or a size), reported as a ratio with no aim. */
+export function valueRow(
+  key: string,
+  metric: string,
+  weft: number,
+  baseline: number,
+  baselineLabel: string,
+  unit: string,
+): void {
+  const ratio = round(weft / baseline, 2);
+  rows.push({ key, metric, unit, weft, baseline, baselineLabel, ratio, aim: "—", met: null });
+  log(`  ${metric}: ${fmt(weft)} ${unit} vs ${fmt(baseline)} ${unit} → ${ratio}×`);
+}
+
 /** Adds a row that could not be measured, saying why. */
 export function failedRow(key: string, metric: string, aim: string, reason: string): void {
   rows.push({
@@ -160,7 +174,10 @@ export function markdown(meta: Record<string, unknown>): string {
     "page of 50 from stores seeded with 100 and 20,000 distinct (flowName, stageName) Artifacts. The byte rows " +
     "count UTF-8 JSON: what an MCP client loads into its agent's context from each endpoint before the person " +
     "types (`tools/list` result plus `instructions`, against the endpoint's budget), and the structured " +
-    "results of `get_run` (no timeline) and `claim_agent_call` for an `intent` Run's first agent call.",
+    "results of `get_run` (no timeline) and `claim_agent_call` for an `intent` Run's first agent call. " +
+    "The notification row cancels a Run on `/internal/mcp` and waits until a `/mcp` session subscribed to it " +
+    "receives `notifications/resources/updated`; the soak rows run the same seeded 16-session soak twice, the " +
+    "second time with every session subscribed to each Run it starts (subscribe and unsubscribe count as calls).",
   ];
   return lines.join("\n");
 }

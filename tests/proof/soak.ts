@@ -4,7 +4,8 @@
  * and paging lists. Reports throughput, p50/p99 per tool, unexpected errors (must be 0) and the server's
  * resident memory before and after; then the same number of sessions calling a bare MCP SDK server's `echo`
  * for the same time, weft's end RSS as a ratio to the bare server's, and one idle session's memory on each
- * (`--no-bare` skips the comparison).
+ * (`--no-bare` skips the comparison). With `subscribe`, every session also subscribes to each Run it starts
+ * (and unsubscribes when it ends), as an agent that waits on notifications would (the bench compares both).
  *
  * Usage: `deno task soak [--sessions N] [--seconds N] [--seed N] [--no-bare]`. A test bounds it by rounds per
  * session instead of by time, so what it checks does not depend on the speed of the machine.
@@ -56,6 +57,8 @@ export interface SoakOptions {
   seconds?: number;
   rounds?: number;
   bare?: boolean;
+  /** Every session subscribes to each Run it starts. */
+  subscribe?: boolean;
 }
 
 /** Runs the soak and returns its figures; unexpected errors are collected as violations. */
@@ -104,7 +107,7 @@ async function soakIn(
       try {
         const counts = await Promise.all(clients.map((client, i) => {
           const actor = new Actor(`s${i}`, new Prng(prng.int(0, 2 ** 31)), client, new Map());
-          return session(actor, PATHS[i % PATHS.length], limit, violations);
+          return session(actor, PATHS[i % PATHS.length], limit, violations, options.subscribe === true);
         }));
         operations = counts.reduce((sum, count) => sum + count.calls, 0);
         runsStarted = counts.reduce((sum, count) => sum + count.runs, 0);
@@ -166,6 +169,7 @@ async function session(
   path: string,
   limit: { deadline: number; rounds: number },
   violations: string[],
+  subscribe: boolean,
 ): Promise<{ calls: number; runs: number }> {
   const external = !path.startsWith("/internal");
   const runs = new Map<string, RunView>();
@@ -188,6 +192,10 @@ async function session(
         runs.set(run.runId, run);
         started++;
       }
+      if (run && subscribe) {
+        calls++;
+        await actor.client.subscribeResource({ uri: `weft://runs/${run.runId}` });
+      }
     } else if (roll < 0.2) {
       const run = actor.prng.pick(active);
       const cancelled = (await call<{ run: RunView }>("cancel_run", { runId: run.runId }))?.run;
@@ -207,7 +215,13 @@ async function session(
       if (advance.run) runs.set(run.runId, advance.run);
     }
     // Finished Runs are dropped, as a client would, so what the service keeps for them is what is measured.
-    for (const [runId, run] of runs) if (run.status !== "waiting") runs.delete(runId);
+    for (const [runId, run] of runs) {
+      if (run.status === "waiting") continue;
+      runs.delete(runId);
+      if (!subscribe) continue;
+      calls++;
+      await actor.client.unsubscribeResource({ uri: `weft://runs/${runId}` });
+    }
   }
   return { calls, runs: started };
 }
