@@ -190,19 +190,24 @@ class Bridge {
     }
     warn("the service restarted or stopped; joining it again when it runs");
     await this.#disconnect();
-    while (!this.#closed && (await observe(this.projectDir)).state !== "running") {
-      await this.#weftDirChanged();
+    while (!this.#closed && !(await this.#runsAgain())) {
+      // not yet: the next change in .weft/ is the next chance
     }
     if (!this.#closed) await this.#rejoin();
   }
 
-  /** Resolves at the next change in the project's .weft folder (a service starting writes its files there). */
-  async #weftDirChanged(): Promise<void> {
+  /**
+   * Whether the service runs; if not, resolves false at the next change in the project's .weft folder (a
+   * service starting writes its files there). The watch starts before the look, so no start goes unseen.
+   */
+  async #runsAgain(): Promise<boolean> {
     const dir = dirname(weftPaths(this.projectDir).connection);
     await Deno.mkdir(dir, { recursive: true });
     this.#watcher = Deno.watchFs(dir, { recursive: false });
     try {
+      if ((await observe(this.projectDir)).state === "running") return true;
       for await (const _event of this.#watcher) break;
+      return false;
     } finally {
       try {
         this.#watcher.close();
