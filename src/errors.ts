@@ -39,6 +39,10 @@ export const CLI_ERROR_CODES = {
   SERVICE_OFFLINE: { retryable: true },
   /** A crashed service left state behind, or a process holds the lock without answering. */
   NEEDS_RECOVERY: { retryable: false },
+  /** The port asked for with `--port` is taken by another program. */
+  PORT_IN_USE: { retryable: false },
+  /** The project's service already runs (elsewhere than asked, or started by another command meanwhile). */
+  ALREADY_RUNNING: { retryable: false },
   /** `--output` names a file that exists, and `--overwrite` was not given. */
   OUTPUT_EXISTS: { retryable: false },
   /** `--output` names a file that cannot be written. */

@@ -16,6 +16,12 @@ import { paint } from "./format.ts";
 /** Any code the CLI may print. */
 export type FailureCode = ErrorCode | CliErrorCode;
 
+/** Whether `code` is one the CLI may print (e.g. read back from `weft serve`'s ready line). */
+export function isFailureCode(code: unknown): code is FailureCode {
+  return typeof code === "string" &&
+    (Object.hasOwn(ERROR_CODES, code) || Object.hasOwn(CLI_ERROR_CODES, code));
+}
+
 /** A failure of the command itself (not of the service), with its own code and fix. */
 export class CommandFailure extends Error {
   constructor(readonly code: FailureCode, message: string, readonly fix: string) {

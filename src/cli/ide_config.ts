@@ -150,9 +150,20 @@ export const configCommand = defineCommand({
 });
 
 function stdioLaunch(projectDir: string, format: IdeFormat): Launch {
-  const self = selfCommand();
+  const self = lastingCommand();
   const args = [...self.args, "mcp", "--project", projectDir, ...(format.codex ? ["--codex"] : [])];
   return { kind: "stdio", command: self.command, args };
+}
+
+/**
+ * The command an IDE's configuration can keep: the compiled `weft` itself, or else Deno through npx at this
+ * very version, running this checkout's (or bundle's) main module. The `deno` running now may be a file in
+ * npx's cache, which can be gone tomorrow, and no `deno` need be on PATH.
+ */
+export function lastingCommand(): { command: string; args: string[] } {
+  const self = selfCommand();
+  if (!self.args.length) return self;
+  return { command: "npx", args: ["-y", `deno@${Deno.version.deno}`, ...self.args] };
 }
 
 async function httpLaunch(projectDir: string, format: IdeFormat): Promise<Launch> {

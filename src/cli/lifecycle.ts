@@ -11,6 +11,7 @@ import { weftPaths } from "../weft_dir/paths.ts";
 import { isProcessAlive } from "../weft_dir/process.ts";
 import { UsageError } from "./args.ts";
 import { defineCommand } from "./command.ts";
+import { CommandFailure } from "./failure.ts";
 import { EXIT } from "./exit_codes.ts";
 import { spawnService } from "./spawn.ts";
 
@@ -92,6 +93,14 @@ export const startCommand = defineCommand({
   async run({ projectDir, positionals, json, options }) {
     noArguments(positionals);
     const before = await observe(projectDir);
+    const runningOn = before.url ? Number(new URL(before.url).port) : undefined;
+    if (before.state === "running" && options.port && options.port !== runningOn) {
+      throw new CommandFailure(
+        "ALREADY_RUNNING",
+        `the service already runs for this project on port ${runningOn}, not ${options.port}`,
+        `to move it: weft stop && weft start --port ${options.port}`,
+      );
+    }
     if (before.state === "running") {
       report(json, { ...before, reason: "already running; reused" }, `already running  ${before.url}`);
       return EXIT.OK;

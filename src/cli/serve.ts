@@ -10,6 +10,7 @@ import { LockHeldError } from "../weft_dir/lock.ts";
 import { defineCommand } from "./command.ts";
 import { DEFAULT_SESSION_LIMITS } from "../http/sessions.ts";
 import { EXIT } from "./exit_codes.ts";
+import { CommandFailure, describeFailure, printFailure } from "./failure.ts";
 
 /** `weft serve` */
 export const serveCommand = defineCommand({
@@ -19,7 +20,8 @@ export const serveCommand = defineCommand({
   description: `Runs the service in the foreground. When ready, prints one JSON line on stdout:
   {"ready":true,"url":...,"port":...,"pid":...,"instanceId":...}
 Stops cleanly on SIGTERM or SIGINT, and with --exit-with-stdin when stdin closes.
-If it cannot start, prints {"ready":false,"error":...} on stdout and the reason on stderr.`,
+If it cannot start, prints {"ready":false,"error":...,"code":...,"fix":...} on stdout and the
+reason on stderr.`,
   options: {
     port: {
       type: "integer",
@@ -62,12 +64,12 @@ async function serve(
       limits: { ...DEFAULT_SESSION_LIMITS, maxSessions },
     });
   } catch (error) {
-    const message = error instanceof LockHeldError || error instanceof Deno.errors.AddrInUse
-      ? (error as Error).message
-      : `cannot start: ${(error as Error).message}`;
-    console.log(JSON.stringify({ ready: false, error: message }));
-    console.error(`weft: ${message}`);
-    return EXIT.FAILURE;
+    // The ready line carries the classified failure, so that `weft start` reports it with its own fix.
+    const failure = describeFailure(whyNotStarted(error, options.port), "serve");
+    const { code, message, fix } = failure;
+    console.log(JSON.stringify({ ready: false, error: message, code, fix }));
+    printFailure("serve", failure, false);
+    return failure.exit;
   }
   const { url, port, pid, instanceId } = service;
   console.log(JSON.stringify({ ready: true, url, port, pid, instanceId }));
@@ -75,6 +77,29 @@ async function serve(
   await stopRequested;
   await service.shutdown();
   return EXIT.OK;
+}
+
+/** A start failure in words a person can act on: which port is taken, which service holds the project. */
+function whyNotStarted(error: unknown, port: number | undefined): unknown {
+  if (error instanceof Deno.errors.AddrInUse) {
+    return new CommandFailure(
+      "PORT_IN_USE",
+      `port ${port} is already in use by another program`,
+      `choose another with --port N (--port 0 takes any free port), or stop the program on port ${port}`,
+    );
+  }
+  if (error instanceof LockHeldError) {
+    return new CommandFailure(
+      "ALREADY_RUNNING",
+      error.message,
+      "use it (`weft status` shows where it listens), or stop it first with `weft stop`",
+    );
+  }
+  return new CommandFailure(
+    "FAILURE",
+    `cannot start: ${(error as Error).message}`,
+    "`weft doctor` checks the project",
+  );
 }
 
 async function drain(stream: ReadableStream<Uint8Array>): Promise<void> {

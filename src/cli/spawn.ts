@@ -7,6 +7,7 @@
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LineReader } from "../lib/line_reader.ts";
+import { CommandFailure, isFailureCode } from "./failure.ts";
 
 /** The ready line of `weft serve`. */
 export interface ReadyLine {
@@ -50,14 +51,26 @@ export async function spawnService(projectDir: string, port?: number): Promise<R
   }).spawn();
   const line = await firstLine(child.stdout);
   child.unref();
-  let parsed: { ready?: boolean; error?: string } & Partial<ReadyLine>;
+  let parsed: { ready?: boolean; error?: string; code?: string; fix?: string } & Partial<ReadyLine>;
   try {
     parsed = JSON.parse(line ?? "");
   } catch {
     const status = await child.status;
-    throw new Error(`the service exited (code ${status.code}) before it was ready; see .weft/logs/`);
+    throw new CommandFailure(
+      "FAILURE",
+      `the service exited (code ${status.code}) before it was ready`,
+      "`weft logs` shows what it saw; `weft doctor` checks the project",
+    );
   }
-  if (!parsed.ready) throw new Error(parsed.error ?? "the service could not start");
+  if (!parsed.ready) {
+    // `weft serve` classified why; its code and fix are the ones to show.
+    const code = isFailureCode(parsed.code) ? parsed.code : "FAILURE";
+    throw new CommandFailure(
+      code,
+      parsed.error ?? "the service could not start",
+      parsed.fix ?? "`weft doctor` checks the project",
+    );
+  }
   return { url: parsed.url!, port: parsed.port!, pid: parsed.pid!, instanceId: parsed.instanceId! };
 }
 

@@ -299,9 +299,13 @@ export class RunDriver {
     const feedback: string[] = [];
     for (const rule of step.rules) {
       const value = getAt(this.run.state, rule.at);
-      const verdict = value === undefined
-        ? { ok: false as const, errors: [`${rule.at || "/"}: missing`] }
-        : compileSchema(rule.schema)(value);
+      // A missing value is said as missing: the rule's message describes a value that is there but wrong
+      // ("keep the headline short"), and would send whoever repairs it the wrong way.
+      if (value === undefined) {
+        feedback.push(`${rule.at || "/"}: missing`);
+        continue;
+      }
+      const verdict = compileSchema(rule.schema)(value);
       if (verdict.ok) continue;
       if (rule.message) feedback.push(rule.message);
       else {feedback.push(...verdict.errors.map((error) =>

@@ -24,7 +24,10 @@ Deno.test("on a terminal, flow attaches and the person answers questions and a c
 
       const context = await terminal.waitFor("Please confirm:", seen);
       seen = await terminal.waitFor("confirm (y) or revise (r)? ", context);
-      assert.match(terminal.output.slice(context, seen), /"answer": "Developers"/);
+      // The data to confirm reads as the IDE's form shows it: labelled fields and bullets, not JSON.
+      const shown = terminal.output.slice(context, seen);
+      assert.match(shown, /- Question id: audience\s+Is skipped: no\s+Answer: Developers/);
+      assert.doesNotMatch(shown, /"questionId"/);
       await terminal.type("maybe");
       seen = await terminal.waitFor("please type one of: y, r", seen);
       await terminal.type("r");
@@ -33,7 +36,13 @@ Deno.test("on a terminal, flow attaches and the person answers questions and a c
       await terminal.type("And keep it short.");
       await terminal.type("");
 
-      seen = await terminal.waitFor("choose 1-2: ", seen);
+      // The questions come back, and the terminal says why, above them.
+      const why = await terminal.waitFor("This comes back because:", seen);
+      seen = await terminal.waitFor("choose 1-2: ", why);
+      assert.match(
+        terminal.output.slice(why, seen),
+        /• revision requested: Say who benefits\.\s+And keep it short\.[^]*Who reads these notes\?/,
+      );
       await terminal.type("Users");
       seen = await terminal.waitFor("> ", seen);
       await terminal.type("Faster starts for everyone");

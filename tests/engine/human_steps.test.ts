@@ -167,6 +167,23 @@ Deno.test("a failing check loops back with feedback, and budgets bound the loop"
   engine.close();
 });
 
+Deno.test("a check's feedback says a missing value is missing, not what its message says of a wrong one", () => {
+  const manifest = structuredClone(reviewManifest());
+  const check = manifest.stages.collect.steps.check as { rules: { at: string }[] };
+  check.rules[0].at = "/answers/9/answer";
+  const engine = openEngine({ manifest });
+  const run = engine.flow({ flowName: "review", intent: "x", source: "cli" });
+  engine.answerAsk({
+    runId: run.runId,
+    actionId: run.pendingAction!.id,
+    answer: REVIEW_ANSWER,
+    source: "cli",
+  });
+  const [evaluated] = engine.getRunTimeline(run.runId).filter((event) => event.type === "check_evaluated");
+  assert.deepEqual(evaluated.feedback, ["/answers/9/answer: missing"]);
+  engine.close();
+});
+
 Deno.test("cancel ends an active Run once and notifies listeners", () => {
   const engine = openEngine();
   const seen: string[] = [];

@@ -131,6 +131,63 @@ Deno.test("loader errors name the file and the JSON pointer", () => {
   );
 });
 
+Deno.test("schema problems are said in the loader's own words, never in zod's", () => {
+  const file = "embedded/review/workflow.json";
+  const steps = `${file}#/stages/collect/steps`;
+  const cases: [string, (stage: Record<string, Json>) => void][] = [
+    [
+      `${steps}/commit/kind: unknown step kind \`agnt\`; one of agent, ask, confirm, check, commit`,
+      (s) => (s.steps.commit.kind = "agnt"),
+    ],
+    [
+      `${steps}/commit/kind: missing; the step kind is one of agent, ask, confirm, check, commit`,
+      (s) => delete s.steps.commit.kind,
+    ],
+    [
+      `${steps}/ask/questions/0/question: missing; a string is required`,
+      (s) => delete s.steps.ask.questions[0].question,
+    ],
+    [`${steps}/ask/questions/0/isSkippable: must be a boolean, not a string`, (s) => {
+      s.steps.ask.questions[0].isSkippable = "yes";
+    }],
+    [`${steps}/ask/questions: needs at least 1 item`, (s) => (s.steps.ask.questions = [])],
+    [`${steps}/ask/questions/0/question: must not be empty`, (s) => (s.steps.ask.questions[0].question = "")],
+    [`${steps}/ask/budget/maxVisits: must be at least 1`, (s) => (s.steps.ask.budget = { maxVisits: 0 })],
+    [
+      `${steps}/commit/routes/committed: a step route is the name of a step, or { "endStage": "<stage outcome>" }`,
+      (s) => (s.steps.commit.routes.committed = { end: "completed" }),
+    ],
+    [
+      `${steps}/Bad Step: the name must be a lowercase identifier`,
+      (s) => (s.steps["Bad Step"] = s.steps.commit),
+    ],
+  ];
+  for (const [expected, edit] of cases) {
+    const reason = reasonFor(edit);
+    assert.ok(reason.includes(expected), `expected "${expected}" in:\n${reason}`);
+    assert.doesNotMatch(reason, /Invalid input|Invalid discriminator|Too small|expected string, received/);
+  }
+});
+
+Deno.test("a workflow.json placed directly in workflows/ is reported, not ignored", async () => {
+  const project = await tempProject({
+    "workflows/workflow.json": JSON.stringify(reviewManifest({ name: "demo" })),
+  });
+  try {
+    const engine = openEngine({ projectDir: project });
+    const stray = engine.listWorkflows("cli").find((view) => view.source === "project");
+    assert.equal(stray?.available, false);
+    assert.equal(
+      stray?.reason,
+      "workflows/workflow.json: a workflow lives in a folder of its own; move this file to " +
+        "workflows/<name>/workflow.json, where <name> is the workflow's name",
+    );
+    engine.close();
+  } finally {
+    await Deno.remove(project, { recursive: true });
+  }
+});
+
 Deno.test("project workflows load beside embedded ones; broken and clashing ones are unavailable", async () => {
   const project = await tempProject({
     "workflows/demo/workflow.json": JSON.stringify(reviewManifest({ name: "demo" })),

@@ -42,9 +42,19 @@ Deno.test("weft config prints a parseable entry per IDE, without the token, and 
         }
       }
       const bridge = entryOf(ide, stdio.stdout);
-      assert.equal(bridge.command, Deno.execPath());
-      const expected = ["mcp", "--project", projectDir, ...(ide === "codex" ? ["--codex"] : [])];
-      assert.deepEqual(bridge.args?.slice(-expected.length), expected);
+      // From a checkout: npx at this Deno version, never the deno binary of the moment (an npx cache path).
+      assert.equal(bridge.command, "npx");
+      assert.deepEqual(bridge.args, [
+        "-y",
+        `deno@${Deno.version.deno}`,
+        "run",
+        "-A",
+        new URL("../../main.ts", import.meta.url).pathname,
+        "mcp",
+        "--project",
+        projectDir,
+        ...(ide === "codex" ? ["--codex"] : []),
+      ]);
       const direct = entryOf(ide, http.stdout);
       assert.equal(direct.url, new URL(endpoint, url).href, ide);
       if (ide === "codex") assert.equal(direct.bearer_token_env_var, "WEFT_TOKEN");

@@ -8,6 +8,7 @@
 
 import type { PublishedQuestion as Question } from "../../engine/answers.ts";
 import type { PendingActionView } from "../../engine/views.ts";
+import { readable } from "../../mcp/elicitation/readable.ts";
 import { indent, paint, type Stream } from "../format.ts";
 import type { Choice, Prompter } from "../prompt.ts";
 
@@ -29,7 +30,7 @@ export function describeAction(action: PendingActionView, stream: Stream = Deno.
   if (action.kind === "user_ask_confirmation") {
     return [
       `${paint("bold", "Confirm", stream)} (action ${action.id}):`,
-      indent(render((action.request as { context?: unknown })?.context)),
+      indent(contextText(action)),
       paint(
         "dim",
         'answer JSON: { "isConfirmed": true } or { "isConfirmed": false, "feedback": "…" }',
@@ -110,7 +111,7 @@ async function typeText(q: Question, prompter: Prompter): Promise<QuestionAnswer
 async function promptConfirmation(action: PendingActionView, prompter: Prompter) {
   const out = prompter.output;
   prompter.write(`\n${paint("bold", "Please confirm:", out)}\n`);
-  prompter.write(indent(render((action.request as { context?: unknown })?.context)) + "\n");
+  prompter.write(indent(contextText(action)) + "\n");
   const decision = await prompter.choose("confirm (y) or revise (r)? ", [
     { keys: ["y", "yes", "confirm"], value: "confirm" as const },
     { keys: ["r", "revise", "n", "no"], value: "revise" as const },
@@ -125,7 +126,10 @@ async function promptConfirmation(action: PendingActionView, prompter: Prompter)
   }
 }
 
-/** Context is shown as text when it is text, else as indented JSON. */
-function render(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value ?? null, null, 2);
+/**
+ * What a confirmation asks to confirm, as readable text (labelled fields, bulleted lists), the same
+ * rendering as the IDE's form; `--json` keeps the raw data.
+ */
+function contextText(action: PendingActionView): string {
+  return readable((action.request as { context?: unknown })?.context, "`--json` shows the raw data");
 }

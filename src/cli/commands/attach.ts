@@ -16,6 +16,7 @@ import { CommandFailure } from "../failure.ts";
 import { elapsed, hint, paint, printJson, type Stream } from "../format.ts";
 import { Prompter } from "../prompt.ts";
 import { describeAction, promptAnswer } from "./action_prompts.ts";
+import { describeReasons, NO_CONTEXT, type RunContext, runContext } from "./run_context.ts";
 import { withClient } from "./client.ts";
 import { readJsonSource } from "./input.ts";
 import { describeRun, exitCodeFor, waitingFor } from "./run_view.ts";
@@ -76,6 +77,8 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
         }
         if (!options.interactive) break;
         prompter ??= new Prompter();
+        const reasons = describeReasons((await runContext(client, run)).reasons, prompter.output);
+        if (reasons) prompter.write(`\n${reasons}\n`);
         const value = await promptAnswer(action, prompter);
         if (value === null) {
           say("\ninput ended; the Run keeps waiting for you");
@@ -137,7 +140,12 @@ then follow on, stopping at the next wait`,
   json: 'print { "run": RunView }; progress goes to stderr',
   notes: `Exit codes: 0 ended completed or left waiting, 1 error, 2 usage, 3 service offline,
 5 the Run failed, 6 the Run was cancelled.`,
-  fixes: { NOT_FOUND: "check the Run id; `weft runs` lists the Runs" },
+  fixes: {
+    NOT_FOUND: "check the Run id; `weft runs` lists the Runs",
+    INVALID_REQUEST:
+      "send an answer of the shape `weft attach --help` shows; `weft attach RUN` prints what " +
+      "the Run asks, with its answer JSON",
+  },
   async run({ options, positionals, projectDir, json }) {
     const [runId, ...extra] = positionals;
     if (!runId || extra.length) throw new UsageError("takes exactly one Run id");
@@ -150,25 +158,27 @@ then follow on, stopping at the next wait`,
     };
     const interactive = !answer && !json && !options["no-interactive"] && Deno.stdin.isTerminal();
     const progress = json ? Deno.stderr : Deno.stdout;
-    const run = await withClient(projectDir, async (client) => {
+    const { run, context } = await withClient(projectDir, async (client) => {
       const current = await getRun(client, runId);
       if (interactive && isActive(current.status)) {
         console.log(paint("dim", `following ${runId}; Ctrl-C detaches and the Run goes on`));
       }
-      return await follow(client, current, { interactive, progress, answer });
+      const run = await follow(client, current, { interactive, progress, answer });
+      return { run, context: json ? NO_CONTEXT : await runContext(client, run) };
     });
-    report(run, json);
+    report(run, json, context);
     return exitCodeFor(run);
   },
 });
 
 /**
  * Prints where a followed Run stands: the Run (JSON or human), and, when it still waits for a person who
- * was not asked here, what it asks and how a script would answer.
+ * was not asked here, why it asks again (if it does), what it asks and how a script would answer.
  */
-export function report(run: RunView, json: boolean): void {
+export function report(run: RunView, json: boolean, context: RunContext = NO_CONTEXT): void {
   if (json) return printJson({ run });
-  console.log(describeRun(run));
+  console.log(describeRun(run, context));
+  if (context.reasons.length) console.log(describeReasons(context.reasons));
   if (run.status === "waiting" && run.pendingAction) {
     console.log(describeAction(run.pendingAction));
     console.log(hint("or from a script", `weft attach ${run.runId} --answer-json - < answer.json`));

@@ -10,6 +10,7 @@ import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
 import { printJson } from "../format.ts";
 import { withClient } from "./client.ts";
+import { NO_CONTEXT, runContext } from "./run_context.ts";
 import { describeRun } from "./run_view.ts";
 
 /** `weft cancel` */
@@ -30,12 +31,12 @@ working on it is refused from then on. What it already committed stays.`,
     if (!runId || extra.length) {
       throw new UsageError("takes exactly one Run id (see `weft runs --status waiting`)");
     }
-    const { run } = await withClient(
-      projectDir,
-      (client) => client.call<{ run: RunView }>("cancel_run", { runId }),
-    );
+    const { run, context } = await withClient(projectDir, async (client) => {
+      const { run } = await client.call<{ run: RunView }>("cancel_run", { runId });
+      return { run, context: json ? NO_CONTEXT : await runContext(client, run) };
+    });
     if (json) printJson({ run });
-    else console.log(describeRun(run));
+    else console.log(describeRun(run, context));
     return EXIT.OK;
   },
 });

@@ -178,7 +178,7 @@ function workflowFindings(workflows: Loading[]): Finding[] {
     check: "workflows" as const,
     state: "problem" as const,
     message: `workflow "${w.name}" does not load:\n${w.reason ?? "(no reason given)"}`,
-    fix: `edit workflows/${w.name}/ as each line says, then reload: weft stop && weft start ` +
+    fix: `edit workflows/${w.name}/ as each line says; the service picks up edits without a restart ` +
       "(docs/workflows.md describes the format)",
   }));
 }

@@ -10,6 +10,7 @@ import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
 import { follow, report } from "./attach.ts";
 import { withClient } from "./client.ts";
+import { blameBrokenWorkflow, NO_CONTEXT, runContext } from "./run_context.ts";
 import { readSource } from "./input.ts";
 import { exitCodeFor } from "./run_view.ts";
 
@@ -53,12 +54,16 @@ instead of running \`weft flow\` again.`,
     const interactive = !json && !options["no-interactive"] && Deno.stdin.isTerminal();
     const progress = json ? Deno.stderr : Deno.stdout;
     const say = (line: string) => progress.writeSync(new TextEncoder().encode(line + "\n"));
-    const run = await withClient(projectDir, async (client) => {
-      const { run } = await client.call<{ run: RunView }>("flow", { flowName, intent });
-      say(`started ${run.runId} (${run.flowName})`);
-      return interactive ? await follow(client, run, { interactive, progress }) : run;
+    const { run, context } = await withClient(projectDir, async (client) => {
+      const { run: started } = await client.call<{ run: RunView }>("flow", { flowName, intent })
+        .catch(async (error) => {
+          throw await blameBrokenWorkflow(client, flowName, error);
+        });
+      say(`started ${started.runId} (${started.flowName})`);
+      const run = interactive ? await follow(client, started, { interactive, progress }) : started;
+      return { run, context: json ? NO_CONTEXT : await runContext(client, run) };
     }, { start: true, progress: say });
-    report(run, json);
+    report(run, json, context);
     return exitCodeFor(run);
   },
 });

@@ -8,6 +8,7 @@ import type { RunEventView, RunView, WorkflowView } from "../../engine/views.ts"
 import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
 import { hint, paint, printJson, relativeTime, table, truncate } from "../format.ts";
+import { describeReasons, NO_CONTEXT, runContext } from "./run_context.ts";
 import { withClient } from "./client.ts";
 import { describeRun, exitCodeFor } from "./run_view.ts";
 
@@ -24,18 +25,21 @@ asked and answered with the source they came through, agent calls, commits, erro
   async run({ positionals, projectDir, json }) {
     const [runId, ...extra] = positionals;
     if (!runId || extra.length) throw new UsageError("takes exactly one Run id (see `weft runs`)");
-    const { result, current } = await withClient(projectDir, async (client) => {
+    const { result, current, context } = await withClient(projectDir, async (client) => {
       const result = await client.call<{ run: RunView; timeline?: RunEventView[] }>("get_run", {
         runId,
         timeline: true,
       });
-      if (json || result.run.status !== "waiting") return { result };
+      const context = json ? NO_CONTEXT : await runContext(client, result.run, result.timeline);
+      if (json || result.run.status !== "waiting") return { result, context };
       const { workflows } = await client.call<{ workflows: WorkflowView[] }>("list_workflows");
-      return { result, current: workflows.find((w) => w.name === result.run.flowName && w.available) };
+      const current = workflows.find((w) => w.name === result.run.flowName && w.available);
+      return { result, current, context };
     });
     if (json) printJson(result);
     else {
-      console.log(describeRun(result.run));
+      console.log(describeRun(result.run, context));
+      if (context.reasons.length) console.log(describeReasons(context.reasons));
       if (current?.version && result.run.version !== current.version) {
         console.log(hint(
           `it runs version ${

@@ -7,6 +7,7 @@
 import type { RunView } from "../../engine/views.ts";
 import { EXIT } from "../exit_codes.ts";
 import { hint, paint, relativeTime, statusTone, type Stream, truncate } from "../format.ts";
+import { NO_CONTEXT, type RunContext } from "./run_context.ts";
 
 /** The exit code of a command whose result is this Run: a Run left waiting or running is not a failure. */
 export function exitCodeFor(run: RunView): number {
@@ -33,7 +34,11 @@ export function waitingFor(run: RunView): string | undefined {
 }
 
 /** The command that moves this Run on, or shows why it stopped. */
-export function nextStep(run: RunView, stream: Stream = Deno.stdout): string | undefined {
+export function nextStep(
+  run: RunView,
+  context: RunContext,
+  stream: Stream = Deno.stdout,
+): string | undefined {
   switch (run.status) {
     case "waiting":
       return run.pendingAction
@@ -46,12 +51,19 @@ export function nextStep(run: RunView, stream: Stream = Deno.stdout): string | u
     case "failed":
       return hint("see what happened", `weft run ${run.runId}`, stream);
     case "cancelled":
-      return hint("start again with", `weft flow ${run.flowName} --intent …`, stream);
+      return context.startableHere
+        ? hint("start again with", `weft flow ${run.flowName} --intent …`, stream)
+        : hint("start again", `from your IDE's agent (\`weft flows\` says why not from here)`, stream);
   }
 }
 
 /** A Run as a short block: identity and status, then its fields, then the next step. */
-export function describeRun(run: RunView, stream: Stream = Deno.stdout, now = new Date()): string {
+export function describeRun(
+  run: RunView,
+  context: RunContext = NO_CONTEXT,
+  stream: Stream = Deno.stdout,
+  now = new Date(),
+): string {
   const fields: [string, string][] = [
     ["intent", truncate(run.intent, 100)],
     ["at", `${run.cursor.stageName} / ${run.cursor.stepName}`],
@@ -69,7 +81,7 @@ export function describeRun(run: RunView, stream: Stream = Deno.stdout, now = ne
     }`,
     ...fields.map(([label, value]) => `  ${paint("dim", label.padEnd(width), stream)}  ${value}`),
   ];
-  const next = nextStep(run, stream);
+  const next = nextStep(run, context, stream);
   if (next) lines.push(next);
   return lines.join("\n");
 }

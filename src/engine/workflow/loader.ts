@@ -65,7 +65,8 @@ export function loadWorkflow(source: WorkflowSource): WorkflowEntry {
   const file = `${source.label}/workflow.json`;
   const parsed = Manifest.safeParse(source.manifest.value);
   if (!parsed.success) {
-    return fail(parsed.error.issues.map((issue) => describeIssue(file, issue)), source.manifest.value);
+    const raw = source.manifest.value;
+    return fail(parsed.error.issues.map((issue) => describeIssue(file, issue, raw)), raw);
   }
   const checker = new Checker(source, file, parsed.data, source.manifest.value);
   checker.checkAll();
@@ -83,12 +84,86 @@ export function declaredOutcomes(schema: Record<string, unknown>): string[] | un
   return values;
 }
 
-function describeIssue(file: string, issue: z.core.$ZodIssue): string {
-  const pointer = toPointer(issue.path);
-  if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => `${file}#${pointer}/${escapeToken(key)}: unknown field`).join("\n");
+/** One schema problem in the loader's own words (zod's wording is for programmers), at its JSON pointer. */
+function describeIssue(file: string, issue: z.core.$ZodIssue, manifest: unknown): string {
+  const at = `${file}#${toPointer(issue.path)}`;
+  const value = valueAt(manifest, issue.path);
+  switch (issue.code) {
+    case "unrecognized_keys":
+      return issue.keys.map((key) => `${at}/${escapeToken(key)}: unknown field`).join("\n");
+    case "invalid_type":
+      return value === undefined
+        ? `${at}: missing; ${article(issue.expected)} is required`
+        : `${at}: must be ${article(issue.expected)}, not ${article(typeName(value))}`;
+    case "invalid_union": {
+      if ("discriminator" in issue && issue.discriminator) {
+        const what = issue.path.includes("steps") ? "step kind" : issue.discriminator;
+        const options = (issue as { options?: unknown[] }).options?.join(", ");
+        return value === undefined
+          ? `${at}: missing; the ${what} is one of ${options}`
+          : `${at}: unknown ${what} \`${show(value)}\`; one of ${options}`;
+      }
+      return `${at}: ${unionShape(issue.path)}`;
+    }
+    case "invalid_value":
+      return `${at}: \`${show(value)}\` is not allowed; one of ${issue.values.map(show).join(", ")}`;
+    case "invalid_key":
+      return `${at}: the name ${issue.issues[0]?.message ?? "is not allowed"}`;
+    case "too_small":
+    case "too_big":
+      return `${at}: ${sizeRule(issue)}`;
+    default:
+      // The remaining codes carry the manifest's own messages (formats written in manifest.ts).
+      return `${at}: ${issue.message}`;
   }
-  return `${file}#${pointer}: ${issue.message}`;
+}
+
+/** What a route that fits none of its shapes should look like. */
+function unionShape(path: PropertyKey[]): string {
+  if (path.at(-2) === "routes" && path.includes("steps")) {
+    return 'a step route is the name of a step, or { "endStage": "<stage outcome>" }';
+  }
+  if (path.at(-2) === "routes") return 'a stage route is the name of a stage, or { "end": "completed" }';
+  return "does not have any of the accepted shapes";
+}
+
+function sizeRule(issue: z.core.$ZodIssue & { code: "too_small" | "too_big" }): string {
+  const bound = Number(
+    (issue as { minimum?: unknown; maximum?: unknown })[
+      issue.code === "too_small" ? "minimum" : "maximum"
+    ],
+  );
+  const least = issue.code === "too_small";
+  switch (issue.origin) {
+    case "array":
+      return `needs ${least ? "at least" : "at most"} ${bound} item${bound === 1 ? "" : "s"}`;
+    case "string":
+      return least && bound === 1
+        ? "must not be empty"
+        : `needs ${least ? "at least" : "at most"} ${bound} character${bound === 1 ? "" : "s"}`;
+    default:
+      return `must be ${least ? "at least" : "at most"} ${bound}`;
+  }
+}
+
+function valueAt(value: unknown, path: PropertyKey[]): unknown {
+  return path.reduce<unknown>(
+    (node, key) =>
+      typeof node === "object" && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined,
+    value,
+  );
+}
+
+function typeName(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+}
+
+function article(type: string): string {
+  return type === "null" ? "null" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
+}
+
+function show(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
 }
 
 function toPointer(path: PropertyKey[]): string {

@@ -38,7 +38,10 @@ export interface WorkflowSource {
 
 const MAX_FILES = 1000;
 
-/** Reads every `<projectDir>/workflows/<name>/` folder; a missing `workflows/` yields none. */
+/**
+ * Reads every `<projectDir>/workflows/<name>/` folder; a missing `workflows/` yields none. A JSON file placed
+ * directly in `workflows/` is most likely a manifest put one folder too high: it is reported, not ignored.
+ */
 export function readProjectSources(projectDir: string): WorkflowSource[] {
   const root = join(projectDir, "workflows");
   let entries: Deno.DirEntry[];
@@ -48,8 +51,25 @@ export function readProjectSources(projectDir: string): WorkflowSource[] {
     if (error instanceof Deno.errors.NotFound) return [];
     throw error;
   }
-  return entries.filter((entry) => entry.isDirectory).map((entry) => entry.name).sort()
+  const folders = entries.filter((entry) => entry.isDirectory).map((entry) => entry.name).sort()
     .map((name) => readProjectSource(join(root, name), name));
+  const stray = entries.filter((entry) => entry.isFile && entry.name.endsWith(".json")).map((entry) =>
+    entry.name
+  )
+    .sort().map(strayManifest);
+  return [...folders, ...stray];
+}
+
+function strayManifest(fileName: string): WorkflowSource {
+  const reason = `workflows/${fileName}: a workflow lives in a folder of its own; move this file to ` +
+    "workflows/<name>/workflow.json, where <name> is the workflow's name";
+  return {
+    origin: "project",
+    dirName: fileName,
+    label: `workflows/${fileName}`,
+    manifest: { ok: false, reason },
+    files: new Map(),
+  };
 }
 
 function readProjectSource(dir: string, dirName: string): WorkflowSource {

@@ -9,11 +9,14 @@
 /** The longest rendering, in characters; past it the text ends with a pointer to the full Run. */
 export const MAX_READABLE_CHARS = 6_000;
 
-/** The value as indented, labelled plain text, cut at {@linkcode MAX_READABLE_CHARS}. */
-export function readable(value: unknown): string {
+/**
+ * The value as indented, labelled plain text, cut at {@linkcode MAX_READABLE_CHARS}; `whole` says where the
+ * uncut value can be read.
+ */
+export function readable(value: unknown, whole = "get_run shows the whole context"): string {
   const text = render(value, "").join("\n").trim() || "(nothing)";
   if (text.length <= MAX_READABLE_CHARS) return text;
-  return `${text.slice(0, MAX_READABLE_CHARS)}\n… (cut here; get_run shows the whole context)`;
+  return `${text.slice(0, MAX_READABLE_CHARS)}\n… (cut here; ${whole})`;
 }
 
 /** A field name as words: `openQuestions` and `open_questions` both read "Open questions". */

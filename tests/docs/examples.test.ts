@@ -1,0 +1,194 @@
+/**
+ * The docs work as written: every JSON block in `docs/` is one JSON document; every workflow among them is
+ * written into a project as the docs say (its instructions and Skills included), loads, and runs to
+ * completion; and the answers and tool inputs the docs show inline are the ones used, so each is accepted.
+ */
+
+import assert from "node:assert/strict";
+import {
+  publishQuestions,
+  validateConfirmationAnswer,
+  validateQuestionsAnswer,
+} from "../../src/engine/answers.ts";
+import { Engine } from "../../src/engine/engine.ts";
+import type { RunView } from "../../src/engine/views.ts";
+import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
+
+// The docs' examples are edited by people, so they are read as loose JSON.
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+/** One page of docs/ and what it shows. */
+interface Page {
+  name: string;
+  text: string;
+  /** Every ```json block, parsed. */
+  blocks: Json[];
+  /** Inline `…` spans that are JSON answers or tool inputs. */
+  inline: Json[];
+}
+
+const DOCS = new URL("../../docs/", import.meta.url);
+
+async function readPages(): Promise<Page[]> {
+  const pages: Page[] = [];
+  for await (const entry of Deno.readDir(DOCS)) {
+    if (!entry.name.endsWith(".md")) continue;
+    const text = await Deno.readTextFile(new URL(entry.name, DOCS));
+    const blocks = [...text.matchAll(/^```json\n([^]*?)^```$/gm)].map(([, body], index) => {
+      try {
+        return JSON.parse(body);
+      } catch (error) {
+        throw new Error(`docs/${entry.name}: JSON block ${index + 1} is not one JSON document: ${error}`);
+      }
+    });
+    const inline = [...text.replace(/^```[^]*?^```$/gm, "").matchAll(/`([[{][^`]*)`/g)]
+      .flatMap(([, span]) => {
+        try {
+          return [JSON.parse(span)];
+        } catch {
+          return []; // a shape written with placeholders, such as { isConfirmed, feedback? }
+        }
+      })
+      .filter((value) =>
+        isQuestionsAnswer(value) || "isConfirmed" in value || "value" in value || "outcome" in value
+      );
+    pages.push({ name: entry.name, text, blocks, inline });
+  }
+  return pages;
+}
+
+const isQuestionsAnswer = (value: Json) =>
+  Array.isArray(value) && value.every((entry) => "questionId" in entry);
+
+const pages = await readPages();
+
+Deno.test("every JSON block in docs/ is one JSON document", () => {
+  assert.ok(pages.some((page) => page.blocks.length), "the docs hold JSON examples");
+});
+
+Deno.test("every workflow in docs/ loads and runs to completion with the docs' own answers", async () => {
+  const used = new Set<Json>();
+  for (const page of pages) {
+    for (const manifest of page.blocks.filter((block) => block?.stages)) {
+      const where = `docs/${page.name}: workflow "${manifest.name}"`;
+      const project = await Deno.makeTempDir({ prefix: "weft-docs-" });
+      const engine = Engine.open({
+        projectDir: project,
+        storage: openSqliteStorage(":memory:"),
+        embedded: [],
+      });
+      try {
+        await writeWorkflow(project, manifest, page);
+        const view = engine.listWorkflows("agent_ide").find((w) => w.name === manifest.name);
+        assert.ok(view?.available, `${where} does not load: ${view?.reason}`);
+        let run = engine.flow({ flowName: manifest.name, intent: "Notes for 1.2", source: "agent_ide" });
+        for (let turn = 0; run.status === "running" || run.status === "waiting"; turn++) {
+          assert.ok(
+            turn < 20,
+            `${where} keeps going round: ${JSON.stringify(engine.getRunTimeline(run.runId))}`,
+          );
+          run = await act(engine, run, page, used);
+        }
+        assert.equal(
+          run.status,
+          "completed",
+          `${where} ended ${run.status}: ${JSON.stringify(run.lastError)}`,
+        );
+        assert.ok(
+          engine.listArtifacts({ flowName: manifest.name }).artifacts.length,
+          `${where} committed nothing`,
+        );
+      } finally {
+        engine.close();
+        await Deno.remove(project, { recursive: true });
+      }
+    }
+  }
+  for (const page of pages.filter((page) => page.blocks.some((block) => block?.stages))) {
+    for (const example of page.inline) {
+      assert.ok(used.has(example), `docs/${page.name}: the example ${JSON.stringify(example)} is never used`);
+    }
+  }
+});
+
+Deno.test("answers shown on pages without a workflow are accepted as answers", () => {
+  for (const page of pages.filter((page) => !page.blocks.some((block) => block?.stages))) {
+    for (const example of page.inline) {
+      if (isQuestionsAnswer(example)) {
+        // Questions that take exactly what the example gives: written answers, skippable where it skips.
+        const questions = publishQuestions(example.map((entry: Json) => ({
+          id: entry.questionId,
+          question: entry.questionId,
+          isSkippable: entry.isSkipped === true,
+        })));
+        validateQuestionsAnswer(questions, example);
+      } else if ("isConfirmed" in example) validateConfirmationAnswer(example);
+    }
+  }
+});
+
+/** Writes the manifest and the files the docs tell the reader to write beside it. */
+async function writeWorkflow(project: string, manifest: Json, page: Page): Promise<void> {
+  const dir = `${project}/workflows/${manifest.name}`;
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeTextFile(`${dir}/workflow.json`, JSON.stringify(manifest));
+  const skills = [...page.text.matchAll(/^```markdown\n(---\nname: ([\w-]+)\n[^]*?)^```$/gm)];
+  for (const stage of Object.values<Json>(manifest.stages)) {
+    for (const step of Object.values<Json>(stage.steps)) {
+      if (step.kind !== "agent") continue;
+      await Deno.writeTextFile(`${dir}/${step.instructions}`, `# ${step.agentId}\n`);
+      for (const name of step.skills ?? []) {
+        const skill = skills.find(([, , skillName]) => skillName === name);
+        assert.ok(skill, `docs/${page.name} shows no SKILL.md for "${name}"`);
+        await Deno.mkdir(`${dir}/skills/${name}`, { recursive: true });
+        await Deno.writeTextFile(`${dir}/skills/${name}/SKILL.md`, skill[1]);
+      }
+    }
+  }
+}
+
+/** Does what the Run waits for, with the docs' inline examples where they fit. */
+async function act(engine: Engine, run: RunView, page: Page, used: Set<Json>): Promise<RunView> {
+  const action = run.pendingAction;
+  if (action?.kind === "user_ask_questions") {
+    const ids = (action.request as { questions: { id: string }[] }).questions.map((q) => q.id).join();
+    const example = page.inline.find((value) =>
+      isQuestionsAnswer(value) && value.map((entry: Json) => entry.questionId).join() === ids
+    );
+    const answer = example ??
+      (action.request as { questions: { id: string }[] }).questions.map((q) => ({
+        questionId: q.id,
+        isSkipped: false,
+        answer: "Faster sync",
+      }));
+    used.add(example);
+    return engine.answerAsk({ runId: run.runId, actionId: action.id, answer, source: "agent_ide" });
+  }
+  if (action) {
+    // The revision example is sent once (the Run goes round again), then the confirmation.
+    const revise = page.inline.find((value) => value.isConfirmed === false);
+    const example = revise && !used.has(revise)
+      ? revise
+      : page.inline.find((value) => value.isConfirmed === true);
+    used.add(example);
+    return engine.answerAsk({
+      runId: run.runId,
+      actionId: action.id,
+      answer: example ?? { isConfirmed: true },
+      source: "agent_ide",
+    });
+  }
+  const call = run.pendingAgentCall;
+  assert.ok(call, `the Run waits for nothing: ${JSON.stringify(run)}`);
+  const task = engine.agentTask(run.runId, call.id);
+  for (const tool of task.tools.filter((tool) => tool.kind === "submit_state")) {
+    const example = page.inline.find((value) => "value" in value);
+    assert.ok(example, `docs/${page.name} shows no input for the ${tool.id} tool`);
+    used.add(example);
+    await engine.runAgentTool(run.runId, call.id, tool.id, example);
+  }
+  const result = page.inline.find((value) => "outcome" in value) ?? { outcome: "ready" };
+  used.add(result);
+  return engine.completeAgentCall(run.runId, call.id, result);
+}
