@@ -172,10 +172,14 @@ Deno.test("schema problems are said in the loader's own words, never in zod's", 
 Deno.test("a workflow.json placed directly in workflows/ is reported, not ignored", async () => {
   const project = await tempProject({
     "workflows/workflow.json": JSON.stringify(reviewManifest({ name: "demo" })),
+    "workflows/workflow.schema.json": "{}",
   });
   try {
     const engine = openEngine({ projectDir: project });
-    const stray = engine.listWorkflows("cli").find((view) => view.source === "project");
+    // The schema beside the folders (where the docs' $schema points) is no stray manifest.
+    const listed = engine.listWorkflows("cli").filter((view) => view.source === "project");
+    assert.equal(listed.length, 1, JSON.stringify(listed));
+    const [stray] = listed;
     assert.equal(stray?.available, false);
     assert.equal(
       stray?.reason,

@@ -53,9 +53,10 @@ export function readProjectSources(projectDir: string): WorkflowSource[] {
   }
   const folders = entries.filter((entry) => entry.isDirectory).map((entry) => entry.name).sort()
     .map((name) => readProjectSource(join(root, name), name));
-  const stray = entries.filter((entry) => entry.isFile && entry.name.endsWith(".json")).map((entry) =>
-    entry.name
-  )
+  // The manifest schema may sit beside the workflow folders, where the docs' `$schema` points.
+  const stray = entries.filter((entry) =>
+    entry.isFile && entry.name.endsWith(".json") && entry.name !== "workflow.schema.json"
+  ).map((entry) => entry.name)
     .sort().map(strayManifest);
   return [...folders, ...stray];
 }
