@@ -95,3 +95,14 @@ export const invalid = (message: string) => new WeftError("INVALID_REQUEST", mes
 export const notFound = (message: string) => new WeftError("NOT_FOUND", message);
 export const conflict = (message: string) => new WeftError("CONFLICT", message);
 export const busy = (message: string) => new WeftError("BUSY", message);
+
+/**
+ * What a log may say about a failure: its class name and OS code (`NotFound`, `ENOENT`), never its message,
+ * which for file and network errors carries absolute paths and raw OS text.
+ */
+export function errorKind(error: unknown): { error: string; code?: string } {
+  if (error instanceof WeftError) return { error: "WeftError", code: error.code };
+  const name = error instanceof Error ? error.name : typeof error;
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code) ? { error: name, code } : { error: name };
+}

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { conflict, invalid, notFound, WeftError } from "../errors.ts";
+import { conflict, errorKind, invalid, notFound, WeftError } from "../errors.ts";
 import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from "./agent_task.ts";
 import { executeTool } from "./tool_kinds.ts";
 import { newId } from "./ids.ts";
@@ -66,11 +66,12 @@ export class Engine {
 
   private constructor(options: EngineOptions) {
     this.#storage = options.storage;
-    this.#projectDir = options.projectDir;
+    // Resolved once: file reads compare what they opened with paths under this link-free root.
+    this.#projectDir = Deno.realPathSync(options.projectDir);
     this.#now = options.now ?? (() => new Date());
     this.#log = options.log ?? (() => {});
     this.#changes = new ChangeFeed(this.#log);
-    this.#registry = new WorkflowRegistry(options.embedded, options.projectDir);
+    this.#registry = new WorkflowRegistry(options.embedded, this.#projectDir);
     this.#versions = new WorkflowVersions(this.#registry, options.storage.definitions);
   }
 
@@ -258,18 +259,21 @@ export class Engine {
       const { run, step } = this.#agentCall(runId, callId);
       const tool = step.tools?.find((candidate) => candidate.id === toolId);
       if (!tool) throw invalid(`tool "${toolId}" is not declared by this agent step`);
-      const output = executeTool(tool, input, {
-        projectDir: this.#projectDir,
+      return executeTool(tool, input, {
+        projectRoot: this.#projectDir,
         runContext: () => buildRunContext(this.#load(runId), this.#storage.artifacts),
         submitState: (target, value) =>
           void this.#mutate(run.runId, { callId }, (driver) => driver.submitState(toolId, target, value)),
-      });
-      return Promise.resolve(output);
+      }).catch((error) => this.#toolFailure(error, runId, toolId));
     } catch (error) {
-      if (error instanceof WeftError) return Promise.reject(error);
-      this.#log({ event: "agent_tool_failed", runId, toolId, error: String(error) });
-      return Promise.reject(new WeftError("TOOL_FAILED", `tool "${toolId}" failed`, { cause: error }));
+      return this.#toolFailure(error, runId, toolId);
     }
+  }
+
+  #toolFailure(error: unknown, runId: string, toolId: string): Promise<never> {
+    if (error instanceof WeftError) return Promise.reject(error);
+    this.#log({ event: "agent_tool_failed", runId, toolId, ...errorKind(error) });
+    return Promise.reject(new WeftError("TOOL_FAILED", `tool "${toolId}" failed`, { cause: error }));
   }
 
   /** Reads one declared skill asset of the pending agent call. */

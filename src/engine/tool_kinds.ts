@@ -14,7 +14,8 @@ import { type JsonSchema, publishedSchema } from "./published_schema.ts";
 
 /** What a tool may see and do; the engine supplies it per call. */
 export interface ToolContext {
-  projectDir: string;
+  /** The project folder with links resolved: file tools compare what they open with paths under it. */
+  projectRoot: string;
   /** The `run_context` document of the current Run. */
   runContext: () => RunContext;
   /** Validates and persists `value` at `target` in the stage state; throws `INVALID_REQUEST` on rejection. */
@@ -108,7 +109,11 @@ function publishedSchemas(kind: Kind): { input: JsonSchema; output: JsonSchema }
 }
 
 /** Runs one declared tool with validated input and output. */
-export function executeTool(tool: AgentToolDef, input: unknown, context: ToolContext): unknown {
+export async function executeTool(
+  tool: AgentToolDef,
+  input: unknown,
+  context: ToolContext,
+): Promise<unknown> {
   const kind = KINDS[tool.kind];
   const parsed = kind.input.safeParse(input);
   if (!parsed.success) {
@@ -116,7 +121,7 @@ export function executeTool(tool: AgentToolDef, input: unknown, context: ToolCon
       `input of tool "${tool.id}" is invalid: ${parsed.error.issues.map((i) => i.message).join("; ")}`,
     );
   }
-  const output = run(tool, parsed.data as Record<string, unknown>, context);
+  const output = await run(tool, parsed.data as Record<string, unknown>, context);
   const checked = kind.output.safeParse(output);
   if (!checked.success) {
     throw new WeftError("TOOL_FAILED", `tool "${tool.id}" produced output outside its schema`);
@@ -132,9 +137,9 @@ function run(tool: AgentToolDef, input: Record<string, unknown>, context: ToolCo
       context.submitState(tool.target ?? "", input.value);
       return { accepted: true, target: tool.target ?? "" };
     case "list_project_files":
-      return listProjectFiles(context.projectDir, input.dir as string | undefined);
+      return listProjectFiles(context.projectRoot, input.dir as string | undefined);
     case "read_project_file":
-      return readProjectFile(context.projectDir, input.path as string);
+      return readProjectFile(context.projectRoot, input.path as string);
   }
 }
 

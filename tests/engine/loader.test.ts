@@ -262,3 +262,24 @@ Deno.test("project skill assets are read by id from the Run's version, never fro
     await Deno.remove(project, { recursive: true });
   }
 });
+
+Deno.test("a workflow file with a second hard link is refused, and no loader reason quotes a file", async () => {
+  const project = await tempProject({
+    ".env": "TOKEN=hunter2",
+    "workflows/linked/writer.md": "# Writer",
+    "workflows/garbled/workflow.json": "SECRET=hunter2",
+  });
+  try {
+    Deno.mkdirSync(`${project}/workflows/linked`, { recursive: true });
+    Deno.linkSync(`${project}/.env`, `${project}/workflows/linked/workflow.json`);
+    const engine = openEngine({ projectDir: project });
+    const views = engine.listWorkflows("cli");
+    const reason = (name: string) => views.find((view) => view.name === name)!.reason ?? "";
+    assert.match(reason("linked"), /workflows\/linked\/workflow.json has more than one hard link/);
+    assert.match(reason("garbled"), /^workflows\/garbled\/workflow.json: not valid JSON/);
+    for (const view of views) assert.ok(!JSON.stringify(view).includes("hunter2"), JSON.stringify(view));
+    engine.close();
+  } finally {
+    await Deno.remove(project, { recursive: true });
+  }
+});

@@ -4,41 +4,47 @@ import { listProjectFiles, readProjectFile } from "../../src/engine/project_file
 import { tempProject } from "../support/service.ts";
 
 /** A project with files that may be read, places that may not, and links out of it; removed after `fn`. */
-async function withProject(fn: (dir: string) => void): Promise<void> {
-  const dir = await tempProject({
-    "README.md": "hello",
-    "src/a.ts": "export {};",
-    ".git/config": "secret",
-    ".weft/connection.json": "{}",
-    ".env": "TOKEN=1",
-    ".env.local": "TOKEN=2",
-    "config/.env.production": "TOKEN=3",
-  });
-  const outside = await tempProject({ "secret.txt": "outside" });
-  Deno.symlinkSync(`${outside}/secret.txt`, `${dir}/link-out.txt`);
-  Deno.symlinkSync(`${dir}/.git/config`, `${dir}/link-git.txt`);
-  Deno.symlinkSync(`${dir}/README.md`, `${dir}/link-in.md`);
-  Deno.writeFileSync(`${dir}/big.txt`, new Uint8Array(256 * 1024 + 1).fill(97));
-  Deno.writeFileSync(`${dir}/binary.bin`, new Uint8Array([0xff, 0xfe]));
+async function withProject(fn: (dir: string, outside: string) => Promise<void>): Promise<void> {
+  const dir = Deno.realPathSync(
+    await tempProject({
+      "README.md": "hello",
+      "src/a.ts": "export {};",
+      ".git/config": "secret",
+      ".weft/connection.json": "{}",
+      ".env": "TOKEN=1",
+      ".env.local": "TOKEN=2",
+      "config/.env.production": "TOKEN=3",
+    }),
+  );
+  const outside = await tempProject({ "secret.txt": "OUTSIDE-SECRET", "sub/secret.txt": "OUTSIDE-SECRET" });
   try {
-    fn(dir);
+    Deno.symlinkSync(`${outside}/secret.txt`, `${dir}/link-out.txt`);
+    Deno.symlinkSync(`${dir}/.git/config`, `${dir}/link-git.txt`);
+    Deno.symlinkSync(`${dir}/README.md`, `${dir}/link-in.md`);
+    Deno.symlinkSync(outside, `${dir}/dir-out`);
+    Deno.writeFileSync(`${dir}/big.txt`, new Uint8Array(256 * 1024 + 1).fill(97));
+    Deno.writeFileSync(`${dir}/binary.bin`, new Uint8Array([0xff, 0xfe]));
+    await fn(dir, outside);
   } finally {
     await Deno.remove(dir, { recursive: true });
     await Deno.remove(outside, { recursive: true });
   }
 }
 
-Deno.test("listing hides .git, .weft, .env* and symlinks", async () => {
-  await withProject((dir) => {
-    assert.deepEqual(listProjectFiles(dir).files, ["README.md", "big.txt", "binary.bin", "src/a.ts"]);
-    assert.deepEqual(listProjectFiles(dir, "src").files, ["src/a.ts"]);
-  });
-});
+const isCode = (code: string) => (e: unknown) => e instanceof WeftError && e.code === code;
 
-Deno.test("reading refuses escapes and forbidden places", async () => {
-  await withProject((dir) => {
-    assert.equal(readProjectFile(dir, "README.md").content, "hello");
-    assert.equal(readProjectFile(dir, "./link-in.md").content, "hello");
+Deno.test("listing hides .git, .weft, .env* and symlinks", () =>
+  withProject(async (dir) => {
+    assert.deepEqual((await listProjectFiles(dir)).files, ["README.md", "big.txt", "binary.bin", "src/a.ts"]);
+    assert.deepEqual((await listProjectFiles(dir, "src")).files, ["src/a.ts"]);
+    await assert.rejects(() => listProjectFiles(dir, "dir-out"), isCode("INVALID_REQUEST"));
+    await assert.rejects(() => listProjectFiles(dir, "README.md"), isCode("TOOL_FAILED"));
+  }));
+
+Deno.test("reading refuses escapes, links and forbidden places", () =>
+  withProject(async (dir) => {
+    assert.equal((await readProjectFile(dir, "README.md")).content, "hello");
+    assert.equal((await readProjectFile(dir, "./src//a.ts")).path, "src/a.ts");
     const refused = [
       "../x",
       "src/../../x",
@@ -50,20 +56,130 @@ Deno.test("reading refuses escapes and forbidden places", async () => {
       "config/.env.production",
       "link-out.txt",
       "link-git.txt",
+      // Links are not followed at all, even those that stay inside: what was checked is what is read.
+      "link-in.md",
+      "dir-out/secret.txt",
     ];
     for (const path of refused) {
-      assert.throws(
-        () => readProjectFile(dir, path),
-        (e) => e instanceof WeftError && e.code === "INVALID_REQUEST",
-        path,
-      );
+      await assert.rejects(() => readProjectFile(dir, path), isCode("INVALID_REQUEST"), path);
     }
     for (const path of ["big.txt", "binary.bin", "missing.txt", "src"]) {
-      assert.throws(
-        () => readProjectFile(dir, path),
-        (e) => e instanceof WeftError && e.code === "TOOL_FAILED",
-        path,
-      );
+      await assert.rejects(() => readProjectFile(dir, path), isCode("TOOL_FAILED"), path);
     }
-  });
-});
+  }));
+
+Deno.test("denied names are matched the way file systems compare them", () =>
+  withProject(async (dir) => {
+    for (const name of [".ENV", ".Env", ".env.", ".GIT", ".Weft", ".ENV.Local"]) {
+      Deno.writeTextFileSync(`${dir}/${name}`, "TOKEN=9");
+      await assert.rejects(() => readProjectFile(dir, name), isCode("INVALID_REQUEST"), name);
+    }
+    const listed = (await listProjectFiles(dir)).files;
+    assert.ok(!listed.some((path) => /\.(env|git|weft)/i.test(path)), listed.join(", "));
+  }));
+
+Deno.test("a file with a second hard link is refused, whichever name is asked for", () =>
+  withProject(async (dir, outside) => {
+    Deno.linkSync(`${outside}/secret.txt`, `${dir}/hard-out.txt`);
+    Deno.linkSync(`${dir}/.env`, `${dir}/notes.txt`);
+    for (const path of ["hard-out.txt", "notes.txt"]) {
+      await assert.rejects(() => readProjectFile(dir, path), /more than one hard link/, path);
+    }
+  }));
+
+Deno.test("a FIFO or a folder is refused at once, never waited on", () =>
+  withProject(async (dir) => {
+    const mkfifo = new Deno.Command("mkfifo", { args: [`${dir}/pipe.txt`] }).outputSync();
+    assert.ok(mkfifo.success, "mkfifo is needed for this test");
+    // A read that waited for a writer would never settle: the deadline turns that into a failure that says so.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("reading a FIFO waited for a writer")), 10_000);
+    });
+    try {
+      await assert.rejects(
+        () => Promise.race([readProjectFile(dir, "pipe.txt"), deadline]),
+        /not a regular file/,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+    await assert.rejects(() => readProjectFile(dir, "src"), /not a regular file/);
+  }));
+
+Deno.test("a walk stops at its entry bound and says it was truncated", () =>
+  withProject(async (dir, outside) => {
+    for (let i = 0; i < 300; i++) {
+      Deno.mkdirSync(`${dir}/empty/${String(i).padStart(3, "0")}`, { recursive: true });
+    }
+    const cut = await listProjectFiles(dir, "", { entries: 100, ms: 60_000 });
+    assert.equal(cut.truncated, true);
+    const whole = await listProjectFiles(dir, "", { entries: 1_000, ms: 60_000 });
+    assert.equal(whole.truncated, false);
+    const stopped = await listProjectFiles(dir, "", { entries: 1_000, ms: -1 });
+    assert.deepEqual(stopped, { files: [], truncated: true });
+  }));
+
+/**
+ * Swaps, in a tight loop, a file for a link out, a folder for a link out, and a file for a FIFO, while reads
+ * and listings run: none may return anything from outside, and none may hang.
+ */
+Deno.test("no interleaving of link, folder and FIFO swaps leads a read or a listing outside", () =>
+  withProject(async (dir, outside) => {
+    Deno.writeTextFileSync(`${dir}/swap.txt`, "inside");
+    Deno.mkdirSync(`${dir}/sub`);
+    Deno.writeTextFileSync(`${dir}/sub/secret.txt`, "inside");
+    Deno.writeTextFileSync(`${dir}/fifo.txt`, "inside");
+    let running = true;
+    let swaps = 0;
+    // The swapper runs in another process, so its renames interleave with the reads at any point.
+    const swapper = new Deno.Command("sh", {
+      args: [
+        "-c",
+        `
+      cd "$1"
+      ln -s "$2/secret.txt" swap.link; ln -s "$2/sub" sub.link; mkfifo fifo.pipe; cp swap.txt swap.file
+      mkdir sub.dir; cp sub/secret.txt sub.dir/; cp fifo.txt fifo.file
+      while :; do
+        mv -T swap.link swap.txt 2>/dev/null; ln -s "$2/secret.txt" swap.link
+        mv -T sub sub.real; mv -T sub.link sub; mv -T sub sub.link; mv -T sub.real sub
+        mv -T fifo.pipe fifo.txt; mkfifo fifo.pipe; cp swap.file fifo.tmp; mv -T fifo.tmp fifo.txt
+        cp swap.file swap.tmp; mv -T swap.tmp swap.txt
+      done`,
+        "sh",
+        dir,
+        outside,
+      ],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    try {
+      const reads: Promise<void>[] = [];
+      let escapes = 0;
+      let answered = 0;
+      const check = (text: string) => {
+        if (text.includes("OUTSIDE-SECRET")) escapes++;
+      };
+      for (let i = 0; i < 3000 && running; i++) {
+        const path = ["swap.txt", "sub/secret.txt", "fifo.txt"][i % 3];
+        reads.push(
+          readProjectFile(dir, path).then((file) => check(file.content), (error) => {
+            assert.ok(error instanceof WeftError, String(error));
+          }).finally(() => void answered++),
+        );
+        if (i % 50 === 0) {
+          reads.push(listProjectFiles(dir, "sub").then((list) => check(list.files.join("\n")), () => {}));
+          await Promise.all(reads.splice(0));
+          swaps++;
+        }
+      }
+      await Promise.all(reads);
+      assert.equal(escapes, 0, "a read returned a file from outside the project");
+      assert.ok(answered >= 3000, `every read answered (${answered})`);
+      assert.ok(swaps > 0);
+    } finally {
+      running = false;
+      swapper.kill("SIGKILL");
+      await swapper.status;
+    }
+  }));

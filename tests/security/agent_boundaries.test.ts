@@ -209,3 +209,60 @@ Deno.test("agent tools refuse `..`, absolute paths, symlinks out, .git, .weft an
     seen.push(await tool(client, "get_run", { runId: owner.runId, timeline: true }));
   });
 });
+
+Deno.test("file swaps during agent reads never lead outside or into .weft, and never stall the service", async () => {
+  await withService(async (served, client, seen) => {
+    const owner = await claimIntent(client, seen, "agent-race");
+    const dir = served.projectDir;
+    await Deno.writeTextFile(`${dir}/swap.txt`, "inside");
+    await Deno.writeTextFile(`${dir}/.ENV`, "SECRET=do-not-read");
+    await Deno.link(`${dir}/.env`, `${dir}/env-hardlink.txt`);
+    await Deno.writeFile(`${dir}/huge.txt`, new Uint8Array(8 * 1024 * 1024).fill(97));
+    const fifo = await new Deno.Command("mkfifo", { args: [`${dir}/pipe.txt`] }).output();
+    assert.ok(fifo.success, "mkfifo is needed for this test");
+    const swapper = new Deno.Command("sh", {
+      args: [
+        "-c",
+        `
+        cd "$1"
+        cp swap.txt swap.keep
+        while :; do
+          ln -sfn .weft/connection.json swap.tmp; mv -T swap.tmp swap.txt
+          ln -sfn huge.txt swap.tmp; mv -T swap.tmp swap.txt
+          mkfifo swap.tmp 2>/dev/null; mv -T swap.tmp swap.txt
+          cp swap.keep swap.tmp; mv -T swap.tmp swap.txt
+        done`,
+        "sh",
+        dir,
+      ],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    try {
+      let n = 0;
+      for (let round = 0; round < 12; round++) {
+        // A task's tools run one at a time, so the reads are sequential; the swapper is another process.
+        for (let i = 0; i < 18; i++) {
+          const path = ["swap.txt", "pipe.txt", "huge.txt", ".ENV", "env-hardlink.txt", "swap.txt"][i % 6];
+          const outcome = await tool(client, "call_agent_tool", {
+            ...owner,
+            toolCallId: `race-${n++}`,
+            toolId: "read_file",
+            input: { path },
+          });
+          seen.push(outcome);
+          assert.ok(!outcome.text.includes("SECRET="), outcome.text);
+          assert.ok(!outcome.text.includes(served.connection.internalToken), "a read returned .weft content");
+          if (outcome.ok) assert.equal((outcome.value.output as { content: string }).content, "inside");
+          else assert.ok(["INVALID_REQUEST", "TOOL_FAILED"].includes(outcome.error.code), outcome.text);
+        }
+        // The service keeps answering between the rounds: no read ever waits on a FIFO or a huge file.
+        const status = await tool(client, "status", {});
+        assert.ok(status.ok, status.text);
+      }
+    } finally {
+      swapper.kill("SIGKILL");
+      await swapper.status;
+    }
+  });
+});

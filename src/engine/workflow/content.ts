@@ -10,6 +10,7 @@ import { WeftError } from "../../errors.ts";
 import { sha256Hex } from "./digest.ts";
 import { MAX_ASSET_BYTES } from "./skills.ts";
 import type { WorkflowFile, WorkflowSource } from "./source.ts";
+import { readConfinedSync } from "../confined_files.ts";
 
 /** Tags the digest input, so that a future change of what a version covers can never collide with it. */
 const FORMAT = "weft-definition/1";
@@ -25,6 +26,8 @@ export class WorkflowContent {
     readonly manifest: unknown,
     /** The declared files by folder-relative path. */
     readonly files: ReadonlyMap<string, WorkflowFile>,
+    /** The project folder (links resolved) that project files are read under. */
+    readonly root?: string,
   ) {}
 
   /** The version: the hex SHA-256 of the canonical manifest and the digest of every declared file. */
@@ -57,14 +60,20 @@ export class WorkflowContent {
       case "stored":
         return file.read();
       case "disk": {
-        // A file that became a symbolic link or grew since load is refused rather than followed.
-        const info = lstatOrUndefined(file.path);
-        if (!info?.isFile) throw changed(path);
-        const bytes = info.size <= MAX_ASSET_BYTES ? Deno.readFileSync(file.path) : undefined;
-        if (!bytes || bytes.length > MAX_ASSET_BYTES) {
-          throw new WeftError("CONFLICT", `the workflow file "${path}" grew past 1 MiB since it was loaded`);
+        // Opened once without following links and checked (`confined_files.ts`): a file that became a link,
+        // or sits under a folder that did, gained a link or grew past 1 MiB since load is refused.
+        if (this.root === undefined) throw changed(path);
+        try {
+          return readConfinedSync(this.root, file.segments, MAX_ASSET_BYTES);
+        } catch (error) {
+          if (error instanceof WeftError && error.message.includes("is larger than")) {
+            throw new WeftError(
+              "CONFLICT",
+              `the workflow file "${path}" grew past 1 MiB since it was loaded`,
+            );
+          }
+          throw changed(path);
         }
-        return bytes;
       }
       case "symlink":
         throw changed(path);
@@ -84,12 +93,4 @@ export function changed(path: string): WeftError {
     "CONFLICT",
     `the workflow file "${path}" changed while it was being read; try again`,
   );
-}
-
-function lstatOrUndefined(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.lstatSync(path);
-  } catch {
-    return undefined;
-  }
 }

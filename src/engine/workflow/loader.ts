@@ -10,7 +10,7 @@ import { compileSchema } from "../json_schema.ts";
 import { WorkflowContent } from "./content.ts";
 import { Manifest, type StageDef, type StepDef } from "./manifest.ts";
 import { assetPath, type LoadedSkill, loadSkill, skillFilePath } from "./skills.ts";
-import { readWorkflowText, type WorkflowFile, type WorkflowSource } from "./source.ts";
+import { readWorkflowText, unreadable, type WorkflowFile, type WorkflowSource } from "./source.ts";
 import { escapeToken } from "../json_pointer.ts";
 
 /** A workflow that passed every check. */
@@ -210,7 +210,7 @@ class Checker {
       hasAgentSteps: steps.some((step) => step.kind === "agent"),
       instructions: this.#instructions,
       skills: this.#skills,
-      content: new WorkflowContent(this.source.origin, this.raw, this.#declared),
+      content: new WorkflowContent(this.source.origin, this.raw, this.#declared, this.source.root),
     };
   }
 
@@ -311,9 +311,13 @@ class Checker {
       this.#error(`${at}/instructions`, `${this.source.label}/${step.instructions}: missing`);
     } else {
       // The text as read is what the version covers, even if the file changes after this load.
-      const text = readWorkflowText(instructions);
-      this.#instructions.set(key, text);
-      this.#declared.set(step.instructions, { kind: "text", text });
+      try {
+        const text = readWorkflowText(this.source, instructions);
+        this.#instructions.set(key, text);
+        this.#declared.set(step.instructions, { kind: "text", text });
+      } catch (error) {
+        this.#error(`${at}/instructions`, unreadable(error));
+      }
     }
     step.skills?.forEach((name, index) => {
       if (this.#skills.has(name)) return;

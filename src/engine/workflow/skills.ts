@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readWorkflowText, type WorkflowFile, type WorkflowSource } from "./source.ts";
+import { readWorkflowText, unreadable, type WorkflowFile, type WorkflowSource } from "./source.ts";
 
 /** Largest asset an agent may read, checked at load and again at every read. */
 export const MAX_ASSET_BYTES = 1024 * 1024;
@@ -39,7 +39,12 @@ export function loadSkill(source: WorkflowSource, name: string): LoadedSkill | {
   const file = source.files.get(skillPath);
   if (!file) return { errors: [`${where}: missing`] };
   if (file.kind === "symlink") return { errors: [`${where}: is a symbolic link`] };
-  const text = readWorkflowText(file);
+  let text: string;
+  try {
+    text = readWorkflowText(source, file);
+  } catch (error) {
+    return { errors: [unreadable(error)] };
+  }
   const parsed = parseFrontMatter(text);
   const errors: string[] = [];
   if (!parsed) return { errors: [`${where}: missing front matter (--- name / description ---)`] };

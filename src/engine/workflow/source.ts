@@ -5,18 +5,24 @@
  * @module
  */
 import { join } from "node:path";
+import { WeftError } from "../../errors.ts";
+import { readConfinedSync } from "../confined_files.ts";
 import type { WorkflowOrigin } from "../views.ts";
 
 /**
- * One file of a workflow folder. Embedded files carry their text; project files are recorded by absolute
- * path and size at load, and that path stays inside the engine (never in a view or a message). Files of a
- * stored definition (a version a Run is pinned to) are read from the store by their digest.
+ * One file of a workflow folder. Embedded files carry their text; project files are recorded by their path
+ * segments under the project and their size at load, and are read through the checks of
+ * `confined_files.ts` (no link anywhere, one hard link, bounded) each time. Files of a stored definition (a
+ * version a Run is pinned to) are read from the store by their digest.
  */
 export type WorkflowFile =
   | { kind: "text"; text: string }
-  | { kind: "disk"; path: string; size: number }
+  | { kind: "disk"; segments: string[]; size: number }
   | { kind: "stored"; digest: string; size: number; read: () => Uint8Array }
   | { kind: "symlink" };
+
+/** Largest workflow file read at load (manifests, instructions, Skills); assets have their own bound. */
+export const MAX_WORKFLOW_FILE_BYTES = 1024 * 1024;
 
 /** A workflow folder before validation. */
 export interface WorkflowSource {
@@ -25,6 +31,8 @@ export interface WorkflowSource {
   dirName: string;
   /** How messages name the folder, e.g. `workflows/demo` or `embedded/intent`; never absolute. */
   label: string;
+  /** For project workflows: the project folder (links resolved) that file segments are relative to. */
+  root?: string;
   /** The parsed `workflow.json`, or the reason it could not be read. */
   manifest: { ok: true; value: unknown } | { ok: false; reason: string };
   /** Files by `/`-separated path relative to the folder. */
@@ -41,6 +49,7 @@ const MAX_FILES = 1000;
 /**
  * Reads every `<projectDir>/workflows/<name>/` folder; a missing `workflows/` yields none. A JSON file placed
  * directly in `workflows/` is most likely a manifest put one folder too high: it is reported, not ignored.
+ * `projectDir` has its links resolved (`Deno.realPath`).
  */
 export function readProjectSources(projectDir: string): WorkflowSource[] {
   const root = join(projectDir, "workflows");
@@ -52,7 +61,7 @@ export function readProjectSources(projectDir: string): WorkflowSource[] {
     throw error;
   }
   const folders = entries.filter((entry) => entry.isDirectory).map((entry) => entry.name).sort()
-    .map((name) => readProjectSource(join(root, name), name));
+    .map((name) => readProjectSource(projectDir, name));
   // The manifest schema may sit beside the workflow folders, where the docs' `$schema` points.
   const stray = entries.filter((entry) =>
     entry.isFile && entry.name.endsWith(".json") && entry.name !== "workflow.schema.json"
@@ -73,33 +82,62 @@ function strayManifest(fileName: string): WorkflowSource {
   };
 }
 
-function readProjectSource(dir: string, dirName: string): WorkflowSource {
+function readProjectSource(projectDir: string, dirName: string): WorkflowSource {
   const label = `workflows/${dirName}`;
   const files = new Map<string, WorkflowFile>();
-  collect(dir, "", files);
+  collect(join(projectDir, "workflows", dirName), ["workflows", dirName], "", files);
+  const source: WorkflowSource = {
+    origin: "project",
+    dirName,
+    label,
+    root: projectDir,
+    manifest: { ok: false, reason: `${label}/workflow.json: missing` },
+    files,
+  };
   const manifestFile = files.get("workflow.json");
-  let manifest: WorkflowSource["manifest"];
-  if (manifestFile?.kind !== "disk") {
-    manifest = { ok: false, reason: `${label}/workflow.json: missing` };
-  } else {
+  if (manifestFile?.kind === "disk") {
+    let text: string;
     try {
-      manifest = { ok: true, value: JSON.parse(Deno.readTextFileSync(manifestFile.path)) };
+      text = readWorkflowText(source, manifestFile);
     } catch (error) {
-      const detail = error instanceof SyntaxError ? error.message : "unreadable";
-      manifest = { ok: false, reason: `${label}/workflow.json: not valid JSON (${detail})` };
+      source.manifest = { ok: false, reason: unreadable(error) };
+      return source;
+    }
+    try {
+      source.manifest = { ok: true, value: JSON.parse(text) };
+    } catch (error) {
+      source.manifest = { ok: false, reason: `${label}/workflow.json: not valid JSON${jsonPosition(error)}` };
     }
   }
-  return { origin: "project", dirName, label, manifest, files };
+  return source;
 }
 
-function collect(dir: string, prefix: string, files: Map<string, WorkflowFile>): void {
+/**
+ * Where JSON.parse stopped, without the excerpt of the text V8 puts in its message: a file that is a copy or
+ * a link of a secret must not show its content in a reason every endpoint lists.
+ */
+function jsonPosition(error: unknown): string {
+  const match = /position (\d+)(?: \(line (\d+) column (\d+)\))?/.exec(String((error as Error)?.message));
+  if (!match) return "";
+  return match[2] ? ` (line ${match[2]} column ${match[3]})` : ` (at position ${match[1]})`;
+}
+
+/** Why a workflow file could not be read, naming it by its project-relative path, safe for any client. */
+export function unreadable(error: unknown): string {
+  return error instanceof WeftError ? error.message : "a workflow file is unreadable";
+}
+
+function collect(dir: string, segments: string[], prefix: string, files: Map<string, WorkflowFile>): void {
   for (const entry of Deno.readDirSync(dir)) {
     if (files.size >= MAX_FILES) return;
     const relative = prefix + entry.name;
     const path = join(dir, entry.name);
     if (entry.isSymlink) files.set(relative, { kind: "symlink" });
-    else if (entry.isDirectory) collect(path, relative + "/", files);
-    else if (entry.isFile) files.set(relative, { kind: "disk", path, size: Deno.statSync(path).size });
+    else if (entry.isDirectory) collect(path, [...segments, entry.name], relative + "/", files);
+    else if (entry.isFile) {
+      const size = Deno.lstatSync(path).size;
+      files.set(relative, { kind: "disk", segments: [...segments, entry.name], size });
+    }
   }
 }
 
@@ -128,10 +166,16 @@ export function projectWorkflowsStamp(projectDir: string): string {
   return parts.sort().join("\n");
 }
 
-/** The text of a workflow file (project and stored files are read now). */
-export function readWorkflowText(file: WorkflowFile): string {
+/**
+ * The text of a workflow file (project files are read now, through the checks of `confined_files.ts`;
+ * stored files from the store); throws a `WeftError` saying why a project file cannot be read.
+ */
+export function readWorkflowText(source: WorkflowSource, file: WorkflowFile): string {
   if (file.kind === "text") return file.text;
-  if (file.kind === "disk") return Deno.readTextFileSync(file.path);
   if (file.kind === "stored") return new TextDecoder().decode(file.read());
-  throw new Error("symbolic links are not read");
+  if (file.kind === "disk" && source.root !== undefined) {
+    const bytes = readConfinedSync(source.root, file.segments, MAX_WORKFLOW_FILE_BYTES);
+    return new TextDecoder().decode(bytes);
+  }
+  throw new WeftError("INVALID_REQUEST", "symbolic links are not read");
 }
