@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { Engine } from "../../src/engine/engine.ts";
 import { WeftError } from "../../src/errors.ts";
 import { type AgentCallEngine, ClaimTable, RETAINED_ENDED_RUNS } from "../../src/mcp/agent/claims.ts";
-import { MAX_RECEIPTS, ReceiptBook } from "../../src/mcp/agent/receipts.ts";
+import { MAX_RECEIPTS, ReceiptBook, ReceiptBudget } from "../../src/mcp/agent/receipts.ts";
 import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
 import { EMBEDDED_WORKFLOWS } from "../../src/workflows/embedded.ts";
 
@@ -23,7 +23,7 @@ async function rejectsWith(action: () => unknown, code: string): Promise<WeftErr
 }
 
 /** An in-memory engine whose agent tools wait for `release()` before they run. */
-function gatedEngine() {
+function gatedEngine(receiptLimits?: { taskBytes: number; totalBytes: number }) {
   const projectDir = Deno.makeTempDirSync({ prefix: "weft-claims-" });
   const engine = Engine.open({
     projectDir,
@@ -47,7 +47,7 @@ function gatedEngine() {
   };
   return {
     engine,
-    claims: new ClaimTable(gated),
+    claims: new ClaimTable(gated, receiptLimits),
     release() {
       gate.resolve();
       gate = Promise.withResolvers<void>();
@@ -196,6 +196,61 @@ Deno.test("finished work is released: ended Runs keep their last settlement only
     assert.equal(claims.size, RETAINED_ENDED_RUNS + 1);
     engine.cancelRun(cancelled.runId, "agent_ide");
     assert.equal(claims.size, RETAINED_ENDED_RUNS, "a cancelled Run's claim is dropped at once");
+  } finally {
+    close();
+  }
+});
+
+Deno.test("receipts hold a bounded amount of output per task and in total, with an error that says so", async () => {
+  const budget = new ReceiptBudget({ taskBytes: 1000, totalBytes: 1500 });
+  const first = new ReceiptBook(budget);
+  const second = new ReceiptBook(budget);
+  const output = () => Promise.resolve("x".repeat(398)); // 400 bytes as JSON
+  for (let i = 0; i < 3; i++) await first.run({ toolCallId: `a${i}`, toolId: "t", input: {} }, output);
+  assert.equal(first.bytes, 1200);
+  const full = await rejectsWith(
+    () => first.run({ toolCallId: "a3", toolId: "t", input: {} }, output),
+    "BUSY",
+  );
+  assert.match(full.message, /the most one task may \(0\.0 MiB\); finish with complete_agent_call/);
+  // A retry of a held receipt is still answered: the bound refuses new work, never what was kept.
+  assert.equal(await first.run({ toolCallId: "a0", toolId: "t", input: {} }, output), "x".repeat(398));
+  await second.run({ toolCallId: "b0", toolId: "t", input: {} }, output);
+  const service = await rejectsWith(
+    () => second.run({ toolCallId: "b1", toolId: "t", input: {} }, output),
+    "BUSY",
+  );
+  assert.match(service.message, /for open agent tasks, the most it may .*retry this call after other tasks/);
+  first.release();
+  assert.equal(budget.held, 400);
+  await second.run({ toolCallId: "b1", toolId: "t", input: {} }, output);
+  assert.equal(budget.held, 800);
+});
+
+Deno.test("the claim table gives receipt memory back when calls settle, Runs end or claims are replaced", async () => {
+  const { engine, claims, release, close } = gatedEngine({ taskBytes: 1 << 20, totalBytes: 4 << 20 });
+  try {
+    const refs = [];
+    for (let i = 0; i < 3; i++) {
+      const run = engine.flow({ flowName: "intent", intent: `memory ${i}`, source: "agent_ide" });
+      const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
+      const { ownerToken } = claims.claim({ ...ref, claimId: `claim-${i}` });
+      const pending = claims.callTool({ ...ref, ownerToken }, {
+        toolCallId: "t",
+        toolId: "get_context",
+        input: {},
+      });
+      release();
+      await pending;
+      refs.push({ ...ref, ownerToken });
+    }
+    assert.ok(claims.receiptBudget.held > 0);
+    claims.fail(refs[0], "gave up");
+    engine.cancelRun(refs[1].runId, "agent_ide");
+    const one = claims.receiptBudget.held;
+    assert.ok(one > 0, "the third task still holds its receipt");
+    claims.fail(refs[2], "gave up");
+    assert.equal(claims.receiptBudget.held, 0);
   } finally {
     close();
   }

@@ -18,7 +18,13 @@ import {
 } from "../../engine/views.ts";
 import { constantTimeEqual, newToken } from "../../lib/tokens.ts";
 import { canonicalJson } from "../../lib/canonical_json.ts";
-import { ReceiptBook, ReceiptSummarySchema, type ToolCallRequest } from "./receipts.ts";
+import {
+  ReceiptBook,
+  ReceiptBudget,
+  type ReceiptLimits,
+  ReceiptSummarySchema,
+  type ToolCallRequest,
+} from "./receipts.ts";
 
 /** The engine operations the protocol drives; the engine knows nothing of claims or tokens. */
 export type AgentCallEngine = Pick<
@@ -85,8 +91,11 @@ export class ClaimTable {
   #claims = new Map<string, Claim>();
   /** Runs that ended with a settled claim still retained, oldest first. */
   #ended = new Set<string>();
+  /** The bytes of tool output all tasks' receipts hold, against the service's bounds. */
+  readonly receiptBudget: ReceiptBudget;
 
-  constructor(private readonly engine: AgentCallEngine) {
+  constructor(private readonly engine: AgentCallEngine, receiptLimits?: ReceiptLimits) {
+    this.receiptBudget = new ReceiptBudget(receiptLimits);
     engine.onRunChanged((run) => this.#observe(run));
   }
 
@@ -129,9 +138,10 @@ export class ClaimTable {
       ...ref,
       ownerToken: newToken(),
       task,
-      receipts: new ReceiptBook(),
+      receipts: new ReceiptBook(this.receiptBudget),
       settling: false,
     };
+    this.#claims.get(ref.runId)?.receipts.release();
     this.#claims.set(ref.runId, claim);
     return { task, ownerToken: claim.ownerToken };
   }
@@ -201,7 +211,8 @@ export class ClaimTable {
     try {
       const run = settle();
       claim.settlement = { kind, fingerprint, run };
-      claim.receipts = new ReceiptBook();
+      claim.receipts.release();
+      claim.receipts = new ReceiptBook(this.receiptBudget);
       if (run.status === "completed" || run.status === "failed") this.#retainEnded(run.runId);
       return run;
     } finally {
@@ -258,7 +269,7 @@ export class ClaimTable {
     if (!claim || claim.settling) return;
     const stale = !claim.settlement && run.pendingAgentCall?.id !== claim.callId;
     if (run.status === "cancelled" || stale) {
-      this.#claims.delete(run.runId);
+      this.#drop(run.runId);
       this.#ended.delete(run.runId);
     } else if (run.status === "completed" || run.status === "failed") this.#retainEnded(run.runId);
   }
@@ -269,8 +280,14 @@ export class ClaimTable {
     for (const oldest of this.#ended) {
       if (this.#ended.size <= RETAINED_ENDED_RUNS) break;
       this.#ended.delete(oldest);
-      this.#claims.delete(oldest);
+      this.#drop(oldest);
     }
+  }
+
+  /** Forgets a Run's claim and gives the memory its receipts held back. */
+  #drop(runId: string): void {
+    this.#claims.get(runId)?.receipts.release();
+    this.#claims.delete(runId);
   }
 
   /** How many claims are held, for tests that prove finished work is released. */

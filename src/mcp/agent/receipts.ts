@@ -18,6 +18,30 @@ export const ReceiptSummarySchema = z.object({
   toolId: z.string(),
   status: z.enum(["running", "succeeded", "failed"]),
 });
+
+/**
+ * How much retained tool output (its JSON, in bytes) receipts may hold: per task, and across every task of
+ * the service. Claims on waiting Runs do not expire, so without these bounds a few agents reading large files
+ * could make the service hold gigabytes. A call is refused once the bound is reached, so what is held stays
+ * below the bound plus one output per task.
+ */
+export interface ReceiptLimits {
+  taskBytes: number;
+  totalBytes: number;
+}
+
+/** 16 MiB per task (64 reads of the largest file), 128 MiB for the whole service. */
+export const DEFAULT_RECEIPT_LIMITS: ReceiptLimits = {
+  taskBytes: 16 * 1024 * 1024,
+  totalBytes: 128 * 1024 * 1024,
+};
+
+/** The bytes of output every receipt book of one service holds, against its limits. */
+export class ReceiptBudget {
+  held = 0;
+  constructor(readonly limits: ReceiptLimits = DEFAULT_RECEIPT_LIMITS) {}
+}
+
 /** What `get_agent_call` shows of a receipt: never its input or output. */
 export type ReceiptSummary = z.infer<typeof ReceiptSummarySchema>;
 /** Where a tool call stands. */
@@ -40,6 +64,23 @@ interface Receipt extends ReceiptSummary {
 export class ReceiptBook {
   #receipts = new Map<string, Receipt>();
   #running: string | undefined;
+  #bytes = 0;
+  #released = false;
+
+  constructor(private readonly budget: ReceiptBudget = new ReceiptBudget()) {}
+
+  /** Bytes of output this task's receipts hold. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Gives this task's bytes back to the service's budget; the book is not used afterwards. */
+  release(): void {
+    this.budget.held -= this.#bytes;
+    this.#bytes = 0;
+    this.#released = true;
+    this.#receipts.clear();
+  }
 
   /** Whether a tool call is running now; completion and failure wait for it. */
   get inFlight(): boolean {
@@ -76,12 +117,18 @@ export class ReceiptBook {
           "complete_agent_call (or fail_agent_call) instead of calling more tools",
       );
     }
+    this.#checkMemory();
     const receipt: Receipt = { toolCallId, toolId, status: "running", fingerprint };
     this.#receipts.set(toolCallId, receipt);
     this.#running = toolCallId;
     try {
       receipt.output = await execute();
       receipt.status = "succeeded";
+      if (!this.#released) {
+        const bytes = new TextEncoder().encode(JSON.stringify(receipt.output) ?? "").length;
+        this.#bytes += bytes;
+        this.budget.held += bytes;
+      }
       return receipt.output;
     } catch (error) {
       const classified = toWeftError(error);
@@ -90,6 +137,25 @@ export class ReceiptBook {
       throw classified;
     } finally {
       this.#running = undefined;
+    }
+  }
+
+  /** Refuses a new call once this task, or all tasks together, hold as much output as they may. */
+  #checkMemory(): void {
+    const { taskBytes, totalBytes } = this.budget.limits;
+    if (this.#bytes >= taskBytes) {
+      throw busy(
+        `this task's receipts already hold ${mib(this.#bytes)} of tool output, the most one task may ` +
+          `(${
+            mib(taskBytes)
+          }); finish with complete_agent_call (or fail_agent_call) instead of calling more tools`,
+      );
+    }
+    if (this.budget.held >= totalBytes) {
+      throw busy(
+        `the service holds ${mib(this.budget.held)} of tool output for open agent tasks, the most it may ` +
+          `(${mib(totalBytes)}); retry this call after other tasks complete`,
+      );
     }
   }
 
@@ -106,4 +172,8 @@ export class ReceiptBook {
     if (receipt.error) throw receipt.error;
     return receipt.output;
   }
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
