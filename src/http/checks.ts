@@ -1,6 +1,6 @@
 /**
  * The request checks, each one concern, in the order the handler applies them after routing:
- * bearer token (401), Host (403), Origin (403), body size and JSON (413, 400).
+ * bearer token (401), Host (403), target in origin form (400), Origin (403), body size, nesting and JSON (413, 400).
  *
  * @module
  */
@@ -11,6 +11,11 @@ import { jsonRpcError, type Middleware } from "./middleware.ts";
 
 /** The largest request body accepted. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * The deepest nesting of arrays and objects a body may have. No MCP message comes near it, and deeper values
+ * would overflow the stack of every recursive walk that follows (validation, fingerprints, storage).
+ */
+export const MAX_JSON_DEPTH = 512;
 
 /**
  * Requires `Authorization: Bearer <token>` with the token of the endpoint's class. The external token never
@@ -78,10 +83,55 @@ export function readJsonBody(limit = MAX_BODY_BYTES): Middleware {
     }
     const bytes = await readCapped(request, limit);
     if (bytes === null) return tooLarge(limit);
+    if (nestingDepth(bytes) > MAX_JSON_DEPTH) {
+      return jsonRpcError(
+        400,
+        -32600,
+        `Invalid Request: the JSON is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`,
+      );
+    }
     try {
       state.body = JSON.parse(new TextDecoder().decode(bytes));
     } catch {
       return jsonRpcError(400, -32700, "Parse error: the body is not valid JSON");
+    }
+    return next();
+  };
+}
+
+/**
+ * The deepest nesting of `[` and `{` in JSON text, counted in one pass over the bytes before parsing (brackets
+ * inside strings do not count). Malformed text is left to the parser.
+ */
+export function nestingDepth(bytes: Uint8Array): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === 0x5c) i++; // backslash: skip the escaped byte
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x5b || byte === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (byte === 0x5d || byte === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * Refuses a request whose target is in absolute form (`POST http://other.example/mcp`): clients of weft send
+ * a path, and a full URL naming another authority than `Host` is a proxy request this service does not serve.
+ * `Deno.serve` builds the URL of a path-only target from `Host`, so the two disagree exactly then.
+ */
+export function requireOriginForm(): Middleware {
+  return (request, _state, next) => {
+    const host = (request.headers.get("host") ?? "").toLowerCase();
+    if (new URL(request.url).host.toLowerCase() !== host) {
+      return Promise.resolve(
+        jsonRpcError(400, -32600, "Bad Request: the request target must be a path (origin form), not a URL"),
+      );
     }
     return next();
   };

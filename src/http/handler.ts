@@ -6,7 +6,13 @@
  */
 
 import { endpointAt, type TokenClass } from "../mcp/endpoints.ts";
-import { readJsonBody, requireBearer, requireLoopbackHost, requireOwnOrigin } from "./checks.ts";
+import {
+  readJsonBody,
+  requireBearer,
+  requireLoopbackHost,
+  requireOriginForm,
+  requireOwnOrigin,
+} from "./checks.ts";
 import { compose, jsonRpcError } from "./middleware.ts";
 import type { SessionTable } from "./sessions.ts";
 
@@ -23,6 +29,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
     [
       requireBearer(options.tokens),
       requireLoopbackHost(options.port),
+      requireOriginForm(),
       requireOwnOrigin(options.port),
       readJsonBody(),
     ],

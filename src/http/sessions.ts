@@ -8,7 +8,7 @@
  */
 
 import { isInitializeRequest, type Server, WebStandardStreamableHTTPServerTransport } from "../mcp/sdk.ts";
-import type { Endpoint } from "../mcp/endpoints.ts";
+import type { Endpoint, TokenClass } from "../mcp/endpoints.ts";
 import type { StandaloneListener } from "../mcp/resources/subscriptions.ts";
 import { EventLog, STANDALONE_STREAM } from "./event_log.ts";
 import { MeteredBody } from "./metered_body.ts";
@@ -18,14 +18,21 @@ import { jsonRpcError } from "./middleware.ts";
 
 /** Limits of the session table. */
 export interface SessionLimits {
-  /** Open sessions at most, across all endpoints; one more initialization gets 503. */
+  /**
+   * Open sessions at most per token class (the IDE's endpoints, and the CLI's and Studio's), so that one class
+   * can never use up the other's. Past it, an external initialization gets 503; an internal one closes the
+   * internal session unused the longest, so `weft status` and `weft stop` always get in.
+   */
   maxSessions: number;
   /** A session with no request for this long, and none still streaming, is closed by the next sweep. */
   idleMs: number;
 }
 
 /** Defaults sized for a person's IDEs plus the CLI, with room for many agents. */
-export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxSessions: 256, idleMs: 60 * 60 * 1000 };
+export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+  maxSessions: 256,
+  idleMs: 60 * 60 * 1000,
+};
 
 /** What the MCP layer makes of a new session: its server, and who to tell about its GET stream. */
 export interface SessionServer {
@@ -47,7 +54,7 @@ interface Session {
 /** The table of open sessions and the stage of the HTTP handler that serves them. */
 export class SessionTable {
   #sessions = new Map<string, Session>();
-  #opening = 0;
+  #opening: Record<TokenClass, number> = { external: 0, internal: 0 };
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -60,6 +67,13 @@ export class SessionTable {
   /** Open sessions, for `status`. */
   get size(): number {
     return this.#sessions.size;
+  }
+
+  /** Open sessions of one token class. */
+  sizeOf(tokenClass: TokenClass): number {
+    let count = 0;
+    for (const session of this.#sessions.values()) if (session.endpoint.tokenClass === tokenClass) count++;
+    return count;
   }
 
   /** Starts sweeping idle sessions on a timer that does not keep the process alive. */
@@ -113,20 +127,39 @@ export class SessionTable {
         "Bad Request: send initialize first, then the Mcp-Session-Id it returns",
       );
     }
-    if (this.#sessions.size + this.#opening >= this.limits.maxSessions) {
-      return jsonRpcError(
-        503,
-        -32000,
-        `Too many open MCP sessions (limit ${this.limits.maxSessions}): close unused sessions with DELETE or ` +
-          "wait for idle ones to expire",
-        { "retry-after": "5" },
-      );
+    const tokenClass = endpoint.tokenClass;
+    if (this.sizeOf(tokenClass) + this.#opening[tokenClass] >= this.limits.maxSessions) {
+      const evicted = tokenClass === "internal" && await this.#evictLeastRecent(tokenClass);
+      if (!evicted) {
+        return jsonRpcError(
+          503,
+          -32000,
+          `Too many open MCP sessions on the ${tokenClass} endpoints (limit ${this.limits.maxSessions}): ` +
+            "close unused sessions with DELETE or wait for idle ones to expire",
+          { "retry-after": "5" },
+        );
+      }
     }
     return await this.#open(request, endpoint, body);
   }
 
+  /** Closes the session of `tokenClass` unused the longest that is not streaming; false when there is none. */
+  async #evictLeastRecent(tokenClass: TokenClass): Promise<boolean> {
+    let oldest: [string, Session] | undefined;
+    for (const entry of this.#sessions) {
+      const session = entry[1];
+      if (session.endpoint.tokenClass !== tokenClass || session.streaming > 0) continue;
+      if (!oldest || session.lastSeen < oldest[1].lastSeen) oldest = entry;
+    }
+    if (!oldest) return false;
+    this.logger.log("session.evicted", { path: oldest[1].endpoint.path, session: oldest[0] });
+    await oldest[1].transport.close();
+    this.#sessions.delete(oldest[0]);
+    return true;
+  }
+
   async #open(request: Request, endpoint: Endpoint, body: unknown): Promise<Response> {
-    this.#opening++;
+    this.#opening[endpoint.tokenClass]++;
     const { server, standalone } = this.createServer(endpoint);
     const log = new EventLog();
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -156,7 +189,7 @@ export class SessionTable {
       await server.connect(transport);
       return await transport.handleRequest(request, { parsedBody: body });
     } finally {
-      this.#opening--;
+      this.#opening[endpoint.tokenClass]--;
     }
   }
 

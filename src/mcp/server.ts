@@ -12,7 +12,7 @@ import type { ServiceContext } from "./context.ts";
 import type { ToolDefinition } from "./tool.ts";
 import { listingFor } from "./listing.ts";
 import { errorResult, okResult } from "./call_result.ts";
-import { invalid, toWeftError } from "../errors.ts";
+import { errorKind, invalid, toWeftError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { instructionsFor } from "./instructions.ts";
 import { serveResources } from "./resources/handlers.ts";
@@ -71,7 +71,8 @@ export function createSessionServer(
       const classified = toWeftError(error);
       outcome = classified.code;
       if (classified.code === "INTERNAL") {
-        service.logger.log("tool.internal_error", { tool: name, detail: String(classified.cause ?? error) });
+        // The kind only: the message of a file or network error carries absolute paths and raw OS text.
+        service.logger.log("tool.internal_error", { tool: name, ...errorKind(classified.cause ?? error) });
       }
       return errorResult(classified);
     } finally {

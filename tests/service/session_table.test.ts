@@ -3,7 +3,7 @@
  */
 
 import assert from "node:assert/strict";
-import { SessionTable } from "../../src/http/sessions.ts";
+import { type SessionLimits, SessionTable } from "../../src/http/sessions.ts";
 import { Server } from "../../src/mcp/sdk.ts";
 import { ENDPOINTS } from "../../src/mcp/endpoints.ts";
 import { Logger } from "../../src/lib/logger.ts";
@@ -11,18 +11,18 @@ import { initializeRequest, mcpHeaders, PROTOCOL_VERSION } from "../support/json
 
 const initialize = initializeRequest("t");
 
-function initRequest(): Request {
-  return new Request("http://127.0.0.1:1/mcp", {
+function initRequest(path = "/mcp"): Request {
+  return new Request(`http://127.0.0.1:1${path}`, {
     method: "POST",
     headers: mcpHeaders(undefined),
     body: JSON.stringify(initialize),
   });
 }
 
-/** A table of up to 10 sessions that go idle after 1000 ms of `clock`. */
-function tableOn(clock: () => number): SessionTable {
+/** A table of up to 10 sessions per class that go idle after 1000 ms of `clock`. */
+function tableOn(clock: () => number, limits: Partial<SessionLimits> = {}): SessionTable {
   return new SessionTable(
-    { maxSessions: 10, idleMs: 1000 },
+    { maxSessions: 10, idleMs: 1000, ...limits },
     () => ({ server: new Server({ name: "t", version: "0" }, { capabilities: { tools: {} } }) }),
     Logger.silent(),
     clock,
@@ -80,5 +80,41 @@ Deno.test("a session with a response still streaming is not idle, however long i
   await stream.body?.cancel();
   now += 1001;
   assert.equal(await table.sweep(), 1);
+  await table.closeAll();
+});
+
+Deno.test("each token class has its own bound; a full internal class makes room, the external one says 503", async () => {
+  let now = 0;
+  const table = tableOn(() => now, { maxSessions: 2 });
+  const [ide, codex, cli] = ["/mcp", "/mcp/codex", "/internal/mcp"].map((path) =>
+    ENDPOINTS.find((endpoint) => endpoint.path === path)!
+  );
+  const open = async (endpoint: typeof ide) => {
+    now++;
+    const response = await table.handle(initRequest(endpoint.path), endpoint, initialize);
+    await response.body?.cancel();
+    return response;
+  };
+  assert.equal((await open(ide)).status, 200);
+  assert.equal((await open(codex)).status, 200);
+  const refused = await open(ide);
+  assert.equal(refused.status, 503);
+  // The IDE's token alone cannot keep the CLI out: the internal class has its own room.
+  const first = (await open(cli)).headers.get("mcp-session-id")!;
+  assert.ok((await open(cli)).headers.get("mcp-session-id"));
+  const third = await open(cli);
+  assert.equal(third.status, 200, "a full internal class closes its least recently used session");
+  assert.equal(table.sizeOf("internal"), 2);
+  assert.equal(table.sizeOf("external"), 2);
+  const gone = await table.handle(
+    new Request("http://127.0.0.1:1/internal/mcp", {
+      method: "POST",
+      headers: mcpHeaders(undefined, { "mcp-session-id": first }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
+    }),
+    cli,
+    { jsonrpc: "2.0", id: 2, method: "ping" },
+  );
+  assert.equal(gone.status, 404);
   await table.closeAll();
 });

@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { call, closeClient, mcpClient, tokenFor, withServedProject } from "../support/service.ts";
+import { call, closeClient, mcpClient, runWeft, tokenFor, withServedProject } from "../support/service.ts";
 import type { ServedProject } from "../support/service.ts";
 import { initializeRequest, mcpHeaders, openRawSession } from "../support/jsonrpc.ts";
 
@@ -36,17 +36,24 @@ Deno.test("a session id works only on the path that opened it, and DELETE ends i
   });
 });
 
-Deno.test("sessions past the cap get 503 with a clear message; closing one makes room", async () => {
+Deno.test("each token class has its own session cap: 503 past it on the IDE's side, the CLI still gets in", async () => {
   await withServedProject({ extraArgs: ["--max-sessions", "2"] }, async (served) => {
     const first = await openRawSession(served, "/mcp");
-    await openRawSession(served, "/internal/mcp");
+    await openRawSession(served, "/mcp/codex");
     const refused = await fetch(served.url + "/mcp/codex", {
       method: "POST",
       headers: mcpHeaders(served.connection.externalToken),
       body: JSON.stringify(initializeRequest("raw")),
     });
     assert.equal(refused.status, 503);
-    assert.match((await refused.json()).error.message, /Too many open MCP sessions \(limit 2\)/);
+    assert.match(
+      (await refused.json()).error.message,
+      /Too many open MCP sessions on the external endpoints \(limit 2\)/,
+    );
+    // The IDE's token filled its own table only: the CLI opens sessions, even past its own cap.
+    for (let i = 0; i < 3; i++) await openRawSession(served, "/internal/mcp");
+    const status = await runWeft(["status", "--project", served.projectDir, "--json"]);
+    assert.equal(JSON.parse(status.stdout).state, "running", status.stdout + status.stderr);
     const deleted = await ping(served, "/mcp", first, "DELETE");
     await deleted.body?.cancel();
     await openRawSession(served, "/mcp/codex");

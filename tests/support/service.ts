@@ -79,6 +79,8 @@ export interface ServeOptions {
   stdin?: "piped" | "null";
   program?: string[];
   cwd?: string;
+  /** A command that runs the program, e.g. `["sh", "-c", 'ulimit -n 256 && exec "$@"', "sh"]`. */
+  wrapper?: string[];
 }
 
 /** A served temporary project: its files, and what to do in it before the service starts. */
@@ -127,9 +129,10 @@ export async function withServedProject<T>(
 export async function serve(projectDir: string, options: ServeOptions = {}): Promise<ServedProject> {
   const port = options.port === "previous" ? [] : ["--port", String(options.port ?? 0)];
   const args = [...options.program ?? CHECKOUT, "serve", "--project", projectDir, ...port];
-  const process = new Deno.Command(Deno.execPath(), {
+  const [command, ...prefix] = options.wrapper ? [...options.wrapper, Deno.execPath()] : [Deno.execPath()];
+  const process = new Deno.Command(command, {
     cwd: options.cwd,
-    args: [...args, ...(options.extraArgs ?? [])],
+    args: [...prefix, ...args, ...(options.extraArgs ?? [])],
     stdin: options.stdin ?? "null",
     stdout: "piped",
     stderr: "inherit",

@@ -1,0 +1,90 @@
+/**
+ * The TCP front in-process, on a clock the test controls: silent and quiet connections are closed after
+ * their bounds, the cap makes room by closing silent connections first and refuses only when all have spoken,
+ * and requests pass through unchanged.
+ */
+
+import assert from "node:assert/strict";
+import { ConnectionGate } from "../../src/http/connection_gate.ts";
+import { Logger } from "../../src/lib/logger.ts";
+
+async function withGate(
+  maxConnections: number,
+  test: (gate: ConnectionGate, port: number, clock: { now: number }) => Promise<void>,
+) {
+  const folder = await Deno.makeTempDir();
+  const path = `${folder}/http.sock`;
+  const upstream = Deno.serve({ transport: "unix", path, onListen: () => {} }, () => new Response("hello"));
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const clock = { now: 0 };
+  const gate = new ConnectionGate(
+    listener,
+    path,
+    { maxConnections, firstByteMs: 1_000, idleMs: 5_000 },
+    Logger.silent(),
+    () => clock.now,
+  );
+  try {
+    await test(gate, listener.addr.port, clock);
+  } finally {
+    await gate.close();
+    await upstream.shutdown();
+    await Deno.remove(folder, { recursive: true });
+  }
+}
+
+/** Waits until `condition` holds, failing with `what` after 10 s. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function isClosedByPeer(conn: Deno.Conn): Promise<boolean> {
+  return (await conn.read(new Uint8Array(64)).catch(() => null)) === null;
+}
+
+async function get(conn: Deno.Conn): Promise<string> {
+  await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\nhost: x\r\n\r\n"));
+  const buffer = new Uint8Array(4096);
+  const read = await conn.read(buffer);
+  return new TextDecoder().decode(buffer.subarray(0, read ?? 0));
+}
+
+Deno.test("a connection silent past its first-byte bound, or quiet past the idle bound, is closed", async () => {
+  await withGate(10, async (gate, port, clock) => {
+    const silent = await Deno.connect({ hostname: "127.0.0.1", port });
+    const talking = await Deno.connect({ hostname: "127.0.0.1", port });
+    await until(() => gate.size === 2, "two accepted connections");
+    assert.match(await get(talking), /hello$/);
+    clock.now = 1_001;
+    assert.equal(gate.sweep(), 1);
+    assert.ok(await isClosedByPeer(silent), "the silent connection is closed");
+    clock.now = 4_000;
+    assert.equal(gate.sweep(), 0, "a connection that spoke has the longer idle bound");
+    assert.match(await get(talking), /hello$/);
+    clock.now = 9_001;
+    assert.equal(gate.sweep(), 1);
+    assert.ok(await isClosedByPeer(talking));
+  });
+});
+
+Deno.test("at the cap a new connection replaces the oldest silent one, and is refused when all have spoken", async () => {
+  await withGate(2, async (gate, port) => {
+    const first = await Deno.connect({ hostname: "127.0.0.1", port });
+    const second = await Deno.connect({ hostname: "127.0.0.1", port });
+    await until(() => gate.size === 2, "two accepted connections");
+    const third = await Deno.connect({ hostname: "127.0.0.1", port });
+    assert.ok(await isClosedByPeer(first), "the oldest silent connection made room");
+    assert.match(await get(third), /hello$/);
+    assert.match(await get(second), /hello$/);
+    assert.equal(gate.evicted, 1);
+    const fourth = await Deno.connect({ hostname: "127.0.0.1", port });
+    assert.ok(await isClosedByPeer(fourth), "no silent connection left: the new one is refused");
+    assert.equal(gate.refused, 1);
+    assert.match(await get(second), /hello$/, "the open connections go on");
+    for (const conn of [second, third]) conn.close();
+  });
+});
