@@ -7,6 +7,7 @@
 import { connect } from "../client/connect.ts";
 import { ServiceOfflineError } from "../client/offline.ts";
 import { inspectLock } from "../weft_dir/lock.ts";
+import { UNTRUSTED_FIX } from "../weft_dir/trust.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
 import { isProcessAlive } from "../weft_dir/process.ts";
 import { UsageError } from "./args.ts";
@@ -172,6 +173,7 @@ export const stopCommand = defineCommand({
 });
 
 function recoveryHint(reason: string): string {
+  if (reason.startsWith("untrusted state")) return `move it aside: ${UNTRUSTED_FIX}`;
   return reason.includes("crashed")
     ? "`weft start` clears the leftovers safely (the old process is gone)"
     : "check the process named above; weft never signals a process it cannot verify";

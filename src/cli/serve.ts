@@ -7,6 +7,7 @@
 
 import { startService } from "../service/service.ts";
 import { LockHeldError } from "../weft_dir/lock.ts";
+import { UntrustedStateError } from "../weft_dir/trust.ts";
 import { defineCommand } from "./command.ts";
 import { DEFAULT_SESSION_LIMITS } from "../http/sessions.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -35,7 +36,9 @@ reason on stderr.`,
       type: "integer",
       arg: "N",
       min: 1,
-      help: `cap the open MCP sessions (default ${DEFAULT_SESSION_LIMITS.maxSessions}); past it, 503`,
+      help:
+        `cap the open MCP sessions of each token class (default ${DEFAULT_SESSION_LIMITS.maxSessions}); ` +
+        "past it, 503 on the IDE's endpoints",
     },
   },
   json: "(the ready line is always JSON)",
@@ -87,6 +90,9 @@ function whyNotStarted(error: unknown, port: number | undefined): unknown {
       `port ${port} is already in use by another program`,
       `choose another with --port N (--port 0 takes any free port), or stop the program on port ${port}`,
     );
+  }
+  if (error instanceof UntrustedStateError) {
+    return new CommandFailure("FAILURE", `cannot start: ${error.message}`, error.fix);
   }
   if (error instanceof LockHeldError) {
     return new CommandFailure(

@@ -10,6 +10,7 @@ import { type Endpoint, endpointFor } from "../mcp/endpoints.ts";
 import type { Source } from "../engine/views.ts";
 import { type ConnectionInfo, readConnection } from "../weft_dir/connection.ts";
 import { inspectLock } from "../weft_dir/lock.ts";
+import { UntrustedStateError } from "../weft_dir/trust.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
 import { ERROR_CODES, type ErrorCode, WeftError } from "../errors.ts";
 import { VERSION } from "../version.ts";
@@ -83,7 +84,13 @@ export function endpointTransport(
  */
 export async function connect(projectDir: string, options: ConnectOptions): Promise<WeftClient> {
   const paths = weftPaths(projectDir);
-  const connection = await readConnection(paths);
+  let connection;
+  try {
+    connection = await readConnection(paths);
+  } catch (error) {
+    if (!(error instanceof UntrustedStateError)) throw error;
+    throw new ServiceOfflineError(`untrusted state: ${error.finding}`, true);
+  }
   if (!connection) throw new ServiceOfflineError("no weft service has run for this project yet");
   const lock = await inspectLock(paths);
   if (lock.kind === "free") throw new ServiceOfflineError("the service is not running");

@@ -6,7 +6,9 @@
  */
 
 import { Engine } from "../engine/engine.ts";
+import { errorKind } from "../errors.ts";
 import { createHandler } from "../http/handler.ts";
+import { type LoopbackServer, serveOnLoopback } from "../http/loopback_server.ts";
 import { DEFAULT_SESSION_LIMITS, type SessionLimits, SessionTable } from "../http/sessions.ts";
 import type { ServiceContext } from "../mcp/context.ts";
 import { createSessionServer } from "../mcp/server.ts";
@@ -15,7 +17,14 @@ import { toolsFor } from "../mcp/tools/mod.ts";
 import { openSqliteStorage } from "../store/sqlite_storage.ts";
 import { VERSION } from "../version.ts";
 import { EMBEDDED_WORKFLOWS } from "../workflows/embedded.ts";
-import { type ConnectionInfo, readConnection, tokensFrom, writeConnection } from "../weft_dir/connection.ts";
+import {
+  type ConnectionInfo,
+  loopbackUrl,
+  readConnection,
+  tokensFrom,
+  writeConnection,
+} from "../weft_dir/connection.ts";
+import { verifyWeftDir } from "../weft_dir/trust.ts";
 import { acquireLock, type LockOwner, releaseLock } from "../weft_dir/lock.ts";
 import { Logger } from "../lib/logger.ts";
 import { ensureWeftDir, type WeftPaths, weftPaths } from "../weft_dir/paths.ts";
@@ -43,8 +52,10 @@ export interface RunningService {
 /** Starts the service for a project; throws `LockHeldError` when one already runs there. */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const paths = weftPaths(options.projectDir);
+  // State weft did not make is never used: the start fails with what was found and how to recover.
+  await verifyWeftDir(paths);
   await ensureWeftDir(paths);
-  const previous = await readConnection(paths);
+  const previous = await readConnection(paths, { verified: true });
   const owner: LockOwner = {
     pid: Deno.pid,
     instanceId: `inst_${randomId(9)}`,
@@ -54,7 +65,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
   const logger = Logger.open(paths.logs, owner.instanceId);
   let engine: Engine | undefined;
-  let server: Deno.HttpServer<Deno.NetAddr> | undefined;
+  let server: LoopbackServer | undefined;
   try {
     engine = Engine.open({
       projectDir: paths.projectDir,
@@ -81,13 +92,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       port: () => port,
       sessions,
     });
-    server = listen(handler, options.port, previous?.port, logger);
-    port = server.addr.port;
+    server = await serveOnLoopback(handler, { port: options.port, previousPort: previous?.port, logger });
+    port = server.port;
     sessions.startSweeping();
 
     const info: ConnectionInfo = {
       version: 1,
-      url: `http://127.0.0.1:${port}`,
+      url: loopbackUrl(port),
       port,
       pid: owner.pid,
       instanceId: owner.instanceId,
@@ -108,7 +119,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       shutdown: () =>
         stopping ??= (async () => {
           try {
-            // Open SSE streams would keep Deno.serve's shutdown waiting forever: close the sessions first.
+            // Open SSE streams would keep the server's shutdown waiting forever: close the sessions first.
             await sessions.closeAll();
             await running.shutdown();
           } finally {
@@ -123,28 +134,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   } catch (error) {
     await server?.shutdown();
     engine?.close();
-    logger.log("service.failed", { error: String(error) });
+    logger.log("service.failed", errorKind(error));
     logger.close();
     await releaseLock(paths, owner);
     throw error;
   }
-}
-
-function listen(
-  handler: (request: Request) => Promise<Response>,
-  explicitPort: number | undefined,
-  previousPort: number | undefined,
-  logger: Logger,
-): Deno.HttpServer<Deno.NetAddr> {
-  const serve = (port: number) => Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, handler);
-  if (explicitPort !== undefined) return serve(explicitPort);
-  if (previousPort) {
-    try {
-      return serve(previousPort);
-    } catch (error) {
-      if (!(error instanceof Deno.errors.AddrInUse)) throw error;
-      logger.log("service.port_taken", { port: previousPort });
-    }
-  }
-  return serve(0);
 }

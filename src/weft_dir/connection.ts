@@ -7,6 +7,12 @@
 import { dirname, join } from "node:path";
 import { newToken, randomId } from "../lib/tokens.ts";
 import type { WeftPaths } from "./paths.ts";
+import { UntrustedStateError, verifyWeftDir } from "./trust.ts";
+
+/** The only URL a service of weft has: plain HTTP on 127.0.0.1 and its port. */
+export function loopbackUrl(port: number): string {
+  return `http://127.0.0.1:${port}`;
+}
 
 /** The fields docs/reference.md promises clients ("Connecting"); the tokens outlive the instance that wrote them. */
 export interface ConnectionInfo {
@@ -19,8 +25,17 @@ export interface ConnectionInfo {
   internalToken: string;
 }
 
-/** Reads the metadata, or `null` when there is none or it cannot be understood. */
-export async function readConnection(paths: WeftPaths): Promise<ConnectionInfo | null> {
+/**
+ * Reads the metadata, or `null` when there is none or it cannot be understood. Throws
+ * {@linkcode UntrustedStateError} when `.weft/` is not weft's own (unless the caller has just `verified` it),
+ * or when the file names anything but this machine's loopback address on its recorded port: weft never
+ * connects, or sends a token, anywhere else.
+ */
+export async function readConnection(
+  paths: WeftPaths,
+  options: { verified?: boolean } = {},
+): Promise<ConnectionInfo | null> {
+  if (!options.verified) await verifyWeftDir(paths, { readOnly: true });
   let text: string;
   try {
     text = await Deno.readTextFile(paths.connection);
@@ -34,8 +49,16 @@ export async function readConnection(paths: WeftPaths): Promise<ConnectionInfo |
       value?.version === 1 && typeof value.url === "string" && Number.isInteger(value.port) &&
       Number.isInteger(value.pid) && typeof value.instanceId === "string" &&
       typeof value.externalToken === "string" && typeof value.internalToken === "string"
-    ) return value as ConnectionInfo;
-  } catch {
+    ) {
+      if (value.port < 1 || value.port > 65535 || value.url !== loopbackUrl(value.port)) {
+        throw new UntrustedStateError(
+          ".weft/connection.json names a URL other than this machine's loopback address on its port",
+        );
+      }
+      return value as ConnectionInfo;
+    }
+  } catch (error) {
+    if (error instanceof UntrustedStateError) throw error;
     // A torn or hand-edited file is treated as absent; new tokens are then issued.
   }
   return null;

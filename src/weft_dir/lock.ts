@@ -6,7 +6,7 @@
  */
 
 import type { WeftPaths } from "./paths.ts";
-import { isProcessAlive } from "./process.ts";
+import { isOwnWeftService, isProcessAlive } from "./process.ts";
 
 /** Who holds the lock. */
 export interface LockOwner {
@@ -32,8 +32,18 @@ export async function inspectLock(paths: WeftPaths): Promise<LockState> {
   }
   const owner = parseOwner(text);
   if (!owner) return { kind: "stale", owner: null, reason: "the lock file is unreadable" };
-  if (isProcessAlive(owner.pid)) return { kind: "held", owner };
-  return { kind: "stale", owner, reason: `process ${owner.pid} that held it is gone` };
+  if (!isProcessAlive(owner.pid)) {
+    return { kind: "stale", owner, reason: `process ${owner.pid} that held it is gone` };
+  }
+  if (!isOwnWeftService(owner.pid)) {
+    return {
+      kind: "stale",
+      owner,
+      reason:
+        `process ${owner.pid} that held it is gone (that pid is now another program, or another user's)`,
+    };
+  }
+  return { kind: "held", owner };
 }
 
 /** Raised when another live process holds the project's lock. */

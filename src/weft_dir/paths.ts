@@ -34,15 +34,26 @@ export function weftPaths(projectDir: string): WeftPaths {
 }
 
 /**
- * Creates `.weft/` and its log folder with owner-only modes, tightening modes that were left too open, and
- * a `.gitignore` of `*` in it (as Python's venv and pytest's cache do) so `git add .` never takes tokens.
+ * Creates what is missing of `.weft/`, its log folder and the database file, each with the owner-only mode
+ * by which weft recognises its own state (`trust.ts`); what exists is left alone, since it was verified.
+ * The database is created empty at 0600 before SQLite opens it, and SQLite gives its -wal and -shm the same.
+ * A `.gitignore` of `*` goes in too (as Python's venv and pytest's cache do) so `git add .` never takes tokens.
  */
 export async function ensureWeftDir(paths: WeftPaths): Promise<void> {
-  await Deno.mkdir(paths.logs, { recursive: true, mode: 0o700 });
+  for (const dir of [paths.weftDir, paths.logs]) {
+    try {
+      await Deno.mkdir(dir, { mode: 0o700 });
+      if (Deno.build.os !== "windows") await Deno.chmod(dir, 0o700);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+  }
   await writeGitignore(paths);
-  if (Deno.build.os !== "windows") {
-    await Deno.chmod(paths.weftDir, 0o700);
-    await Deno.chmod(paths.logs, 0o700);
+  try {
+    (await Deno.open(paths.database, { write: true, createNew: true, mode: 0o600 })).close();
+    if (Deno.build.os !== "windows") await Deno.chmod(paths.database, 0o600);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
   }
 }
 

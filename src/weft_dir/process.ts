@@ -32,3 +32,20 @@ function isZombie(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * Whether the live process `pid` can be a weft service of the current user. On Linux its owner and command
+ * line are read (`serve` among its arguments); a process of another user or another program is not one,
+ * even when a lock names it. Where that cannot be read (other systems, a hidden /proc), it is assumed to be.
+ */
+export function isOwnWeftService(pid: number): boolean {
+  if (Deno.build.os !== "linux") return true;
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const uid = /^Uid:\s+(\d+)/m.exec(status)?.[1];
+    if (uid !== undefined && Number(uid) !== Deno.uid()) return false;
+    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0").includes("serve");
+  } catch (error) {
+    return !(error instanceof Deno.errors.NotFound);
+  }
+}

@@ -44,19 +44,23 @@ Deno.test("serve prints exactly the ready line and writes owner-only state", asy
   });
 });
 
-Deno.test("a restart keeps the port and the tokens; modes opened up by hand are tightened", async () => {
+Deno.test("a restart keeps the port and the tokens; modes opened up by hand make the state untrusted", async () => {
   const dir = await tempProject();
   try {
     const first = await serve(dir);
     await first.stop();
     await Deno.chmod(`${dir}/.weft`, 0o755);
+    const refused = await runWeft(["serve", "--project", dir]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /\.weft has mode 0755[\s\S]*mv \.weft \.weft\.untrusted/);
+    assert.equal((await Deno.stat(`${dir}/.weft`)).mode! & 0o777, 0o755, "untrusted state is left as it is");
+    await Deno.chmod(`${dir}/.weft`, 0o700);
     const second = await serve(dir, { port: "previous" });
     try {
       assert.equal(second.port, first.port);
       assert.notEqual(second.instanceId, first.instanceId);
       assert.equal(second.connection.externalToken, first.connection.externalToken);
       assert.equal(second.connection.internalToken, first.connection.internalToken);
-      assert.equal((await Deno.stat(`${dir}/.weft`)).mode! & 0o777, 0o700);
     } finally {
       await second.stop();
     }

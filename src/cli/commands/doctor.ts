@@ -14,6 +14,7 @@ import type { WorkflowView } from "../../engine/views.ts";
 import { readConnection } from "../../weft_dir/connection.ts";
 import { inspectLock, type LockState } from "../../weft_dir/lock.ts";
 import { type WeftPaths, weftPaths } from "../../weft_dir/paths.ts";
+import { UNTRUSTED_FIX, UntrustedStateError } from "../../weft_dir/trust.ts";
 import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
@@ -37,9 +38,9 @@ export const doctorCommand = defineCommand({
   description: `Checks this project and its service, and gives each problem the command that fixes it:
 whether the service runs, leftovers of a crashed service (a stale lock, half-written files),
 whether the port used last time is taken, workflows that fail to load and why (file and
-JSON pointer), owner-only modes of .weft/ (0700) and .weft/connection.json (0600), whether git
-would track .weft/ (it holds tokens and answers), and whether the service has a model for agent
-steps.`,
+JSON pointer), whether .weft/ is weft's own (owned by you, modes 0700/0600, no links, not
+tracked by git; state that is not is never used), whether git would track .weft/ (it holds
+tokens and answers), and whether the service has a model for agent steps.`,
   json: 'print { "findings": [{ check, state: ok|note|problem, message, fix? }], "problems" }',
   notes: "Exit code 0 when no problem is found, 1 otherwise. Doctor never changes anything.",
   async run({ positionals, projectDir, json }) {
@@ -74,6 +75,11 @@ steps.`,
 });
 
 async function examine(paths: WeftPaths): Promise<Finding[]> {
+  const trust = await trustFinding(paths);
+  // Untrusted state is not read at all: its lock, metadata and port mean nothing.
+  if (trust.state === "problem") {
+    return [trust, ...workflowFindings(offlineWorkflows(paths.projectDir)), ...await gitFindings(paths)];
+  }
   const lock = await inspectLock(paths);
   const status = await observe(paths.projectDir);
   const findings: Finding[] = [serviceFinding(status, lock), ...await leftovers(paths, lock)];
@@ -89,7 +95,7 @@ async function examine(paths: WeftPaths): Promise<Finding[]> {
     findings.push(...await portFinding(paths));
     findings.push(...workflowFindings(offlineWorkflows(paths.projectDir)));
   }
-  findings.push(...await modeFindings(paths));
+  findings.push(trust);
   findings.push(...await gitFindings(paths));
   return findings;
 }
@@ -198,25 +204,29 @@ function modelFinding(status: StatusReport, workflows: WorkflowView[]): Finding 
   };
 }
 
-async function modeFindings(paths: WeftPaths): Promise<Finding[]> {
-  if (Deno.build.os === "windows") return [];
-  const expected: [string, number][] = [[paths.weftDir, 0o700], [paths.logs, 0o700], [
-    paths.connection,
-    0o600,
-  ]];
-  const findings: Finding[] = [];
-  for (const [path, mode] of expected) {
-    const actual = await Deno.stat(path).then((info) => (info.mode ?? 0) & 0o777, () => undefined);
-    if (actual === undefined || actual === mode) continue;
-    findings.push({
-      check: "modes",
-      state: "problem",
-      message: `${show(path)} has mode ${octal(actual)}; it holds private state and must be ${octal(mode)}`,
-      fix: `chmod ${mode.toString(8)} ${show(path)}`,
-    });
+/** Whether `.weft/` is weft's own (owner, exact modes, no links, not tracked by git): never changed here. */
+async function trustFinding(paths: WeftPaths): Promise<Finding> {
+  let finding: string | null = null;
+  try {
+    // Reading the metadata checks the folder, its entries and the URL it names, and changes nothing.
+    await readConnection(paths);
+  } catch (error) {
+    if (!(error instanceof UntrustedStateError)) throw error;
+    finding = error.finding;
   }
-  if (!findings.length) findings.push({ check: "modes", state: "ok", message: "owner-only modes on .weft/" });
-  return findings;
+  if (finding === null) {
+    return {
+      check: "modes",
+      state: "ok",
+      message: "owner-only modes on .weft/, no links, not tracked by git",
+    };
+  }
+  return {
+    check: "modes",
+    state: "problem",
+    message: `${finding}: weft does not use this .weft/ (it did not make it for you on this machine)`,
+    fix: UNTRUSTED_FIX,
+  };
 }
 
 /** `.weft/` holds tokens and answers: git must neither track it nor take it with the next `git add .`. */
@@ -270,8 +280,4 @@ async function listDir(dir: string): Promise<string[]> {
 function show(path: string): string {
   const rel = relative(Deno.cwd(), path);
   return rel && !rel.startsWith("..") ? rel : path;
-}
-
-function octal(mode: number): string {
-  return "0" + mode.toString(8).padStart(3, "0");
 }

@@ -1,0 +1,196 @@
+/**
+ * A `.weft/` that weft did not make for this user: planted by a repository (a checkout's modes, or an
+ * archive's exact ones), tracked by git, a symbolic link, another user's. It is never used (no connection to
+ * the URL it names, no token sent), never changed or deleted, and every command says what was found and how
+ * to recover; moving it aside recovers.
+ */
+
+import assert from "node:assert/strict";
+import { runWeft, serve, tempProject } from "../support/service.ts";
+
+/** A loopback listener that counts the connections it gets: a planted URL must never be dialled. */
+function trap(): { port: number; dialled: () => number; close: () => void } {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  let dialled = 0;
+  (async () => {
+    for await (const conn of listener) {
+      dialled++;
+      conn.close();
+    }
+  })().catch(() => {});
+  return { port: listener.addr.port, dialled: () => dialled, close: () => listener.close() };
+}
+
+/** Plants `.weft/` as a repository would ship it: metadata naming `url`, a lock naming pid 1. */
+async function plant(dir: string, url: string, port: number, modes: { dir: number; file: number }) {
+  await Deno.mkdir(`${dir}/.weft/logs`, { recursive: true });
+  const files: Record<string, unknown> = {
+    "connection.json": {
+      version: 1,
+      url,
+      port,
+      pid: 1,
+      instanceId: "inst_planted",
+      externalToken: "e".repeat(43),
+      internalToken: "i".repeat(43),
+    },
+    "service.lock": { pid: 1, instanceId: "inst_planted", startedAt: new Date().toISOString() },
+  };
+  for (const [name, value] of Object.entries(files)) {
+    await Deno.writeTextFile(`${dir}/.weft/${name}`, JSON.stringify(value));
+    await Deno.chmod(`${dir}/.weft/${name}`, modes.file);
+  }
+  await Deno.chmod(`${dir}/.weft/logs`, modes.dir);
+  await Deno.chmod(`${dir}/.weft`, modes.dir);
+}
+
+/** Every file under `.weft/` with its content, to prove that nothing was changed or removed. */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const seen: Record<string, string> = {};
+  const walk = async (path: string) => {
+    for await (const entry of Deno.readDir(path)) {
+      const full = `${path}/${entry.name}`;
+      const info = await Deno.lstat(full);
+      if (info.isDirectory) await walk(full);
+      else {seen[full] = `${(info.mode ?? 0) & 0o777}:${
+          info.isSymlink ? "link" : await Deno.readTextFile(full)
+        }`;}
+    }
+  };
+  await walk(`${dir}/.weft`);
+  return seen;
+}
+
+async function expectRefused(dir: string, finding: RegExp): Promise<void> {
+  const status = await runWeft(["status", "--project", dir, "--json"]);
+  assert.equal(status.code, 4, status.stdout + status.stderr);
+  assert.match(JSON.parse(status.stdout).reason, finding);
+  const human = await runWeft(["status", "--project", dir]);
+  assert.match(human.stdout, /untrusted state.*\n.*mv \.weft \.weft\.untrusted/);
+  const start = await runWeft(["start", "--project", dir]);
+  assert.notEqual(start.code, 0, "start never reuses or adopts untrusted state");
+  assert.doesNotMatch(start.stdout, /already running/);
+  assert.match(start.stdout + start.stderr, /mv \.weft \.weft\.untrusted/);
+  const doctor = await runWeft(["doctor", "--json", "--project", dir]);
+  const modes = JSON.parse(doctor.stdout).findings.find((f: { check: string }) => f.check === "modes");
+  assert.equal(modes.state, "problem");
+  assert.match(modes.message, finding);
+  assert.match(modes.fix, /mv \.weft \.weft\.untrusted/);
+}
+
+Deno.test("a .weft/ shipped by a repository is never used: no connection to its URL, nothing changed", async () => {
+  const dir = await tempProject();
+  const fake = trap();
+  try {
+    // As a checkout writes it (umask 022): loose modes.
+    await plant(dir, `http://127.0.0.1:${fake.port}`, fake.port, { dir: 0o755, file: 0o644 });
+    const before = await snapshot(dir);
+    await expectRefused(dir, /\.weft has mode 0755/);
+    assert.deepEqual(await snapshot(dir), before, "untrusted state is neither changed nor deleted");
+    assert.equal(fake.dialled(), 0, "the URL of untrusted metadata is never dialled");
+
+    // As an archive could carry it (exact modes): the URL is not loopback on its port, so it is refused too.
+    await Deno.remove(`${dir}/.weft`, { recursive: true });
+    await plant(dir, "http://other.example:80", 80, { dir: 0o700, file: 0o600 });
+    await expectRefused(dir, /connection\.json names a URL other than this machine's loopback address/);
+
+    // With a loopback URL and exact modes, the lock's pid 1 is not a weft service of this user: never dialled.
+    await Deno.remove(`${dir}/.weft`, { recursive: true });
+    await plant(dir, `http://127.0.0.1:${fake.port}`, fake.port, { dir: 0o700, file: 0o600 });
+    const status = await runWeft(["status", "--project", dir, "--json"]);
+    assert.equal(status.code, 4);
+    assert.match(JSON.parse(status.stdout).reason, /process 1 .*another program/);
+    assert.equal(fake.dialled(), 0, "a lock naming a process that is not weft is never trusted");
+
+    // Moving it aside recovers.
+    await Deno.rename(`${dir}/.weft`, `${dir}/.weft.untrusted`);
+    const served = await serve(dir);
+    assert.notEqual(served.port, fake.port);
+    await served.stop();
+  } finally {
+    fake.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a symlinked .weft/ or .weft/logs, another user's .weft/, or one tracked by git is refused", async () => {
+  const cases: [string, (dir: string) => Promise<void>, RegExp][] = [
+    ["symlinked .weft", async (dir) => {
+      const elsewhere = await Deno.makeTempDir();
+      await Deno.chmod(elsewhere, 0o755);
+      await Deno.symlink(elsewhere, `${dir}/.weft`);
+    }, /\.weft is a symbolic link/],
+    ["symlinked logs", async (dir) => {
+      const elsewhere = await Deno.makeTempDir();
+      await Deno.chmod(elsewhere, 0o755);
+      await Deno.mkdir(`${dir}/.weft`, { mode: 0o700 });
+      await Deno.chmod(`${dir}/.weft`, 0o700);
+      await Deno.symlink(elsewhere, `${dir}/.weft/logs`);
+    }, /\.weft\/logs is a symbolic link/],
+    ["hard-linked metadata", async (dir) => {
+      await Deno.mkdir(`${dir}/.weft`, { mode: 0o700 });
+      await Deno.chmod(`${dir}/.weft`, 0o700);
+      await Deno.writeTextFile(`${dir}/elsewhere.json`, "{}", { mode: 0o600 });
+      await Deno.chmod(`${dir}/elsewhere.json`, 0o600);
+      await Deno.link(`${dir}/elsewhere.json`, `${dir}/.weft/connection.json`);
+    }, /connection\.json has more than one hard link/],
+  ];
+  if (Deno.uid() === 0) {
+    cases.push(["another user's", async (dir) => {
+      await Deno.mkdir(`${dir}/.weft`, { mode: 0o700 });
+      await Deno.chmod(`${dir}/.weft`, 0o700);
+      await Deno.chown(`${dir}/.weft`, 65534, 65534);
+    }, /\.weft belongs to another user/]);
+  }
+  const git = await new Deno.Command("git", { args: ["--version"] }).output().catch(() => null);
+  if (git?.success) {
+    cases.push(["tracked by git", async (dir) => {
+      await Deno.mkdir(`${dir}/.weft`, { mode: 0o700 });
+      await Deno.chmod(`${dir}/.weft`, 0o700);
+      await Deno.writeTextFile(`${dir}/.weft/service.lock`, "{}", { mode: 0o600 });
+      await Deno.chmod(`${dir}/.weft/service.lock`, 0o600);
+      for (const args of [["init", "-q"], ["add", "-f", ".weft/service.lock"]]) {
+        const done = await new Deno.Command("git", { args, cwd: dir }).output();
+        assert.ok(done.success, `git ${args.join(" ")}`);
+      }
+    }, /\.weft is tracked by git/]);
+  }
+  for (const [name, prepare, finding] of cases) {
+    const dir = await tempProject();
+    try {
+      await prepare(dir);
+      const before = await snapshot(dir).catch(() => ({}));
+      const served = await runWeft(["serve", "--project", dir, "--port", "0"]);
+      assert.equal(served.code, 1, name);
+      assert.match(served.stderr, finding, name);
+      assert.match(served.stderr, /mv \.weft \.weft\.untrusted/, name);
+      assert.deepEqual(await snapshot(dir).catch(() => ({})), before, `${name}: nothing changed`);
+      const status = await runWeft(["status", "--project", dir, "--json"]);
+      assert.equal(status.code, 4, name);
+      assert.match(JSON.parse(status.stdout).reason, finding, name);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+});
+
+Deno.test("weft's own state is owner-only: .weft/ and logs 0700; metadata, lock, database, -wal, -shm, logs 0600", async () => {
+  const dir = await tempProject();
+  const served = await serve(dir);
+  try {
+    const status = await runWeft(["status", "--project", dir]);
+    assert.equal(status.code, 0, status.stdout + status.stderr);
+    const mode = async (path: string) => ((await Deno.lstat(`${dir}/.weft/${path}`)).mode ?? 0) & 0o777;
+    assert.equal(await mode(""), 0o700);
+    assert.equal(await mode("logs"), 0o700);
+    for (const file of ["connection.json", "service.lock", "weft.db", "weft.db-wal", "weft.db-shm"]) {
+      assert.equal(await mode(file), 0o600, file);
+    }
+    for await (const log of Deno.readDir(`${dir}/.weft/logs`)) {
+      assert.equal(await mode(`logs/${log.name}`), 0o600);
+    }
+  } finally {
+    await served.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
