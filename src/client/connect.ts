@@ -10,6 +10,7 @@ import { type Endpoint, endpointFor } from "../mcp/endpoints.ts";
 import type { Source } from "../engine/views.ts";
 import { type ConnectionInfo, readConnection } from "../weft_dir/connection.ts";
 import { inspectLock } from "../weft_dir/lock.ts";
+import { listensOn } from "../weft_dir/process.ts";
 import { UntrustedStateError } from "../weft_dir/trust.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
 import { ERROR_CODES, type ErrorCode, WeftError } from "../errors.ts";
@@ -99,6 +100,14 @@ export async function connect(projectDir: string, options: ConnectOptions): Prom
   }
   if (lock.owner.instanceId !== connection.instanceId) {
     throw new ServiceOfflineError("the service is still starting or its metadata is out of date", true);
+  }
+  // Before any token is sent: the port must be served by the very process the lock names.
+  if (!listensOn(lock.owner.pid, connection.port)) {
+    throw new ServiceOfflineError(
+      `port ${connection.port} is not served by the process the lock names (pid ${lock.owner.pid}); ` +
+        "weft sends no token there",
+      true,
+    );
   }
   const endpoint = endpointFor(options.source, { codex: options.codex });
   const client = new Client({ name: options.clientName ?? `weft-${options.source}`, version: VERSION });

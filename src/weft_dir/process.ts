@@ -49,3 +49,33 @@ export function isOwnWeftService(pid: number): boolean {
     return !(error instanceof Deno.errors.NotFound);
   }
 }
+
+/**
+ * Whether process `pid` is the one listening on 127.0.0.1:`port`, owned by the current user (Linux: the
+ * listening socket in `/proc/net/tcp` must be the user's and among the process's descriptors). A client
+ * checks this before it sends a token, so a program that took the port of a stopped service gets none.
+ * Where it cannot be read, it is assumed.
+ */
+export function listensOn(pid: number, port: number): boolean {
+  if (Deno.build.os !== "linux") return true;
+  let table: string;
+  try {
+    table = Deno.readTextFileSync("/proc/net/tcp");
+  } catch {
+    return true;
+  }
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  const row = table.split("\n").map((line) => line.trim().split(/\s+/))
+    .find((fields) => fields[1] === local && fields[3] === "0A");
+  if (!row) return false;
+  if (Number(row[7]) !== Deno.uid()) return false;
+  const socket = `socket:[${row[9]}]`;
+  try {
+    for (const entry of Deno.readDirSync(`/proc/${pid}/fd`)) {
+      if (Deno.readLinkSync(`/proc/${pid}/fd/${entry.name}`) === socket) return true;
+    }
+  } catch {
+    return true;
+  }
+  return false;
+}

@@ -194,3 +194,29 @@ Deno.test("weft's own state is owner-only: .weft/ and logs 0700; metadata, lock,
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a port that the lock's process does not serve gets no connection and no token", async () => {
+  const real = await tempProject();
+  const dir = await tempProject();
+  const served = await serve(real);
+  const fake = trap();
+  try {
+    // Exact modes, a loopback URL, and a lock naming a live weft service of this user, but of another project:
+    // the port belongs to someone else (here the trap), so weft never dials it.
+    await plant(dir, `http://127.0.0.1:${fake.port}`, fake.port, { dir: 0o700, file: 0o600 });
+    for (const name of ["connection.json", "service.lock"]) {
+      const path = `${dir}/.weft/${name}`;
+      const value = JSON.parse(await Deno.readTextFile(path));
+      await Deno.writeTextFile(path, JSON.stringify({ ...value, pid: served.pid }));
+    }
+    const status = await runWeft(["status", "--project", dir, "--json"]);
+    assert.equal(status.code, 4, status.stdout + status.stderr);
+    assert.match(JSON.parse(status.stdout).reason, /not served by the process the lock names/);
+    assert.equal(fake.dialled(), 0);
+  } finally {
+    fake.close();
+    await served.stop();
+    await Deno.remove(real, { recursive: true });
+    await Deno.remove(dir, { recursive: true });
+  }
+});
