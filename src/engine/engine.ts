@@ -8,6 +8,7 @@ import { conflict, errorKind, invalid, notFound, WeftError } from "../errors.ts"
 import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from "./agent_task.ts";
 import { executeTool } from "./tool_kinds.ts";
 import { newId } from "./ids.ts";
+import { dataLimits, jsonLargerThan } from "./data_limits.ts";
 import { currentStep, RunDriver } from "./run_driver.ts";
 import { ChangeFeed, type ChangeListener, type EngineChange } from "./change_feed.ts";
 import { type NewRunEvent, type RunState, toRunView } from "./run_state.ts";
@@ -284,7 +285,16 @@ export class Engine {
 
   /** Completes the pending agent call with its result and continues the Run until it waits or ends. */
   completeAgentCall(runId: string, callId: string, result: unknown): RunView {
-    return this.#mutate(runId, { callId }, (driver) => driver.completeAgentCall(result));
+    return this.#mutate(runId, { callId }, (driver) => {
+      const { resultBytes } = dataLimits(driver.workflow.manifest);
+      const size = jsonLargerThan(result, resultBytes);
+      if (size !== false) {
+        throw invalid(
+          `the result takes ${size} bytes, more than this workflow's limit of ${resultBytes} (limits.resultBytes)`,
+        );
+      }
+      driver.completeAgentCall(result);
+    });
   }
 
   /** Fails the Run of the pending agent call with the agent's message, keeping earlier effects. */

@@ -20,6 +20,7 @@ import {
 } from "./answers.ts";
 import { newId } from "./ids.ts";
 import { compileSchema } from "./json_schema.ts";
+import { dataLimits, jsonLargerThan } from "./data_limits.ts";
 import { getAt, setAt } from "./json_pointer.ts";
 import { isActive, type Source } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
@@ -213,6 +214,17 @@ export class RunDriver {
   /** Writes `value` at `pointer` of the stage state if the result satisfies the stage schema. */
   tryWriteState(pointer: string, value: unknown): { ok: true } | { ok: false; errors: string[] } {
     const candidate = setAt(this.run.state, pointer, value);
+    const { stateBytes } = dataLimits(this.workflow.manifest);
+    const size = jsonLargerThan(candidate, stateBytes);
+    if (size !== false) {
+      return {
+        ok: false,
+        errors: [
+          `the stage state would take ${size} bytes, more than this workflow's limit of ${stateBytes} ` +
+          "(limits.stateBytes)",
+        ],
+      };
+    }
     const verdict = compileSchema(this.stage.state.schema)(candidate);
     if (verdict.ok) this.run.state = candidate;
     return verdict;

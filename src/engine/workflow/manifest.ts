@@ -117,6 +117,13 @@ const Stage = z.strictObject({
   routes: z.record(Name, StageRoute).describe('stage outcome → next stage or { end: "completed" }'),
 });
 
+const Limits = z.strictObject({
+  stateBytes: z.int().min(1024).max(16 * 1024 * 1024).optional()
+    .describe("largest stage state, in bytes of JSON; default 1 MiB"),
+  resultBytes: z.int().min(1024).max(4 * 1024 * 1024).optional()
+    .describe("largest agent result, in bytes of JSON; default 1 MiB"),
+}).describe("size bounds on what a Run keeps; a write past them is refused with INVALID_REQUEST");
+
 /** The whole manifest. */
 export const Manifest = z.strictObject({
   $schema: z.string().optional(),
@@ -124,6 +131,7 @@ export const Manifest = z.strictObject({
   title: z.string().min(1),
   description: z.string(),
   exclusive: z.boolean().optional().describe("at most one running or waiting Run at a time"),
+  limits: Limits.optional(),
   entryStage: Name,
   stages: z.record(Name, Stage),
 });
