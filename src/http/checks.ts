@@ -121,14 +121,14 @@ export function nestingDepth(bytes: Uint8Array): number {
 }
 
 /**
- * Refuses a request whose target is in absolute form (`POST http://other.example/mcp`): clients of weft send
- * a path, and a full URL naming another authority than `Host` is a proxy request this service does not serve.
- * `Deno.serve` builds the URL of a path-only target from `Host`, so the two disagree exactly then.
+ * Refuses a request whose target is in absolute form naming another authority (`POST http://other.example/mcp`):
+ * clients of weft send a path, and such a URL is a proxy request this service does not serve. `Deno.serve`
+ * builds the URL of a path-only target from `Host`, which the check before has held to this instance's
+ * loopback address, so only a target that names its own authority can differ from it.
  */
-export function requireOriginForm(): Middleware {
+export function requireOriginForm(port: () => number): Middleware {
   return (request, _state, next) => {
-    const host = (request.headers.get("host") ?? "").toLowerCase();
-    if (new URL(request.url).host.toLowerCase() !== host) {
+    if (!loopbackHosts(port()).has(new URL(request.url).host.toLowerCase())) {
       return Promise.resolve(
         jsonRpcError(400, -32600, "Bad Request: the request target must be a path (origin form), not a URL"),
       );

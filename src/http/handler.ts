@@ -29,7 +29,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
     [
       requireBearer(options.tokens),
       requireLoopbackHost(options.port),
-      requireOriginForm(),
+      requireOriginForm(options.port),
       requireOwnOrigin(options.port),
       readJsonBody(),
     ],

@@ -211,10 +211,13 @@ Deno.test("handler: past the session cap an initialize is 503 with Retry-After; 
   const { handle, close } = handler(1);
   try {
     await openSession(handle, "/mcp");
-    const refused = await handle(request("/internal/mcp"));
+    const refused = await handle(request("/mcp/codex"));
     assert.equal(refused.status, 503);
     assert.equal(refused.headers.get("retry-after"), "5");
-    assert.match((await refused.json()).error.message, /Too many open MCP sessions \(limit 1\)/);
+    assert.match(
+      (await refused.json()).error.message,
+      /Too many open MCP sessions on the external endpoints \(limit 1\)/,
+    );
     const early = await handle(
       request("/mcp", { body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) }),
     );

@@ -9,13 +9,17 @@ import { runWeft, serve, tempProject } from "../support/service.ts";
 import { rawRequest } from "../support/raw_http.ts";
 import { initializeRequest, mcpHeaders, openRawSession } from "../support/jsonrpc.ts";
 
-Deno.test("a request target in absolute form is refused, whatever authority it names", async () => {
+Deno.test("a request target in absolute form naming another authority is refused", async () => {
   const dir = await tempProject();
   const served = await serve(dir);
   try {
     const headers = mcpHeaders(served.connection.externalToken, { host: `127.0.0.1:${served.port}` });
     for (
-      const target of ["http://other.example/mcp", `http://localhost:${served.port}/mcp`, "http://[::1]/mcp"]
+      const target of [
+        "http://other.example/mcp",
+        `http://127.0.0.1:${served.port + 1}/mcp`,
+        "http://[::1]/mcp",
+      ]
     ) {
       const response = await rawRequest(served.port, {
         method: "POST",
