@@ -134,7 +134,8 @@ Deno.test("agent tools refuse `..`, absolute paths, symlinks out, .git, .weft an
     // Each refusal for its own reason: an absolute path refused only as "no such file" would prove nothing.
     const DOTS = /must not contain `\.\.`/;
     const ABSOLUTE = /relative to the project, not absolute/;
-    const OUTSIDE = /leads outside the project/;
+    // Links are never followed, wherever they lead: what was checked is what is read.
+    const LINK = /symbolic link/;
     const OFF_LIMITS = /\.git, \.weft and \.env\* are off limits/;
     const refusedReads: [string, RegExp][] = [
       ["../secret.txt", DOTS],
@@ -143,9 +144,9 @@ Deno.test("agent tools refuse `..`, absolute paths, symlinks out, .git, .weft an
       [`${abs}/README.md`, ABSOLUTE],
       ["C:\\Windows\\win.ini", ABSOLUTE],
       ["\\\\server\\share", ABSOLUTE],
-      ["link-out.txt", OUTSIDE],
-      ["dir-out/secret.txt", OUTSIDE],
-      ["env-alias", /leads into \.git, \.weft or \.env\*/],
+      ["link-out.txt", LINK],
+      ["dir-out/secret.txt", LINK],
+      ["env-alias", LINK],
       [".git/config", OFF_LIMITS],
       ["./.git/config", OFF_LIMITS],
       ["src/../.git/config", DOTS],
@@ -172,7 +173,7 @@ Deno.test("agent tools refuse `..`, absolute paths, symlinks out, .git, .weft an
       [abs, ABSOLUTE],
       [".git", OFF_LIMITS],
       [".weft", OFF_LIMITS],
-      ["dir-out", OUTSIDE],
+      ["dir-out", LINK],
       ["src/../..", DOTS],
     ];
     for (const [dir, reason] of refusedLists) {
