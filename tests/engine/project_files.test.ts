@@ -26,8 +26,20 @@ async function withProject(fn: (dir: string, outside: string) => Promise<void>):
     Deno.writeFileSync(`${dir}/binary.bin`, new Uint8Array([0xff, 0xfe]));
     await fn(dir, outside);
   } finally {
-    await Deno.remove(dir, { recursive: true });
-    await Deno.remove(outside, { recursive: true });
+    await removeAll(dir);
+    await removeAll(outside);
+  }
+}
+
+/** Removes a folder that a killed swapper's last command may still be writing to: a few tries, then fail. */
+async function removeAll(dir: string): Promise<void> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await Deno.remove(dir, { recursive: true });
+    } catch (error) {
+      if (attempt === 5 || !(error instanceof Error) || !/not empty/i.test(error.message)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 }
 
