@@ -6,7 +6,7 @@
  * at most `maxConnections` are open at once (the descriptor limit minus a reserve, over three); a failed
  * accept waits and tries again. At the cap, the oldest connection that has not sent a byte yet makes room
  * for the new one; when every open connection has spoken, the new one is closed (refused, not queued). Long
- * answers stay open: streaming responses send keep-alive comments (`sessions.ts`).
+ * answers stay open: the idle bound of a connection that has spoken is an hour, like a session's.
  *
  * @module
  */
@@ -33,7 +33,7 @@ const DESCRIPTORS_PER_CONNECTION = 3;
 export function defaultConnectionLimits(): ConnectionLimits {
   const descriptors = openFileLimit() ?? 1024;
   const fits = Math.floor((descriptors - RESERVED_DESCRIPTORS) / DESCRIPTORS_PER_CONNECTION);
-  return { maxConnections: Math.max(8, Math.min(1024, fits)), firstByteMs: 10_000, idleMs: 120_000 };
+  return { maxConnections: Math.max(8, Math.min(1024, fits)), firstByteMs: 10_000, idleMs: 60 * 60 * 1000 };
 }
 
 /** The soft limit on open descriptors (Linux: `/proc/self/limits`), or undefined where it cannot be read. */
