@@ -16,6 +16,10 @@ export const ERROR_CODES = {
   AGENT_CALL_FAILED: { retryable: false },
   TOOL_FAILED: { retryable: false },
   RUN_INTERRUPTED: { retryable: false },
+  /** The model server did not answer (unreachable, timed out, overloaded): trying again later can work. */
+  MODEL_UNAVAILABLE: { retryable: true },
+  /** The model server refused the request (key, model name, request shape) or answered nonsense. */
+  MODEL_REQUEST_FAILED: { retryable: false },
   BUDGET_EXCEEDED: { retryable: false },
   STORAGE_ERROR: { retryable: false },
   INTERNAL: { retryable: true },

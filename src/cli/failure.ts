@@ -38,12 +38,15 @@ const GENERIC_FIXES: Record<ErrorCode, string> = {
   NOT_FOUND: "check the id; `weft runs` and `weft artifacts` list what exists",
   CONFLICT: "the Run changed meanwhile; look at it again with `weft run RUN` and retry",
   BUSY: "retry in a moment",
-  CONFIGURATION_REQUIRED: "start this workflow from your IDE's agent (see `weft config <ide>`); " +
-    "the service has no model of its own yet",
+  CONFIGURATION_REQUIRED: "configure the service's model in weft.json (`weft models` shows the roles, " +
+    "docs/models.md how), or start this workflow from your IDE's agent (see `weft config <ide>`)",
   AGENT_OUTPUT_INVALID: "the agent must correct its result; see `weft run RUN`",
   AGENT_CALL_FAILED: "see why with `weft run RUN`, then start a new Run",
   TOOL_FAILED: "see why with `weft run RUN` and `weft logs RUN`",
-  RUN_INTERRUPTED: "the service restarted during the Run; start a new Run",
+  RUN_INTERRUPTED: "the service restarted during the Run's agent call; resume it with `weft retry RUN`",
+  MODEL_UNAVAILABLE: "check the model server (`weft doctor`), then resume with `weft retry RUN`",
+  MODEL_REQUEST_FAILED:
+    "the model server refused the request; `weft doctor` checks each role's key and model",
   BUDGET_EXCEEDED: "the Run looped past a step's budget; start a new Run or raise the budget in the workflow",
   STORAGE_ERROR: "check the disk and the state folder with `weft doctor`",
   INTERNAL: "retry; if it persists, `weft logs` shows what the service saw",

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { conflict, errorKind, invalid, notFound, WeftError } from "../errors.ts";
+import { conflict, type ErrorCode, errorKind, invalid, notFound, WeftError } from "../errors.ts";
+import { type ModelCallSettings, modelCallSettings, type ModelRoles, NO_MODELS } from "./model_roles.ts";
 import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from "./agent_task.ts";
 import { executeTool } from "./tool_kinds.ts";
 import { newId } from "./ids.ts";
@@ -28,7 +29,7 @@ import type {
 } from "./views.ts";
 import { executorFor, RUN_STATUSES } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
-import { MODEL_REQUIRED_REASON, needsModel, WorkflowRegistry } from "./workflow/registry.ts";
+import { readinessBlock, WorkflowRegistry } from "./workflow/registry.ts";
 import type { WorkflowSource } from "./workflow/source.ts";
 import { WorkflowVersions } from "./workflow/versions.ts";
 
@@ -41,7 +42,24 @@ export interface EngineOptions {
   log?: (event: Record<string, unknown>) => void;
   /** The workflows built into the program (the composition root passes `src/workflows/`'s). */
   embedded: WorkflowSource[];
+  /** Whether the service's model roles can run; without it, internal endpoints cannot run agent steps. */
+  models?: ModelRoles;
 }
+
+/** The failures a person may resume with {@linkcode Engine.retryRun}: the agent call stopped, not the work. */
+export const RESUMABLE_FAILURES: readonly ErrorCode[] = ["RUN_INTERRUPTED", "MODEL_UNAVAILABLE"];
+
+/** How an agent call may be failed: by its agent, or by the service's model executor with a classified code. */
+export type AgentCallFailureCode =
+  | "AGENT_CALL_FAILED"
+  | "AGENT_OUTPUT_INVALID"
+  | "BUDGET_EXCEEDED"
+  | "MODEL_UNAVAILABLE"
+  | "MODEL_REQUEST_FAILED"
+  | "CONFIGURATION_REQUIRED";
+
+/** Timeline entries the service's model executor adds while it works on an agent call. */
+export type AgentCallNote = "model_turn" | "model_tool_call";
 
 /** What a change to a Run expects to be pending; anything else is a stale request (`CONFLICT`). */
 type Expectation = { actionId: string } | { callId: string };
@@ -64,6 +82,7 @@ export class Engine {
   readonly #now: () => Date;
   readonly #log: (event: Record<string, unknown>) => void;
   readonly #changes: ChangeFeed;
+  readonly #models: ModelRoles;
 
   private constructor(options: EngineOptions) {
     this.#storage = options.storage;
@@ -72,6 +91,7 @@ export class Engine {
     this.#now = options.now ?? (() => new Date());
     this.#log = options.log ?? (() => {});
     this.#changes = new ChangeFeed(this.#log);
+    this.#models = options.models ?? NO_MODELS;
     this.#registry = new WorkflowRegistry(options.embedded, this.#projectDir);
     this.#versions = new WorkflowVersions(this.#registry, options.storage.definitions);
   }
@@ -100,7 +120,10 @@ export class Engine {
    */
   listWorkflows(source: Source): WorkflowView[] {
     this.#registry.refresh();
-    return this.#versions.describe(this.#registry.views(source), this.#storage.runs.activeVersions());
+    return this.#versions.describe(
+      this.#registry.views(source, this.#models),
+      this.#storage.runs.activeVersions(),
+    );
   }
 
   /** Starts a Run of `flowName` for `intent`; not idempotent. */
@@ -114,9 +137,8 @@ export class Engine {
     if (!entry) throw notFound(`no workflow named "${input.flowName}"`);
     if (!entry.ok) throw invalid(`workflow "${input.flowName}" is unavailable: ${entry.reason}`);
     const workflow = entry.workflow;
-    if (needsModel(workflow, input.source)) {
-      throw new WeftError("CONFIGURATION_REQUIRED", `workflow "${input.flowName}": ${MODEL_REQUIRED_REASON}`);
-    }
+    const blocked = readinessBlock(workflow, input.source, this.#models);
+    if (blocked) throw new WeftError("CONFIGURATION_REQUIRED", `workflow "${input.flowName}": ${blocked}`);
     const at = this.#timestamp();
     const run: RunState = {
       runId: newId("run"),
@@ -229,7 +251,7 @@ export class Engine {
   /** Counts for the `status` tool. */
   stats(): EngineStats {
     const counts = this.#storage.runs.countByStatus();
-    const views = this.#registry.views("agent_ide");
+    const views = this.#registry.views("agent_ide", this.#models);
     return {
       runs: Object.fromEntries(
         RUN_STATUSES.map((status) => [status, counts[status] ?? 0]),
@@ -297,10 +319,65 @@ export class Engine {
     });
   }
 
-  /** Fails the Run of the pending agent call with the agent's message, keeping earlier effects. */
-  failAgentCall(runId: string, callId: string, message: string): RunView {
+  /**
+   * Fails the Run of the pending agent call with the agent's message, keeping earlier effects. The service's
+   * model executor passes the classified code of what went wrong instead of `AGENT_CALL_FAILED`.
+   */
+  failAgentCall(
+    runId: string,
+    callId: string,
+    message: string,
+    code: AgentCallFailureCode = "AGENT_CALL_FAILED",
+  ): RunView {
     if (typeof message !== "string" || !message.trim()) throw invalid("message must not be blank");
-    return this.#mutate(runId, { callId }, (driver) => driver.failAgentCall(message));
+    return this.#mutate(runId, { callId }, (driver) => driver.failAgentCall(message, code));
+  }
+
+  /** Which model role runs the pending agent call, and its budgets (step, then workflow, then defaults). */
+  agentCallModel(runId: string, callId: string): ModelCallSettings {
+    const { workflow, step } = this.#agentCall(runId, callId);
+    return modelCallSettings(workflow.manifest, step);
+  }
+
+  /** Adds what the service's model did (a turn, a tool call) to the timeline of the pending agent call. */
+  noteAgentCall(
+    runId: string,
+    callId: string,
+    type: AgentCallNote,
+    fields: Record<string, unknown>,
+  ): RunView {
+    return this.#mutate(runId, { callId }, (driver) => driver.record(type, { callId, ...fields }));
+  }
+
+  /**
+   * A person's decision to resume a Run whose agent call stopped (the service restarted, or the model server
+   * did not answer): the Run waits again at the same step with a new agent call id, for the same executor.
+   * Receipts of the old attempt are gone with it; nothing is replayed.
+   */
+  retryRun(runId: string, source: Source): RunView {
+    const view = this.#storage.transaction(() => {
+      const run = this.#load(runId);
+      const code = run.lastError?.code;
+      if (run.status !== "failed" || !code || !RESUMABLE_FAILURES.includes(code)) {
+        throw conflict(
+          `Run ${runId} cannot be retried: only a failed Run whose agent call stopped ` +
+            `(${RESUMABLE_FAILURES.join(" or ")}) can; this one is ${run.status}` +
+            (code ? ` (${code})` : ""),
+        );
+      }
+      const driver = new RunDriver(
+        () => this.#workflowOf(run),
+        run,
+        this.#timestamp(),
+        this.#storage.artifacts,
+      );
+      if (driver.step.kind !== "agent") throw conflict(`Run ${runId} did not stop at an agent step`);
+      delete run.lastError;
+      driver.record("run_retried", { source, after: code });
+      driver.openAgentCall();
+      return this.#save(driver);
+    });
+    return this.#notify(view);
   }
 
   /** Subscribes to every committed change of any Run; returns the unsubscribe function. */

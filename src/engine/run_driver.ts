@@ -8,7 +8,7 @@
  * @module
  */
 import { z } from "zod";
-import { conflict, type ErrorCode, invalid, WeftError } from "../errors.ts";
+import { conflict, ERROR_CODES, type ErrorCode, invalid, WeftError } from "../errors.ts";
 import type { AgentStep } from "./agent_task.ts";
 import type { ArtifactStorage } from "./storage.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
@@ -159,9 +159,9 @@ export class RunDriver {
   }
 
   /** Fails the Run of the pending agent call with the agent's message, keeping earlier effects. */
-  failAgentCall(message: string): void {
-    this.record("agent_call_failed", { callId: this.run.pendingAgentCall!.id });
-    this.fail("AGENT_CALL_FAILED", message);
+  failAgentCall(message: string, code: ErrorCode = "AGENT_CALL_FAILED"): void {
+    this.record("agent_call_failed", { callId: this.run.pendingAgentCall!.id, code });
+    this.fail(code, message, ERROR_CODES[code].retryable);
   }
 
   /** Cancels an active Run; `CONFLICT` when it has already ended. */
@@ -230,6 +230,20 @@ export class RunDriver {
     return verdict;
   }
 
+  /** Publishes a new agent call for the current (agent) step, with a fresh id: the Run waits for it. */
+  openAgentCall(): void {
+    const step = this.step;
+    if (step.kind !== "agent") throw invalid(`Run ${this.run.runId} is not at an agent step`);
+    this.#wait();
+    this.run.pendingAgentCall = {
+      id: newId("call"),
+      agentId: step.agentId,
+      phase: "available",
+      createdAt: this.at,
+    };
+    this.record("agent_call_started", { callId: this.run.pendingAgentCall.id, agentId: step.agentId });
+  }
+
   /** Ends the Run as failed. */
   fail(code: ErrorCode, message: string, retryable = false): void {
     this.run.status = "failed";
@@ -268,14 +282,7 @@ export class RunDriver {
     this.record("step_entered", { kind: step.kind, visit: visits });
     switch (step.kind) {
       case "agent":
-        this.#wait();
-        this.run.pendingAgentCall = {
-          id: newId("call"),
-          agentId: step.agentId,
-          phase: "available",
-          createdAt: this.at,
-        };
-        this.record("agent_call_started", { callId: this.run.pendingAgentCall.id, agentId: step.agentId });
+        this.openAgentCall();
         return undefined;
       case "ask":
         return this.#ask(step);

@@ -7,6 +7,7 @@
 import type { Engine } from "../engine/engine.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { ClaimTable } from "./agent/claims.ts";
+import type { ModelRoles } from "../engine/model_roles.ts";
 
 /** Facts about the running instance that `status` reports. */
 export interface InstanceInfo {
@@ -23,6 +24,8 @@ export interface ServiceContext {
   logger: Logger;
   /** Who owns which agent call; in memory only, shared by both external endpoints. */
   claims: ClaimTable;
+  /** The service's model roles as `weft.json` and the user-level file say now. */
+  models: ModelRoles;
   /** How many MCP sessions are open right now, and the cap. */
   sessions(): { open: number; max: number };
 }

@@ -15,6 +15,8 @@ import { createSessionServer } from "../mcp/server.ts";
 import { ClaimTable } from "../mcp/agent/claims.ts";
 import { toolsFor } from "../mcp/tools/mod.ts";
 import { openSqliteStorage } from "../store/sqlite_storage.ts";
+import { ModelConfig, modelRolesOf } from "../model/config.ts";
+import { ModelExecutor } from "../model/executor.ts";
 import { VERSION } from "../version.ts";
 import { EMBEDDED_WORKFLOWS } from "../workflows/embedded.ts";
 import {
@@ -67,17 +69,28 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   let engine: Engine | undefined;
   let server: LoopbackServer | undefined;
   try {
+    // Read when asked, not cached: an edited weft.json or a newly exported key applies to the next question.
+    const models = modelRolesOf(paths.projectDir);
     engine = Engine.open({
       projectDir: paths.projectDir,
       storage: openSqliteStorage(paths.database),
       embedded: EMBEDDED_WORKFLOWS,
       log: (event) => logger.log("engine", event),
+      models,
+    });
+    const claims = new ClaimTable(engine);
+    const executor = new ModelExecutor({
+      engine,
+      claims,
+      config: () => ModelConfig.read(paths.projectDir),
+      log: (event) => logger.log("model", event),
     });
     const context: ServiceContext = {
       engine,
       instance: { instanceId: owner.instanceId, pid: owner.pid, version: VERSION, startedAt: new Date() },
       logger,
-      claims: new ClaimTable(engine),
+      claims,
+      models,
       sessions: () => ({ open: sessions.size, max: sessions.limits.maxSessions }),
     };
     const sessions = new SessionTable(
@@ -119,6 +132,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       shutdown: () =>
         stopping ??= (async () => {
           try {
+            // Model requests in flight end first; their Runs are interrupted on the next start.
+            await executor.stop();
             // Open SSE streams would keep the server's shutdown waiting forever: close the sessions first.
             await sessions.closeAll();
             await running.shutdown();

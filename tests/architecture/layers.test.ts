@@ -20,10 +20,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   workflows: ["engine"],
   weft_dir: [ROOT, "lib"],
   mcp: [ROOT, "lib", "engine"],
+  model: [ROOT, "lib", "engine"],
   http: [ROOT, "lib", "mcp"],
   client: [ROOT, "lib", "engine", "mcp", "weft_dir"],
-  service: [ROOT, "lib", "engine", "store", "workflows", "weft_dir", "mcp", "http"],
-  cli: [ROOT, "lib", "engine", "weft_dir", "mcp", "http", "client", "service"],
+  service: [ROOT, "lib", "engine", "store", "workflows", "weft_dir", "mcp", "http", "model"],
+  cli: [ROOT, "lib", "engine", "weft_dir", "mcp", "http", "client", "service", "model"],
 };
 
 /** One import of one file, as a path relative to `src/`. */

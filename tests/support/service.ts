@@ -81,6 +81,8 @@ export interface ServeOptions {
   cwd?: string;
   /** A command that runs the program, e.g. `["sh", "-c", 'ulimit -n 256 && exec "$@"', "sh"]`. */
   wrapper?: string[];
+  /** Variables added to the inherited environment (a model key, an isolated user config folder). */
+  env?: Record<string, string>;
 }
 
 /** A served temporary project: its files, and what to do in it before the service starts. */
@@ -133,6 +135,7 @@ export async function serve(projectDir: string, options: ServeOptions = {}): Pro
   const process = new Deno.Command(command, {
     cwd: options.cwd,
     args: [...prefix, ...args, ...(options.extraArgs ?? [])],
+    env: options.env,
     stdin: options.stdin ?? "null",
     stdout: "piped",
     stderr: "inherit",

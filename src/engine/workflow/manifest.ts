@@ -46,6 +46,17 @@ const AgentTool = z.strictObject({
   target: Pointer.optional().describe("submit_state only: where in the stage state the value goes"),
 });
 
+/** How the service's model runs an agent step (Runs started from the CLI or Studio); IDE agents ignore it. */
+const ModelSettings = z.strictObject({
+  role: Name.optional().describe("the model role of weft.json that runs it; default: `default`"),
+  maxTurns: z.int().min(1).max(200).optional().describe("model requests per agent call; default 20"),
+  maxToolCalls: z.int().min(0).max(256).optional().describe("tool calls per agent call; default 50"),
+  maxSeconds: z.int().min(1).max(86_400).optional().describe("wall time per agent call; default 600"),
+  maxRepairs: z.int().min(0).max(10).optional().describe(
+    "how often an invalid result is sent back with its violations; default 2",
+  ),
+}).describe("the service's model: its role and the budgets of one agent call");
+
 const AgentStep = z.strictObject({
   kind: z.literal("agent"),
   agentId: Name,
@@ -56,6 +67,7 @@ const AgentStep = z.strictObject({
     schema: JsonSchema.describe("must declare properties.outcome with an enum; each value needs a route"),
   }),
   outputTo: Pointer.optional().describe("where the validated result is written into the stage state"),
+  model: ModelSettings.optional(),
   ...stepBase,
 });
 
@@ -132,6 +144,7 @@ export const Manifest = z.strictObject({
   description: z.string(),
   exclusive: z.boolean().optional().describe("at most one running or waiting Run at a time"),
   limits: Limits.optional(),
+  model: ModelSettings.optional().describe("defaults for every agent step; a step's own fields win"),
   entryStage: Name,
   stages: z.record(Name, Stage),
 });
@@ -144,6 +157,8 @@ export type StageDef = Manifest["stages"][string];
 export type StepDef = z.infer<typeof Step>;
 /** A parsed question. */
 export type Question = z.infer<typeof Question>;
+/** How the service's model runs an agent step, as declared. */
+export type ModelSettings = z.infer<typeof ModelSettings>;
 /** A parsed agent tool declaration. */
 export type AgentToolDef = z.infer<typeof AgentTool>;
 

@@ -4,13 +4,10 @@
  *
  * @module
  */
+import { modelBlock, type ModelRoles } from "../model_roles.ts";
 import type { Source, WorkflowView } from "../views.ts";
 import { type LoadedWorkflow, loadWorkflow, type WorkflowEntry } from "./loader.ts";
 import { projectWorkflowsStamp, readProjectSources, type WorkflowSource } from "./source.ts";
-
-/** Why an internal endpoint cannot run a workflow with agent steps yet. */
-export const MODEL_REQUIRED_REASON =
-  "this workflow has agent steps, which Runs created here execute with the service's model; no model is configured yet";
 
 /** Loaded and unavailable workflows by name. */
 export class WorkflowRegistry {
@@ -61,9 +58,9 @@ export class WorkflowRegistry {
     return entry?.ok ? entry.workflow : undefined;
   }
 
-  /** Every workflow, with readiness as seen from `source`. */
-  views(source: Source): WorkflowView[] {
-    return [...this.#current().values()].map((entry) => toView(entry, source))
+  /** Every workflow, with readiness as seen from `source` given the service's model roles. */
+  views(source: Source, models: ModelRoles): WorkflowView[] {
+    return [...this.#current().values()].map((entry) => toView(entry, source, models))
       .sort((a, b) => a.name.localeCompare(b.name) || a.source.localeCompare(b.source));
   }
 
@@ -73,12 +70,19 @@ export class WorkflowRegistry {
   }
 }
 
-/** Whether `source` cannot run agent steps yet (internal endpoints have no model). */
-export function needsModel(workflow: LoadedWorkflow, source: Source): boolean {
-  return source !== "agent_ide" && workflow.hasAgentSteps;
+/**
+ * Why `source` cannot run this workflow now, or undefined: Runs created on the internal endpoints execute
+ * agent steps with the service's model, so every role their steps name must be ready.
+ */
+export function readinessBlock(
+  workflow: LoadedWorkflow,
+  source: Source,
+  models: ModelRoles,
+): string | undefined {
+  return source === "agent_ide" || !workflow.hasAgentSteps ? undefined : modelBlock(workflow, models);
 }
 
-function toView(entry: WorkflowEntry, source: Source): WorkflowView {
+function toView(entry: WorkflowEntry, source: Source, models: ModelRoles): WorkflowView {
   if (!entry.ok) {
     return {
       name: entry.name,
@@ -94,7 +98,7 @@ function toView(entry: WorkflowEntry, source: Source): WorkflowView {
     };
   }
   const { manifest } = entry.workflow;
-  const blocked = needsModel(entry.workflow, source);
+  const blocked = readinessBlock(entry.workflow, source, models);
   return {
     name: manifest.name,
     title: manifest.title,
@@ -104,7 +108,7 @@ function toView(entry: WorkflowEntry, source: Source): WorkflowView {
     hasAgentSteps: entry.workflow.hasAgentSteps,
     available: true,
     ready: !blocked,
-    ...(blocked ? { reason: MODEL_REQUIRED_REASON } : {}),
+    ...(blocked ? { reason: blocked } : {}),
     source: entry.workflow.origin,
   };
 }

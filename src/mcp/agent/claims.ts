@@ -9,9 +9,11 @@
 import { z } from "zod";
 import { busy, conflict, invalid, notFound } from "../../errors.ts";
 import type { Engine } from "../../engine/engine.ts";
+import type { AgentCallFailureCode } from "../../engine/engine.ts";
 import {
   type AgentAssetView,
   AgentCallPhaseSchema,
+  type AgentExecutor,
   type AgentTaskDefinition,
   AgentTaskDefinitionSchema,
   type RunView,
@@ -115,11 +117,21 @@ export class ClaimTable {
     };
   }
 
-  /** Claims a pending call for `claimId`, or resumes the claim that `claimId` already holds. */
-  claim(ref: TaskRef & { claimId: string }): { task: AgentTaskDefinition; ownerToken: string } {
+  /**
+   * Claims a pending call for `claimId`, or resumes the claim that `claimId` already holds. `claimant` is who
+   * asks: an IDE's agent (`mcp_client`) or the service's model executor; each claims only its own Runs.
+   */
+  claim(
+    ref: TaskRef & { claimId: string },
+    claimant: AgentExecutor = "mcp_client",
+  ): { task: AgentTaskDefinition; ownerToken: string } {
     const run = this.#waitingRun(ref);
-    if (run.execution.agentExecutor !== "mcp_client") {
-      throw conflict(`Run ${ref.runId} executes its agent steps with the service's model, not an MCP client`);
+    if (run.execution.agentExecutor !== claimant) {
+      throw conflict(
+        run.execution.agentExecutor === "service"
+          ? `Run ${ref.runId} executes its agent steps with the service's model, not an MCP client`
+          : `Run ${ref.runId} waits for an IDE's agent; the service's model does not take its agent calls`,
+      );
     }
     const held = this.#claims.get(ref.runId);
     if (held?.callId === ref.callId) {
@@ -181,13 +193,13 @@ export class ClaimTable {
     );
   }
 
-  /** Fails the call, and with it the Run, with the agent's message. */
-  fail(ref: OwnerRef, message: string): RunView {
+  /** Fails the call, and with it the Run, with the agent's message (the service's executor adds a code). */
+  fail(ref: OwnerRef, message: string, code?: AgentCallFailureCode): RunView {
     return this.#settle(
       ref,
       "failed",
       message,
-      () => this.engine.failAgentCall(ref.runId, ref.callId, message),
+      () => this.engine.failAgentCall(ref.runId, ref.callId, message, code),
     );
   }
 

@@ -15,6 +15,7 @@ import {
   listRunsTool,
   listWorkflowsTool,
   moveRunTool,
+  retryRunTool,
 } from "./workflow.ts";
 import { getArtifactTool, getRecordTool, listArtifactsTool } from "./artifacts.ts";
 import { interactTool } from "./interact.ts";
@@ -53,7 +54,7 @@ const AGENT_TASK_TOOLS: readonly AnyTool[] = [
 ];
 
 /** What only a person decides, through the CLI or Studio: never offered to an IDE's agent. */
-const PERSON_TOOLS: readonly AnyTool[] = [moveRunTool];
+const PERSON_TOOLS: readonly AnyTool[] = [moveRunTool, retryRunTool];
 
 const EXTERNAL_TOOLS: readonly AnyTool[] = [...WORKFLOW_TOOLS, ...AGENT_TASK_TOOLS];
 const INTERNAL_TOOLS: readonly AnyTool[] = [...WORKFLOW_TOOLS, ...PERSON_TOOLS];

@@ -30,7 +30,20 @@ const ServiceView = z.object({
     /** Listeners of the engine's change feed: one per session that subscribed or listed resources. */
     changeListeners: z.number().int(),
   }),
-  model: z.object({ ready: z.boolean(), reason: z.string().optional() }),
+  model: z.object({
+    ready: z.boolean().describe("the default role can run"),
+    reason: z.string().optional(),
+    roles: z.array(z.object({
+      role: z.string(),
+      ready: z.boolean(),
+      provider: z.string().optional(),
+      model: z.string().optional(),
+      origin: z.enum(["project", "user"]).optional().describe("weft.json, or the user-level file"),
+      apiKeyEnv: z.string().optional(),
+      keySet: z.boolean().optional(),
+      reason: z.string().optional(),
+    })),
+  }),
 });
 
 /** Reports the service; works on every endpoint. */
@@ -38,12 +51,14 @@ export const statusTool = defineTool({
   name: "status",
   title: "Service status",
   description: "Report this service: version, instance, uptime, this endpoint's source and " +
-    "agent executor, storage, counts and model readiness.",
+    "agent executor, storage, counts and model readiness per role.",
   input: z.strictObject({}),
   output: z.object({ service: ServiceView }),
   effects: { readOnly: true, destructive: false, idempotent: true },
   run(_input, { endpoint, service }) {
     const stats = service.engine.stats();
+    const roles = service.models.list();
+    const fallback = roles.find((role) => role.role === "default")!;
     const { instance } = service;
     return {
       service: {
@@ -67,8 +82,11 @@ export const statusTool = defineTool({
           sessions: service.sessions(),
           changeListeners: service.engine.changeListeners,
         },
-        // No service-side model can be configured yet; internal endpoints say so in list_workflows too.
-        model: { ready: false, reason: "No service-side model is configured; agent steps run in the IDE." },
+        model: {
+          ready: fallback.ready,
+          ...(fallback.reason ? { reason: fallback.reason } : {}),
+          roles,
+        },
       },
     };
   },

@@ -1,0 +1,97 @@
+/**
+ * What the engine needs to know about the service's models: which role runs each agent step, whether a
+ * role can run now, and the budgets of one agent call. The model configuration itself lives outside the
+ * engine; the service passes in how to ask it.
+ *
+ * @module
+ */
+import type { LoadedWorkflow } from "./workflow/loader.ts";
+import type { Manifest, ModelSettings, StepDef } from "./workflow/manifest.ts";
+
+/** What `status` reports about one role, without touching the network. */
+export interface RoleReadiness {
+  role: string;
+  ready: boolean;
+  provider?: string;
+  model?: string;
+  /** `project` (weft.json) or `user` (the user-level file). */
+  origin?: "project" | "user";
+  apiKeyEnv?: string;
+  keySet?: boolean;
+  reason?: string;
+}
+
+/** The service's model roles as its configuration says now (the service reads it; the engine only asks). */
+export interface ModelRoles {
+  /** Whether `role` can run now. */
+  readiness(role: string): RoleReadiness;
+  /** Every configured role, `default` first. */
+  list(): RoleReadiness[];
+}
+
+/** Roles that never resolve: a service without model configuration, and engines in unit tests. */
+export const NO_MODELS: ModelRoles = {
+  readiness: (role) => ({
+    role,
+    ready: false,
+    reason:
+      `no model is configured for the role "${role}": add models.${role} to weft.json (see docs/models.md)`,
+  }),
+  list: () => [NO_MODELS.readiness("default")],
+};
+
+/** The budgets of one agent call driven by the service's model, with every default applied. */
+export interface ModelCallSettings {
+  role: string;
+  maxTurns: number;
+  maxToolCalls: number;
+  maxSeconds: number;
+  maxRepairs: number;
+}
+
+/** The defaults of {@linkcode ModelCallSettings} when neither the step nor the workflow sets a field. */
+export const MODEL_CALL_DEFAULTS: ModelCallSettings = {
+  role: "default",
+  maxTurns: 20,
+  maxToolCalls: 50,
+  maxSeconds: 600,
+  maxRepairs: 2,
+};
+
+/** The settings of an agent step: its own fields, then the workflow's, then the defaults. */
+export function modelCallSettings(manifest: Manifest, step: StepDef): ModelCallSettings {
+  const own: ModelSettings = step.kind === "agent" ? step.model ?? {} : {};
+  const shared: ModelSettings = manifest.model ?? {};
+  const pick = <K extends keyof ModelCallSettings>(key: K) =>
+    (own[key] ?? shared[key] ?? MODEL_CALL_DEFAULTS[key]) as ModelCallSettings[K];
+  return {
+    role: pick("role"),
+    maxTurns: pick("maxTurns"),
+    maxToolCalls: pick("maxToolCalls"),
+    maxSeconds: pick("maxSeconds"),
+    maxRepairs: pick("maxRepairs"),
+  };
+}
+
+/** The distinct roles a workflow's agent steps need, in declaration order. */
+export function rolesOf(workflow: LoadedWorkflow): string[] {
+  const roles = new Set<string>();
+  for (const stage of Object.values(workflow.manifest.stages)) {
+    for (const step of Object.values(stage.steps)) {
+      if (step.kind === "agent") roles.add(modelCallSettings(workflow.manifest, step).role);
+    }
+  }
+  return [...roles];
+}
+
+/** Why the service's model cannot run this workflow's agent steps now, or undefined when it can. */
+export function modelBlock(workflow: LoadedWorkflow, models: ModelRoles): string | undefined {
+  for (const role of rolesOf(workflow)) {
+    const readiness = models.readiness(role);
+    if (!readiness.ready) {
+      return `this workflow has agent steps, which Runs created here execute with the service's model; ` +
+        (readiness.reason ?? `the role "${role}" is not ready`);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,309 @@
+/**
+ * The service's model configuration: `weft.json` at the project root (committed with the project) and a
+ * user-level file for personal defaults, both written in one zod schema that `schema/weft.schema.json` is
+ * generated from. A role resolves to the project's entry when the project names it, else to the user's; an
+ * entry is always taken whole, never merged field by field. Keys are never written in either file: an entry
+ * names the environment variable that holds its key.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { z } from "zod";
+import type { ModelRoles, RoleReadiness } from "../engine/model_roles.ts";
+
+/** A role name: `default` or a lowercase identifier a workflow's agent step names. */
+export const RolePattern = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
+
+/** The providers weft speaks to. */
+export const PROVIDERS = ["openai-compatible", "anthropic"] as const;
+
+/** How a final result is obtained as JSON, where servers differ. */
+export const STRUCTURED_OUTPUT_MODES = ["tool", "json_schema", "json_object"] as const;
+
+/** The name of an environment variable, as a shell writes it. */
+const EnvName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const ModelEntry = z.strictObject({
+  provider: z.enum(PROVIDERS).describe("the protocol: OpenAI's chat completions or Anthropic's Messages"),
+  model: z.string().min(1).max(200).describe("the model name the server knows, such as `gpt-4.1-mini`"),
+  baseURL: z.url({ protocol: /^https?$/ }).optional().describe(
+    "the server's API root, e.g. `http://127.0.0.1:11434/v1`; default: OpenAI's or Anthropic's own",
+  ),
+  apiKeyEnv: z.string().regex(
+    EnvName,
+    "must be the name of an environment variable, such as `OPENAI_API_KEY`",
+  )
+    .optional().describe("the environment variable that holds the key; never the key itself"),
+  temperature: z.number().min(0).max(2).optional(),
+  topP: z.number().gt(0).max(1).optional(),
+  maxOutputTokens: z.int().min(1).max(1_000_000).optional().describe("default 4096"),
+  seed: z.int().optional(),
+  timeoutSeconds: z.number().positive().max(3600).optional().describe(
+    "how long one model request may take; default 120",
+  ),
+  structuredOutput: z.enum(STRUCTURED_OUTPUT_MODES).optional().describe(
+    "how the final result is obtained: `tool` (a result tool, the default), `json_schema` (response_format " +
+      "with the output schema) or `json_object` (JSON mode, the schema in the instructions)",
+  ),
+});
+
+/** One role's entry. */
+export type ModelEntry = z.infer<typeof ModelEntry>;
+
+/** The whole file (the project's `weft.json` and the user-level file share it). */
+export const ModelConfigFile = z.strictObject({
+  $schema: z.string().optional(),
+  models: z.record(z.string().regex(RolePattern, "must be `default` or a lowercase role name"), ModelEntry)
+    .optional().describe("roles: `default` plus named ones a workflow's agent step may ask for"),
+});
+
+/** Where a resolved entry came from. */
+export type ModelOrigin = "project" | "user";
+
+/** A role's entry with where it came from. */
+export interface ResolvedModel {
+  role: string;
+  entry: ModelEntry;
+  origin: ModelOrigin;
+  /** The file that holds it, for messages a person reads on their own machine. */
+  file: string;
+}
+
+/** The default request timeout, in seconds. */
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+
+/** The API roots used when an entry names none. */
+export const HOSTED_BASE_URLS = {
+  "openai-compatible": "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com/v1",
+} as const;
+
+/** Where the two files live. */
+export interface ConfigLocations {
+  projectFile: string;
+  userFile: string;
+}
+
+/** The project's `weft.json` and the platform's user-level file (`$XDG_CONFIG_HOME/weft/weft.json` on Linux). */
+export function configLocations(
+  projectDir: string,
+  env: (name: string) => string | undefined,
+): ConfigLocations {
+  return {
+    projectFile: join(projectDir, "weft.json"),
+    userFile: join(userConfigDir(env), "weft", "weft.json"),
+  };
+}
+
+function userConfigDir(env: (name: string) => string | undefined): string {
+  const home = env("HOME") ?? env("USERPROFILE") ?? ".";
+  if (Deno.build.os === "windows") return env("APPDATA") ?? join(home, "AppData", "Roaming");
+  if (Deno.build.os === "darwin") return join(home, "Library", "Application Support");
+  return env("XDG_CONFIG_HOME") || join(home, ".config");
+}
+
+/** One file as read: absent, its roles, or why it cannot be used. */
+type FileState =
+  | { kind: "absent" }
+  | { kind: "ok"; models: Record<string, ModelEntry> }
+  | { kind: "invalid"; problem: string };
+
+/** The roles as the engine and `status` ask about them, read from disk at every question. */
+export function modelRolesOf(projectDir: string): ModelRoles {
+  return {
+    readiness: (role) => ModelConfig.read(projectDir).readiness(role),
+    list: () => {
+      const config = ModelConfig.read(projectDir);
+      return config.roles().map((role) => config.readiness(role));
+    },
+  };
+}
+
+/** The model configuration of one project as read from disk now. */
+export class ModelConfig {
+  private constructor(
+    readonly locations: ConfigLocations,
+    readonly project: FileState,
+    readonly user: FileState,
+    readonly env: (name: string) => string | undefined,
+  ) {}
+
+  /** Reads both files; a missing file is no configuration, a broken one is reported by every role it hides. */
+  static read(projectDir: string, env: (name: string) => string | undefined = readEnv): ModelConfig {
+    const locations = configLocations(projectDir, env);
+    return new ModelConfig(
+      locations,
+      readFile(locations.projectFile, "weft.json"),
+      readFile(locations.userFile, locations.userFile),
+      env,
+    );
+  }
+
+  /** Every role either file names, `default` first. */
+  roles(): string[] {
+    const names = new Set<string>(["default"]);
+    for (const state of [this.project, this.user]) {
+      if (state.kind === "ok") { for (const role of Object.keys(state.models)) names.add(role); }
+    }
+    return [...names];
+  }
+
+  /** The entry of `role`, or why there is none (a broken project file hides every role). */
+  resolve(role: string): { ok: true; model: ResolvedModel } | { ok: false; reason: string } {
+    if (this.project.kind === "invalid") return { ok: false, reason: this.project.problem };
+    const own = this.project.kind === "ok" ? this.project.models[role] : undefined;
+    if (own) {
+      return { ok: true, model: { role, entry: own, origin: "project", file: this.locations.projectFile } };
+    }
+    if (this.user.kind === "invalid") return { ok: false, reason: this.user.problem };
+    const personal = this.user.kind === "ok" ? this.user.models[role] : undefined;
+    if (personal) {
+      return { ok: true, model: { role, entry: personal, origin: "user", file: this.locations.userFile } };
+    }
+    return {
+      ok: false,
+      reason: `no model is configured for the role "${role}": add models.${role} to weft.json ` +
+        "(see docs/models.md)",
+    };
+  }
+
+  /** Whether `role` can run now without asking the network: it resolves and its key is at hand. */
+  readiness(role: string): RoleReadiness {
+    const resolved = this.resolve(role);
+    if (!resolved.ok) return { role, ready: false, reason: resolved.reason };
+    const { entry, origin } = resolved.model;
+    const base = { role, provider: entry.provider, model: entry.model, origin };
+    if (entry.apiKeyEnv) {
+      const keySet = Boolean(this.env(entry.apiKeyEnv));
+      return {
+        ...base,
+        apiKeyEnv: entry.apiKeyEnv,
+        keySet,
+        ready: keySet,
+        ...(keySet ? {} : {
+          reason: `the environment variable ${entry.apiKeyEnv} (models.${role}.apiKeyEnv) is not set ` +
+            "where the service runs; set it and restart the service",
+        }),
+      };
+    }
+    if (!isLoopback(baseUrlOf(entry))) {
+      return {
+        ...base,
+        keySet: false,
+        ready: false,
+        reason: `models.${role} talks to ${new URL(baseUrlOf(entry)).host} without a key: name the ` +
+          "environment variable that holds it in apiKeyEnv",
+      };
+    }
+    return { ...base, ready: true };
+  }
+
+  /** The key of a resolved entry, read from its environment variable at the moment of use. */
+  keyOf(model: ResolvedModel): string | undefined {
+    return model.entry.apiKeyEnv ? this.env(model.entry.apiKeyEnv) || undefined : undefined;
+  }
+}
+
+/** The API root an entry talks to. */
+export function baseUrlOf(entry: ModelEntry): string {
+  return (entry.baseURL ?? HOSTED_BASE_URLS[entry.provider]).replace(/\/+$/, "");
+}
+
+/** Whether a URL points at this machine, where no key is needed. */
+export function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+function readFile(path: string, label: string): FileState {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { kind: "absent" };
+    return { kind: "invalid", problem: `${label}: cannot be read (${(error as Error).name})` };
+  }
+  const parsed = parseModelConfig(text, label);
+  return parsed.ok ? { kind: "ok", models: parsed.models } : { kind: "invalid", problem: parsed.problem };
+}
+
+/** Parses one file's text; a key written into it is refused naming the field, before any schema check. */
+export function parseModelConfig(
+  text: string,
+  label: string,
+): { ok: true; models: Record<string, ModelEntry> } | { ok: false; problem: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problem: `${label}: not valid JSON (${(error as Error).message})` };
+  }
+  const secret = findSecret(raw, "");
+  if (secret) {
+    return {
+      ok: false,
+      problem: `${label}: ${secret} looks like a key; keys are never written in a file: put it in an ` +
+        "environment variable and name that variable in apiKeyEnv",
+    };
+  }
+  const parsed = ModelConfigFile.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = issue.path.length ? issue.path.join(".") : "(top level)";
+    return { ok: false, problem: `${label}: ${at}: ${issue.message}` };
+  }
+  return { ok: true, models: parsed.data.models ?? {} };
+}
+
+/** Fields whose name says they hold a secret. */
+const SECRET_FIELD = /^(api[-_]?key|key|token|secret|password|authorization|auth)$/i;
+/** Values shaped like the keys providers hand out, or like a long random token. */
+const SECRET_VALUE =
+  /^(sk-|sk_|sk-ant-|xai-|gsk_|hf_|AIza|ghp_|pk-)[A-Za-z0-9_\-]{8,}|^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9_\-]{32,}$/;
+
+/** The dotted path of the first key-looking value (or secret-named field), if any. */
+function findSecret(value: unknown, path: string): string | undefined {
+  if (typeof value === "string") {
+    if (SECRET_VALUE.test(value)) return path || "(top level)";
+    try {
+      const url = new URL(value);
+      if (url.password || url.username || /key|token/i.test(url.search)) return path;
+    } catch {
+      // not a URL
+    }
+    return undefined;
+  }
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findSecret(item, `${path}[${index}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (SECRET_FIELD.test(key) && typeof item === "string" && item) return at;
+      const found = findSecret(item, at);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** The JSON Schema of `weft.json`, as shipped in `schema/weft.schema.json`. */
+export function modelConfigJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(ModelConfigFile, { io: "input", target: "draft-2020-12" }),
+    $id: "https://weft.local/schema/weft.schema.json",
+    title: "weft model configuration (weft.json)",
+  };
+}

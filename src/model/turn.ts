@@ -1,0 +1,161 @@
+/**
+ * One model request through the Vercel AI SDK: the only module that imports it at run time. It is loaded
+ * with `import()` when the first model step runs, so `weft serve` starts without it.
+ *
+ * @module
+ */
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import {
+  generateText,
+  jsonSchema,
+  type LanguageModel,
+  type ModelMessage,
+  Output,
+  tool,
+  type ToolSet,
+} from "ai";
+import { baseUrlOf, type ModelEntry } from "./config.ts";
+
+// The SDK prints its warnings (such as an unknown model's output limit) to the console by default; the
+// service's stdout carries exactly its ready line, so they are turned off.
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
+/** The largest response body accepted from a model server. */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** A function tool offered to the model. */
+export interface TurnTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** What one request sends. */
+export interface TurnRequest {
+  entry: ModelEntry;
+  key: string | undefined;
+  system: string;
+  messages: ModelMessage[];
+  tools: TurnTool[];
+  /** With `json_schema` or `json_object`, the final answer comes as text in that response format. */
+  responseFormat?: { mode: "json_schema" | "json_object"; schema: Record<string, unknown> };
+  /** `required` when the only way to finish is a tool (the `tool` structured-output mode). */
+  toolChoice: "auto" | "required";
+  signal: AbortSignal;
+}
+
+/** What one request answered. */
+export interface TurnResponse {
+  text: string;
+  toolCalls: { toolCallId: string; toolName: string; input: unknown }[];
+  /** The assistant's messages, to send back with the next request. */
+  messages: ModelMessage[];
+  inputTokens?: number;
+  outputTokens?: number;
+  finishReason: string;
+}
+
+/** Sends one request; the SDK does no retries of its own (the caller decides, within its budget). */
+export async function runTurn(request: TurnRequest): Promise<TurnResponse> {
+  const { entry } = request;
+  const tools: ToolSet = {};
+  for (const offered of request.tools) {
+    tools[offered.name] = tool({
+      description: offered.description,
+      inputSchema: jsonSchema(offered.inputSchema as Parameters<typeof jsonSchema>[0]),
+    });
+  }
+  const format = request.responseFormat;
+  const result = await generateText({
+    model: languageModel(entry, request.key, format?.mode === "json_schema"),
+    system: request.system,
+    messages: request.messages,
+    ...(request.tools.length ? { tools, toolChoice: request.toolChoice } : {}),
+    ...(format
+      ? {
+        output: format.mode === "json_schema"
+          ? Output.object({ schema: jsonSchema(format.schema as Parameters<typeof jsonSchema>[0]) })
+          : Output.json(),
+      }
+      : {}),
+    maxRetries: 0,
+    abortSignal: request.signal,
+    maxOutputTokens: entry.maxOutputTokens ?? 4096,
+    ...(entry.temperature !== undefined ? { temperature: entry.temperature } : {}),
+    ...(entry.topP !== undefined ? { topP: entry.topP } : {}),
+    ...(entry.seed !== undefined ? { seed: entry.seed } : {}),
+  });
+  return {
+    text: result.text,
+    toolCalls: result.toolCalls.map((call) => ({
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: call.input,
+    })),
+    messages: result.response.messages as ModelMessage[],
+    inputTokens: result.usage.inputTokens,
+    outputTokens: result.usage.outputTokens,
+    finishReason: result.finishReason,
+  };
+}
+
+function languageModel(entry: ModelEntry, key: string | undefined, structured: boolean): LanguageModel {
+  const baseURL = baseUrlOf(entry);
+  if (entry.provider === "anthropic") {
+    // Without a key the provider would read ANTHROPIC_API_KEY by itself; weft sends only the named variable.
+    return createAnthropic({ baseURL, apiKey: key ?? "", fetch: withoutEmptyKey })(entry.model);
+  }
+  return createOpenAICompatible({
+    name: "weft",
+    baseURL,
+    ...(key ? { apiKey: key } : {}),
+    supportsStructuredOutputs: structured,
+    fetch: cappedFetch,
+  }).chatModel(entry.model);
+}
+
+/** Drops the empty key header a keyless Anthropic-compatible request would otherwise carry. */
+function withoutEmptyKey(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const headers = new Headers(init?.headers);
+  if (headers.get("x-api-key") === "") headers.delete("x-api-key");
+  return cappedFetch(input, { ...init, headers });
+}
+
+/** `fetch` that refuses a response body larger than {@linkcode MAX_RESPONSE_BYTES} instead of buffering it. */
+async function cappedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  if (!response.body) return response;
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_RESPONSE_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new ResponseTooLargeError();
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/** A model server answered with more than {@linkcode MAX_RESPONSE_BYTES}. */
+export class ResponseTooLargeError extends Error {
+  constructor() {
+    super(`the model server's response is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
+    this.name = "ResponseTooLargeError";
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The model configuration: where roles come from, what readiness says without the network, and keys that
+ * are refused when written into a file.
+ */
+import assert from "node:assert/strict";
+import { ModelConfig, parseModelConfig } from "../../src/model/config.ts";
+import { renderModelConfigSchema } from "../../src/model/generate_schema.ts";
+import { tempProject } from "../support/service.ts";
+
+async function configWith(
+  project: unknown,
+  user: unknown,
+  vars: Record<string, string> = {},
+): Promise<{ config: ModelConfig; cleanup: () => Promise<void> }> {
+  const projectDir = await tempProject(project === undefined ? {} : { "weft.json": JSON.stringify(project) });
+  const userDir = await tempProject(user === undefined ? {} : { "weft/weft.json": JSON.stringify(user) });
+  const env: Record<string, string> = { XDG_CONFIG_HOME: userDir, HOME: userDir, ...vars };
+  return {
+    config: ModelConfig.read(projectDir, (name) => env[name]),
+    cleanup: async () => {
+      await Deno.remove(projectDir, { recursive: true });
+      await Deno.remove(userDir, { recursive: true });
+    },
+  };
+}
+
+const LOCAL = { provider: "openai-compatible", model: "qwen3", baseURL: "http://127.0.0.1:11434/v1" };
+const HOSTED = { provider: "anthropic", model: "claude-sonnet-4-5", apiKeyEnv: "ANTHROPIC_API_KEY" };
+
+Deno.test("a role resolves to the project's entry whole, else to the user's, never merged", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
+  const { config, cleanup } = await configWith(
+    { models: { default: { ...LOCAL, temperature: 0.1 } } },
+    { models: { default: { ...HOSTED, temperature: 0.9, seed: 7 }, planner: HOSTED } },
+    { ANTHROPIC_API_KEY: "k" },
+  );
+  try {
+    const own = config.resolve("default");
+    assert.ok(own.ok);
+    assert.equal(own.model.origin, "project");
+    assert.deepEqual(own.model.entry, { ...LOCAL, temperature: 0.1 });
+    const personal = config.resolve("planner");
+    assert.ok(personal.ok);
+    assert.equal(personal.model.origin, "user");
+    assert.deepEqual(config.roles(), ["default", "planner"]);
+    assert.deepEqual(config.readiness("default"), {
+      role: "default",
+      ready: true,
+      provider: "openai-compatible",
+      model: "qwen3",
+      origin: "project",
+    });
+    assert.deepEqual(config.readiness("planner"), {
+      role: "planner",
+      ready: true,
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      origin: "user",
+      apiKeyEnv: "ANTHROPIC_API_KEY",
+      keySet: true,
+    });
+    const missing = config.readiness("reviewer");
+    assert.equal(missing.ready, false);
+    assert.match(
+      missing.reason!,
+      /no model is configured for the role "reviewer": add models.reviewer to weft.json/,
+    );
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("readiness: an unset key variable and a hosted server without a key are not ready, loopback needs none", async () => {
+  const { config, cleanup } = await configWith({
+    models: { default: HOSTED, open: { provider: "openai-compatible", model: "gpt-4.1" }, local: LOCAL },
+  }, undefined);
+  try {
+    const unset = config.readiness("default");
+    assert.equal(unset.ready, false);
+    assert.equal(unset.keySet, false);
+    assert.match(unset.reason!, /ANTHROPIC_API_KEY \(models.default.apiKeyEnv\) is not set/);
+    const keyless = config.readiness("open");
+    assert.equal(keyless.ready, false);
+    assert.match(keyless.reason!, /api.openai.com without a key: name the environment variable/);
+    assert.equal(config.readiness("local").ready, true);
+    assert.equal(config.keyOf((config.resolve("local") as { ok: true; model: never }).model), undefined);
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("a key written into weft.json is refused at load, naming the field", () => {
+  const cases: [unknown, RegExp][] = [
+    [
+      { models: { default: { ...HOSTED, apiKeyEnv: "sk-ant-api03-abcdefghijklmnop" } } },
+      /models\.default\.apiKeyEnv looks like a key/,
+    ],
+    [{ models: { default: { ...LOCAL, apiKey: "hunter2" } } }, /models\.default\.apiKey looks like a key/],
+    [
+      { models: { x: { ...LOCAL, baseURL: "http://user:pw@127.0.0.1:8080/v1" } } },
+      /models\.x\.baseURL looks like a key/,
+    ],
+    [
+      { models: { x: { ...LOCAL, model: "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8" } } },
+      /models\.x\.model looks like a key/,
+    ],
+  ];
+  for (const [file, expected] of cases) {
+    const parsed = parseModelConfig(JSON.stringify(file), "weft.json");
+    assert.equal(parsed.ok, false);
+    assert.match((parsed as { problem: string }).problem, expected);
+    assert.match((parsed as { problem: string }).problem, /never written in a file/);
+    assert.ok(
+      !(parsed as { problem: string }).problem.includes("abcdefghijklmnop"),
+      "the refusal repeats the key",
+    );
+  }
+});
+
+Deno.test("a broken project weft.json hides every role with its reason; schema errors name the field", async () => {
+  const { config, cleanup } = await configWith({ models: { default: { provider: "openai", model: "m" } } }, {
+    models: { default: LOCAL },
+  });
+  try {
+    const resolved = config.resolve("default");
+    assert.equal(resolved.ok, false);
+    assert.match((resolved as { reason: string }).reason, /^weft.json: models.default.provider: /);
+  } finally {
+    await cleanup();
+  }
+  const notJson = parseModelConfig("{", "weft.json");
+  assert.match((notJson as { problem: string }).problem, /^weft.json: not valid JSON/);
+  const unknown = parseModelConfig(
+    JSON.stringify({ models: { default: { ...LOCAL, tempreature: 1 } } }),
+    "weft.json",
+  );
+  assert.match((unknown as { problem: string }).problem, /models.default: Unrecognized key: "tempreature"/);
+});
+
+Deno.test("schema/weft.schema.json is generated from the zod configuration and committed up to date", () => {
+  const committed = Deno.readTextFileSync(new URL("../../schema/weft.schema.json", import.meta.url));
+  assert.equal(committed, renderModelConfigSchema(), "run: deno run -A src/model/generate_schema.ts");
+});

@@ -1,0 +1,142 @@
+/**
+ * Scripted model servers on loopback for the model tests: an OpenAI-compatible chat-completions server and
+ * an Anthropic Messages server that answer from a script and record every request they get.
+ *
+ * @module
+ */
+
+/** The protocols a scripted server speaks. */
+export type Protocol = "openai" | "anthropic";
+
+/** One request as the server received it. */
+export interface RecordedRequest {
+  path: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/** A tool call the script makes the model do. */
+export interface ScriptedCall {
+  name: string;
+  input: unknown;
+}
+
+/** What the model answers to one request: tool calls, text, or a raw HTTP response (faults). */
+export type ScriptedReply =
+  | { calls: ScriptedCall[]; usage?: { input: number; output: number } }
+  | { text: string; usage?: { input: number; output: number } }
+  | { response: () => Response | Promise<Response> };
+
+/** A running scripted server. */
+export interface ScriptedServer {
+  url: string;
+  requests: RecordedRequest[];
+  /** Resolves when the server has received `count` requests in total. */
+  received(count: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts a server that answers each request with `script(request, index)`. */
+export function scriptedServer(
+  protocol: Protocol,
+  script: (request: RecordedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>,
+): ScriptedServer {
+  const requests: RecordedRequest[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const abort = new AbortController();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: abort.signal, onListen: () => {} },
+    async (request) => {
+      const recorded: RecordedRequest = {
+        path: new URL(request.url).pathname,
+        headers: Object.fromEntries(request.headers),
+        body: await request.json().catch(() => ({})),
+      };
+      requests.push(recorded);
+      for (const waiter of waiters.filter((w) => requests.length >= w.count)) waiter.resolve();
+      const reply = await script(recorded, requests.length - 1);
+      if ("response" in reply) return await reply.response();
+      return Response.json(protocol === "openai" ? openAiBody(reply) : anthropicBody(reply));
+    },
+  );
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    requests,
+    received: (count) =>
+      requests.length >= count
+        ? Promise.resolve()
+        : new Promise((resolve) => waiters.push({ count, resolve })),
+    close: async () => {
+      abort.abort();
+      await server.finished;
+    },
+  };
+}
+
+let nextId = 0;
+
+function openAiBody(reply: Exclude<ScriptedReply, { response: unknown }>): unknown {
+  const usage = reply.usage ?? { input: 100, output: 20 };
+  const message = "calls" in reply
+    ? {
+      role: "assistant",
+      content: null,
+      tool_calls: reply.calls.map((call) => ({
+        id: `call_${++nextId}`,
+        type: "function",
+        function: { name: call.name, arguments: JSON.stringify(call.input) },
+      })),
+    }
+    : { role: "assistant", content: reply.text };
+  return {
+    id: `chatcmpl-${++nextId}`,
+    object: "chat.completion",
+    created: 1,
+    model: "scripted",
+    choices: [{ index: 0, message, finish_reason: "calls" in reply ? "tool_calls" : "stop" }],
+    usage: {
+      prompt_tokens: usage.input,
+      completion_tokens: usage.output,
+      total_tokens: usage.input + usage.output,
+    },
+  };
+}
+
+function anthropicBody(reply: Exclude<ScriptedReply, { response: unknown }>): unknown {
+  const usage = reply.usage ?? { input: 100, output: 20 };
+  const content = "calls" in reply
+    ? reply.calls.map((call) => ({
+      type: "tool_use",
+      id: `toolu_${++nextId}`,
+      name: call.name,
+      input: call.input,
+    }))
+    : [{ type: "text", text: reply.text }];
+  return {
+    id: `msg_${++nextId}`,
+    type: "message",
+    role: "assistant",
+    model: "scripted",
+    content,
+    stop_reason: "calls" in reply ? "tool_use" : "end_turn",
+    stop_sequence: null,
+    usage: { input_tokens: usage.input, output_tokens: usage.output },
+  };
+}
+
+/** How many assistant turns the conversation of this request already holds (0 on a call's first request). */
+export function turnOf(request: RecordedRequest): number {
+  const messages = (request.body.messages ?? []) as { role: string }[];
+  return messages.filter((message) => message.role === "assistant").length;
+}
+
+/** The names of the tools a request offers, in both protocols. */
+export function toolNames(request: RecordedRequest): string[] {
+  const tools = (request.body.tools ?? []) as { name?: string; function?: { name: string } }[];
+  return tools.map((tool) => tool.function?.name ?? tool.name ?? "");
+}
+
+/** The text of every message of a request, to look for what the model was told. */
+export function conversationText(request: RecordedRequest): string {
+  return JSON.stringify(request.body.messages ?? []);
+}
