@@ -59,7 +59,7 @@ export function classifyRequestFailure(error: unknown, who: string, secrets: str
   if (error instanceof ModelFailure) return error;
   const status = statusOf(error);
   const text = excerpt(providerMessage(error), secrets);
-  if (status !== undefined) {
+  if (status !== undefined && status >= 400) {
     const code = isTransient(error) ? "MODEL_UNAVAILABLE" : "MODEL_REQUEST_FAILED";
     return new ModelFailure(code, `${who}: the server answered HTTP ${status}${text ? `: ${text}` : ""}`);
   }

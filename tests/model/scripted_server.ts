@@ -13,6 +13,8 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string>;
   body: Record<string, unknown>;
+  /** Aborted when the client gives up on the request (a timeout, a cancel, a killed process). */
+  signal: AbortSignal;
 }
 
 /** A tool call the script makes the model do. */
@@ -51,6 +53,7 @@ export function scriptedServer(
         path: new URL(request.url).pathname,
         headers: Object.fromEntries(request.headers),
         body: await request.json().catch(() => ({})),
+        signal: request.signal,
       };
       requests.push(recorded);
       for (const waiter of waiters.filter((w) => requests.length >= w.count)) waiter.resolve();

@@ -100,3 +100,62 @@ export function intentModel(): (request: RecordedRequest) => ScriptedReply {
     };
   };
 }
+
+/** A one-stage workflow whose single agent step reads its context, submits a note and finishes `done`. */
+export function probeFiles(model: Record<string, unknown> = {}): Record<string, string> {
+  const manifest = {
+    name: "probe",
+    title: "Probe",
+    description: "One agent step, for the model suites.",
+    entryStage: "work",
+    stages: {
+      work: {
+        state: {
+          schema: { type: "object", properties: { note: { type: "string" } }, additionalProperties: false },
+          initial: {},
+        },
+        entryStep: "draft",
+        steps: {
+          draft: {
+            kind: "agent",
+            agentId: "prober",
+            instructions: "draft.md",
+            tools: [
+              { id: "get_context", kind: "run_context" },
+              { id: "submit_note", kind: "submit_state", target: "/note" },
+            ],
+            output: {
+              schema: {
+                type: "object",
+                required: ["outcome"],
+                additionalProperties: false,
+                properties: { outcome: { enum: ["done"] } },
+              },
+            },
+            model: { maxTurns: 6, maxToolCalls: 4, maxRepairs: 1, ...model },
+            routes: { done: { endStage: "done" } },
+          },
+        },
+        routes: { done: { end: "completed" } },
+      },
+    },
+  };
+  return {
+    "workflows/probe/workflow.json": JSON.stringify(manifest, null, 2),
+    "workflows/probe/draft.md": "Read the context, submit a note, finish with outcome done.\n",
+  };
+}
+
+/** A model that does the probe step in three turns: context, note, result. */
+export function probeTurn(turn: number): ScriptedReply {
+  if (turn === 0) return { calls: [{ name: "get_context", input: {} }] };
+  if (turn === 1) return { calls: [{ name: "submit_note", input: { value: "noted" } }] };
+  return { calls: [{ name: "complete_agent_call", input: { outcome: "done" } }] };
+}
+
+/** A response that never comes: it waits until the client gives up on the request. */
+export function hang(signal: AbortSignal): Promise<Response> {
+  return new Promise((resolve) =>
+    signal.addEventListener("abort", () => resolve(new Response("gone", { status: 499 })), { once: true })
+  );
+}
