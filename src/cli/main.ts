@@ -34,10 +34,12 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   attach: async () => (await import("./commands/attach.ts")).attachCommand,
   cancel: async () => (await import("./commands/cancel.ts")).cancelCommand,
   move: async () => (await import("./commands/move.ts")).moveCommand,
+  retry: async () => (await import("./commands/retry.ts")).retryCommand,
   artifacts: async () => (await import("./commands/artifacts.ts")).artifactsCommand,
   artifact: async () => (await import("./commands/artifact.ts")).artifactCommand,
   record: async () => (await import("./commands/record.ts")).recordCommand,
   logs: async () => (await import("./commands/logs.ts")).logsCommand,
+  models: async () => (await import("./commands/models.ts")).modelsCommand,
 };
 
 /** Every command, loaded (for the overall help and for tests that check all of them). */

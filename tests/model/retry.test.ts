@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
-import { call, callError, closeClient, mcpClient, serve } from "../support/service.ts";
+import { call, callError, closeClient, mcpClient, runWeft, serve } from "../support/service.ts";
 import { scriptedServer, turnOf } from "./scripted_server.ts";
 import { hang, probeFiles, probeTurn, servedWithModel, timelineOf, waitForRun } from "./support.ts";
 
-Deno.test("kill -9 during a model request: RUN_INTERRUPTED, then retry_run completes it with a new call", async () => {
+Deno.test("kill -9 during a model request: RUN_INTERRUPTED, then `weft retry` completes it with a new call", async () => {
   let hanging = true;
   const model = scriptedServer(
     "openai",
@@ -41,7 +41,9 @@ Deno.test("kill -9 during a model request: RUN_INTERRUPTED, then retry_run compl
       assert.equal(model.requests.length, 1, "nothing retried the Run by itself");
 
       hanging = false;
-      const retried = (await call<{ run: RunView }>(again, "retry_run", { runId: run.runId })).run;
+      const cli = await runWeft(["retry", run.runId, "--json"], { cwd: projectDir });
+      assert.equal(cli.code, 0, cli.stderr);
+      const retried = (JSON.parse(cli.stdout) as { run: RunView }).run;
       assert.equal(retried.status, "waiting");
       assert.notEqual(retried.pendingAgentCall?.id, firstCall);
       assert.equal(retried.lastError, undefined);
@@ -58,6 +60,12 @@ Deno.test("kill -9 during a model request: RUN_INTERRUPTED, then retry_run compl
         "agent_call_started",
       ]);
       assert.equal((await callError(again, "retry_run", { runId: run.runId })).code, "CONFLICT");
+      const refused = await runWeft(["retry", run.runId], { cwd: projectDir });
+      assert.equal(refused.code, 1);
+      assert.match(
+        refused.stderr,
+        /weft retry: CONFLICT: .*cannot be retried[\s\S]*fix: only a Run that failed with RUN_INTERRUPTED/,
+      );
     } finally {
       await closeClient(again);
     }

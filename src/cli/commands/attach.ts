@@ -19,6 +19,7 @@ import { describeAction, promptAnswer } from "./action_prompts.ts";
 import { describeReasons, NO_CONTEXT, type RunContext, runContext } from "./run_context.ts";
 import { withClient } from "./client.ts";
 import { readJsonSource } from "./input.ts";
+import { ModelProgress } from "./model_progress.ts";
 import { describeRun, exitCodeFor, waitingFor } from "./run_view.ts";
 
 /** How often the live indicator is redrawn (the service is not asked). */
@@ -43,6 +44,7 @@ export interface FollowOptions {
 export async function follow(client: WeftClient, start: RunView, options: FollowOptions): Promise<RunView> {
   const say = (text: string) => options.progress.writeSync(new TextEncoder().encode(text + "\n"));
   const indicator = new Indicator(options.progress);
+  const model = new ModelProgress(options.progress);
   let prompter: Prompter | undefined;
   let answer = options.answer;
   // Subscribe before reading again, so that no change between the two goes unnoticed.
@@ -59,6 +61,12 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
   if (options.interactive) Deno.addSignalListener("SIGINT", detach);
   try {
     while (isActive(run.status)) {
+      if (options.interactive) {
+        await model.update(client, run, (line) => {
+          indicator.clear();
+          say(line);
+        });
+      }
       const action = run.status === "waiting" ? run.pendingAction : undefined;
       if (action) {
         indicator.clear();

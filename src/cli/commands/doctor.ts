@@ -20,6 +20,8 @@ import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
 import { paint, printJson } from "../format.ts";
 import { observe, type StatusReport } from "../lifecycle.ts";
+import { ModelConfig } from "../../model/config.ts";
+import { checkRole } from "../../model/probe.ts";
 import { withClient } from "./client.ts";
 
 /** One thing doctor found: fine, worth knowing, or a problem, with the command that fixes it. */
@@ -90,10 +92,11 @@ async function examine(paths: WeftPaths): Promise<Finding[]> {
       (client) => client.call<{ workflows: WorkflowView[] }>("list_workflows"),
     );
     findings.push(...workflowFindings(workflows));
-    findings.push(modelFinding(status, workflows));
+    findings.push(...await modelFindings(paths.projectDir, workflows));
   } else {
     findings.push(...await portFinding(paths));
     findings.push(...workflowFindings(offlineWorkflows(paths.projectDir)));
+    findings.push(...await modelFindings(paths.projectDir, []));
   }
   findings.push(trust);
   findings.push(...await gitFindings(paths));
@@ -189,19 +192,48 @@ function workflowFindings(workflows: Loading[]): Finding[] {
   }));
 }
 
-function modelFinding(status: StatusReport, workflows: WorkflowView[]): Finding {
-  const model = (status.service?.model ?? {}) as { ready?: boolean; reason?: string };
-  if (model.ready) return { check: "model", state: "ok", message: "the service's model is ready" };
-  const needing = workflows.filter((w) => w.available && w.hasAgentSteps).map((w) => w.name);
-  return {
-    check: "model",
-    state: "note",
-    message: `${model.reason ?? "no service-side model is configured"}` +
-      (needing.length
-        ? `\nfrom the terminal, workflows with agent steps cannot run: ${needing.join(", ")}`
-        : ""),
-    fix: "start those from your IDE's agent: weft config <codex|claude|cursor|vscode>",
-  };
+/**
+ * The service's model roles: each one configured is checked over the network (its server answers, accepts
+ * the key, lists the model); without any, a note says what cannot run from the terminal. Keys are read
+ * from this shell's environment, which should match the service's.
+ */
+async function modelFindings(projectDir: string, workflows: WorkflowView[]): Promise<Finding[]> {
+  const config = ModelConfig.read(projectDir);
+  const roles = config.roles().map((role) => ({ role, resolved: config.resolve(role) }));
+  const configured = roles.filter((entry) =>
+    entry.resolved.ok || !/no model is configured/.test(entry.resolved.reason)
+  );
+  if (!configured.length) {
+    const needing = workflows.filter((w) => w.available && w.hasAgentSteps).map((w) => w.name);
+    return [{
+      check: "model",
+      state: "note",
+      message: "no service-side model is configured (weft.json)" +
+        (needing.length
+          ? `\nfrom the terminal, workflows with agent steps cannot run: ${needing.join(", ")}`
+          : ""),
+      fix: "configure one in weft.json (docs/models.md), or start those from your IDE's agent: " +
+        "weft config <codex|claude|cursor|vscode>",
+    }];
+  }
+  return await Promise.all(configured.map(async ({ role, resolved }): Promise<Finding> => {
+    const readiness = config.readiness(role);
+    if (!resolved.ok || !readiness.ready) {
+      return {
+        check: "model",
+        state: "problem",
+        message: `role "${role}": ${readiness.reason}`,
+        fix: resolved.ok ? "see docs/models.md" : "correct weft.json against schema/weft.schema.json",
+      };
+    }
+    const checked = await checkRole(resolved.model, config.keyOf(resolved.model));
+    return {
+      check: "model",
+      state: checked.ok ? "ok" : "problem",
+      message: checked.message,
+      fix: checked.fix,
+    };
+  }));
 }
 
 /** Whether `.weft/` is weft's own (owner, exact modes, no links, not tracked by git): never changed here. */
