@@ -8,6 +8,7 @@
 import { constantTimeEqual } from "../lib/tokens.ts";
 import type { TokenClass } from "../mcp/endpoints.ts";
 import { jsonRpcError, type Middleware } from "./middleware.ts";
+import { readCappedBody } from "../lib/capped_body.ts";
 
 /** The largest request body accepted. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -81,7 +82,7 @@ export function readJsonBody(limit = MAX_BODY_BYTES): Middleware {
       await request.body?.cancel();
       return tooLarge(limit);
     }
-    const bytes = await readCapped(request, limit);
+    const bytes = await readCappedBody(request.body, limit);
     if (bytes === null) return tooLarge(limit);
     if (nestingDepth(bytes) > MAX_JSON_DEPTH) {
       return jsonRpcError(
@@ -139,28 +140,4 @@ export function requireOriginForm(port: () => number): Middleware {
 
 function tooLarge(limit: number): Response {
   return jsonRpcError(413, -32000, `Payload too large: request bodies are limited to ${limit} bytes`);
-}
-
-async function readCapped(request: Request, limit: number): Promise<Uint8Array | null> {
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body.getReader();
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }

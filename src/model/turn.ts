@@ -15,6 +15,7 @@ import {
   tool,
   type ToolSet,
 } from "ai";
+import { readCappedBody } from "../lib/capped_body.ts";
 import { baseUrlOf, type ModelEntry } from "./config.ts";
 
 // The SDK prints its warnings (such as an unknown model's output limit) to the console by default; the
@@ -125,26 +126,8 @@ function withoutEmptyKey(input: RequestInfo | URL, init?: RequestInit): Promise<
 /** `fetch` that refuses a response body larger than {@linkcode MAX_RESPONSE_BYTES} instead of buffering it. */
 async function cappedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const response = await fetch(input, init);
-  if (!response.body) return response;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_RESPONSE_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new ResponseTooLargeError();
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const body = await readCappedBody(response.body, MAX_RESPONSE_BYTES);
+  if (body === null) throw new ResponseTooLargeError();
   return new Response(body, {
     status: response.status,
     statusText: response.statusText,

@@ -14,7 +14,16 @@ import {
   scriptedServer,
   turnOf,
 } from "./scripted_server.ts";
-import { hang, probeFiles, probeTurn, servedWithModel, TEST_KEY, timelineOf, waitForRun } from "./support.ts";
+import {
+  hang,
+  probeFiles,
+  probeTurn,
+  servedWithModel,
+  serviceLogs,
+  TEST_KEY,
+  timelineOf,
+  waitForRun,
+} from "./support.ts";
 
 const KEY_ENV = "WEFT_TEST_KEY_FAULTS";
 
@@ -147,6 +156,23 @@ Deno.test("model server faults end the Run with a classified error, or are survi
       }
     });
 
+    await t.step("a body larger than 16 MiB is refused, not buffered: MODEL_REQUEST_FAILED", async () => {
+      const chunk = new Uint8Array(1024 * 1024).fill(32);
+      const { run } = await probe(() => ({
+        response: () =>
+          new Response(
+            new ReadableStream({
+              start(controller) {
+                for (let i = 0; i < 17; i++) controller.enqueue(chunk);
+                controller.close();
+              },
+            }),
+            { headers: { "content-type": "application/json" } },
+          ),
+      }), "a huge body");
+      expectFailure(run, "MODEL_REQUEST_FAILED", /larger than 16 MiB/);
+    });
+
     await t.step("a result violating the schema is sent back and repaired on the next turn", async () => {
       const { run, requests } = await probe((r) => {
         const turn = turnOf(r);
@@ -205,8 +231,7 @@ Deno.test("model server faults end the Run with a classified error, or are survi
     await closeClient(person);
     await served.stop();
     await model.close();
-    const logs = [...Deno.readDirSync(`${projectDir}/.weft/logs`)]
-      .map((entry) => Deno.readTextFileSync(`${projectDir}/.weft/logs/${entry.name}`)).join("\n");
+    const logs = serviceLogs(projectDir);
     assert.ok(!logs.includes(TEST_KEY), "the key is in the service log");
     await Deno.remove(projectDir, { recursive: true });
     await Deno.remove(userDir, { recursive: true });

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient } from "../support/service.ts";
 import { type Protocol, scriptedServer, toolNames } from "./scripted_server.ts";
-import { intentModel, servedWithModel, TEST_KEY, timelineOf, waitForRun } from "./support.ts";
+import { intentModel, servedWithModel, serviceLogs, TEST_KEY, timelineOf, waitForRun } from "./support.ts";
 
 for (const protocol of ["openai", "anthropic"] as Protocol[]) {
   Deno.test(`the service's model (${protocol}) drives intent to completed with a person's answers and a revision`, async () => {
@@ -144,8 +144,7 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
       await closeClient(person);
       await served.stop();
       await model.close();
-      const logs = [...Deno.readDirSync(`${projectDir}/.weft/logs`)]
-        .map((entry) => Deno.readTextFileSync(`${projectDir}/.weft/logs/${entry.name}`)).join("\n");
+      const logs = serviceLogs(projectDir);
       assert.ok(logs.includes('"model.call_ended"'), "the service log records the model calls");
       assert.ok(!logs.includes(TEST_KEY), "the key is in the service log");
       assert.ok(!logs.includes("add CSV export"), "the intent is in the service log");

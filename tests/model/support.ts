@@ -159,3 +159,9 @@ export function hang(signal: AbortSignal): Promise<Response> {
     signal.addEventListener("abort", () => resolve(new Response("gone", { status: 499 })), { once: true })
   );
 }
+
+/** Every line the service logged in this project, for the suites that prove what never gets there. */
+export function serviceLogs(projectDir: string): string {
+  return [...Deno.readDirSync(`${projectDir}/.weft/logs`)]
+    .map((entry) => Deno.readTextFileSync(`${projectDir}/.weft/logs/${entry.name}`)).join("\n");
+}

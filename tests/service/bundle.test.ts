@@ -5,7 +5,10 @@
  */
 
 import assert from "node:assert/strict";
+import type { RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, runWeft, serve } from "../support/service.ts";
+import { scriptedServer, turnOf } from "../model/scripted_server.ts";
+import { probeFiles, probeTurn, waitForRun } from "../model/support.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 
@@ -13,6 +16,18 @@ Deno.test("the bundled program serves from an empty directory with its embedded 
   const buildDir = await Deno.makeTempDir({ prefix: "weft-bundle-" });
   const emptyDir = await Deno.makeTempDir({ prefix: "weft-empty-" });
   const projectDir = await Deno.makeTempDir({ prefix: "weft-project-" });
+  // The model SDK is imported only when a model step runs: it must be inside the bundle all the same.
+  const model = scriptedServer("openai", (request) => probeTurn(turnOf(request)));
+  const files = {
+    ...probeFiles(),
+    "weft.json": JSON.stringify({
+      models: { default: { provider: "openai-compatible", model: "m", baseURL: `${model.url}/v1` } },
+    }),
+  };
+  for (const [path, text] of Object.entries(files)) {
+    await Deno.mkdir(`${projectDir}/${path.slice(0, path.lastIndexOf("/") + 1)}`, { recursive: true });
+    await Deno.writeTextFile(`${projectDir}/${path}`, text);
+  }
   try {
     const bundled = await new Deno.Command(Deno.execPath(), {
       args: ["bundle", "--quiet", "--platform", "deno", "--output", `${buildDir}/weft.js`, "main.ts"],
@@ -29,7 +44,11 @@ Deno.test("the bundled program serves from an empty directory with its embedded 
     // Reported, not asserted: speed is measured by the bench, whose bundle row compares with a bare server.
     console.log(`bundled weft serve: spawn to ready line in ${Math.round(performance.now() - started)} ms`);
     const client = await mcpClient(served, "/mcp");
+    const person = await mcpClient(served, "/internal/mcp");
     try {
+      const { run } = await call<{ run: RunView }>(person, "flow", { flowName: "probe", intent: "bundled" });
+      const ended = await waitForRun(person, run.runId, "completed", (r) => r.status !== "waiting");
+      assert.equal(ended.status, "completed", JSON.stringify(ended));
       const { workflows } = await call<{ workflows: { name: string; available: boolean }[] }>(
         client,
         "list_workflows",
@@ -42,10 +61,12 @@ Deno.test("the bundled program serves from an empty directory with its embedded 
       assert.ok(listed.some((workflow) => workflow.name === "intent"));
     } finally {
       await closeClient(client);
+      await closeClient(person);
       assert.equal(await served.stop(), 0);
     }
     assert.deepEqual([...Deno.readDirSync(emptyDir)].map((entry) => entry.name), ["weft.js"]);
   } finally {
+    await model.close();
     for (const dir of [buildDir, emptyDir, projectDir]) await Deno.remove(dir, { recursive: true });
   }
 });
