@@ -117,6 +117,7 @@ const TOOLS: Record<
   answer_ask: [false, false, false],
   cancel_run: [false, true, true],
   move_run: [false, false, true, "internal"],
+  retry_run: [false, false, false, "internal"],
   status: [true, false, true],
   get_record: [true, false, true],
   get_artifact: [true, false, true],
