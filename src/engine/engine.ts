@@ -355,7 +355,7 @@ export class Engine {
    * Receipts of the old attempt are gone with it; nothing is replayed.
    */
   retryRun(runId: string, source: Source): RunView {
-    const view = this.#storage.transaction(() => {
+    const saved = this.#storage.transaction(() => {
       const run = this.#load(runId);
       const code = run.lastError?.code;
       if (run.status !== "failed" || !code || !RESUMABLE_FAILURES.includes(code)) {
@@ -377,7 +377,7 @@ export class Engine {
       driver.openAgentCall();
       return this.#save(driver);
     });
-    return this.#notify(view);
+    return this.#publish(saved, false);
   }
 
   /** Subscribes to every committed change of any Run; returns the unsubscribe function. */

@@ -89,7 +89,9 @@ const SCENARIOS: Record<FailureCode, Scenario | Unreachable> = {
   AGENT_OUTPUT_INVALID: { unreachable: "returned to an agent's submit only", fix: /weft run RUN/ },
   AGENT_CALL_FAILED: { unreachable: "returned to an agent only", fix: /weft run RUN/ },
   TOOL_FAILED: { unreachable: "returned to an agent's tool call only", fix: /weft logs RUN/ },
-  RUN_INTERRUPTED: { unreachable: "a Run's lastError, never a CLI failure", fix: /start a new Run/ },
+  RUN_INTERRUPTED: { unreachable: "a Run's lastError, never a CLI failure", fix: /weft retry RUN/ },
+  MODEL_UNAVAILABLE: { unreachable: "a Run's lastError, never a CLI failure", fix: /weft retry RUN/ },
+  MODEL_REQUEST_FAILED: { unreachable: "a Run's lastError, never a CLI failure", fix: /weft doctor/ },
   BUDGET_EXCEEDED: { unreachable: "a Run's lastError, never a CLI failure", fix: /raise the budget/ },
 };
 

@@ -11,7 +11,8 @@ import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
 import { printJson } from "../format.ts";
 import { withClient } from "./client.ts";
-import { describeRun, nextStep } from "./run_view.ts";
+import { NO_CONTEXT, runContext } from "./run_context.ts";
+import { describeRun } from "./run_view.ts";
 
 /** `weft retry` */
 export const retryCommand = defineCommand({
@@ -33,16 +34,12 @@ started it. Nothing of the old attempt is replayed. weft never retries by itself
     if (!runId || extra.length) {
       throw new UsageError("takes exactly one Run id (see `weft runs --status failed`)");
     }
-    const { run } = await withClient(
-      projectDir,
-      (client) => client.call<{ run: RunView }>("retry_run", { runId }),
-    );
+    const { run, context } = await withClient(projectDir, async (client) => {
+      const { run } = await client.call<{ run: RunView }>("retry_run", { runId });
+      return { run, context: json ? NO_CONTEXT : await runContext(client, run) };
+    });
     if (json) printJson({ run });
-    else {
-      console.log(describeRun(run));
-      const next = nextStep(run);
-      if (next) console.log(next);
-    }
+    else console.log(describeRun(run, context));
     return EXIT.OK;
   },
 });
