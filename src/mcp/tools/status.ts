@@ -31,18 +31,10 @@ const ServiceView = z.object({
     changeListeners: z.number().int(),
   }),
   model: z.object({
-    ready: z.boolean().describe("the default role can run"),
+    ready: z.boolean(),
     reason: z.string().optional(),
-    roles: z.array(z.object({
-      role: z.string(),
-      ready: z.boolean(),
-      provider: z.string().optional(),
-      model: z.string().optional(),
-      origin: z.enum(["project", "user"]).optional().describe("weft.json, or the user-level file"),
-      apiKeyEnv: z.string().optional(),
-      keySet: z.boolean().optional(),
-      reason: z.string().optional(),
-    })),
+    // Each role also says provider, model, origin, apiKeyEnv, keySet and reason (docs/models.md).
+    roles: z.array(z.looseObject({ role: z.string(), ready: z.boolean() })),
   }),
 });
 
@@ -85,7 +77,7 @@ export const statusTool = defineTool({
         model: {
           ready: fallback.ready,
           ...(fallback.reason ? { reason: fallback.reason } : {}),
-          roles,
+          roles: roles as (typeof roles[number] & Record<string, unknown>)[],
         },
       },
     };

@@ -122,9 +122,8 @@ export const moveRunTool = defineTool({
 /** `retry_run`: a person resumes a Run whose agent call stopped; internal endpoints only. */
 export const retryRunTool = defineTool({
   name: "retry_run",
-  title: "Retry an interrupted Run",
-  description: "A person's decision: resume a Run that failed with RUN_INTERRUPTED or MODEL_UNAVAILABLE at " +
-    "the same step, with a new agent call id and no old receipts; the same executor takes it. Never automatic.",
+  title: "Retry a Run",
+  description: "Resume a RUN_INTERRUPTED or MODEL_UNAVAILABLE Run (person only).",
   input: z.strictObject({ runId: Identity }),
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: false },
