@@ -17,9 +17,11 @@ import { CommandFailure, describeFailure, printFailure } from "./failure.ts";
 export const serveCommand = defineCommand({
   name: "serve",
   summary: "run the service in the foreground (for sidecars and tests)",
-  synopsis: "serve [--port N] [--exit-with-stdin] [--max-sessions N]",
+  synopsis: "serve [--port N] [--exit-with-stdin] [--studio-url] [--max-sessions N]",
   description: `Runs the service in the foreground. When ready, prints one JSON line on stdout:
   {"ready":true,"url":...,"port":...,"pid":...,"instanceId":...}
+With --studio-url the line also has "studioUrl": an address that opens Studio in a browser or web
+view, with a single-use ticket valid for about a minute (docs/embedding.md).
 Stops cleanly on SIGTERM or SIGINT, and with --exit-with-stdin when stdin closes.
 If it cannot start, prints {"ready":false,"error":...,"code":...,"fix":...} on stdout and the
 reason on stderr.`,
@@ -32,6 +34,10 @@ reason on stderr.`,
       help: "listen on port N (0: any free port); default: the port of the last run, else any",
     },
     "exit-with-stdin": { type: "boolean", help: "stop when stdin closes (for a sidecar)" },
+    "studio-url": {
+      type: "boolean",
+      help: "add a single-use Studio address to the ready line (for an app that shows Studio)",
+    },
     "max-sessions": {
       type: "integer",
       arg: "N",
@@ -47,7 +53,7 @@ reason on stderr.`,
 
 async function serve(
   projectDir: string,
-  options: { port?: number; "exit-with-stdin": boolean; "max-sessions"?: number },
+  options: { port?: number; "exit-with-stdin": boolean; "studio-url": boolean; "max-sessions"?: number },
 ): Promise<number> {
   const maxSessions = options["max-sessions"] ?? DEFAULT_SESSION_LIMITS.maxSessions;
   // Listening before starting: a stop requested while the service starts still ends it cleanly, with its
@@ -75,7 +81,8 @@ async function serve(
     return failure.exit;
   }
   const { url, port, pid, instanceId } = service;
-  console.log(JSON.stringify({ ready: true, url, port, pid, instanceId }));
+  const studio = options["studio-url"] ? { studioUrl: service.studioUrl() } : {};
+  console.log(JSON.stringify({ ready: true, url, port, pid, instanceId, ...studio }));
 
   await stopRequested;
   await service.shutdown();

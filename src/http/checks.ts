@@ -18,16 +18,22 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
  */
 export const MAX_JSON_DEPTH = 512;
 
+/** Whether the request carries `Authorization: Bearer <expected>` (compared in constant time). */
+export function hasBearer(request: Request, expected: string): boolean {
+  const header = request.headers.get("authorization") ?? "";
+  const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
+  return match !== null && constantTimeEqual(match[1], expected);
+}
+
 /**
- * Requires `Authorization: Bearer <token>` with the token of the endpoint's class. The external token never
+ * Requires `Authorization: Bearer <token>` with the token of the endpoint's class, unless a check before it
+ * authenticated the request otherwise (the Studio cookie, on Studio's paths only). The external token never
  * opens an internal endpoint, and the other way round.
  */
 export function requireBearer(tokens: Record<TokenClass, string>): Middleware {
   return (request, state, next) => {
-    const header = request.headers.get("authorization") ?? "";
-    const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
-    const expected = tokens[state.endpoint.tokenClass];
-    if (!match || !constantTimeEqual(match[1], expected)) {
+    if (state.credential) return next();
+    if (!hasBearer(request, tokens[state.endpoint.tokenClass])) {
       return Promise.resolve(
         jsonRpcError(401, -32001, "Unauthorized: send the bearer token of this endpoint", {
           "www-authenticate": 'Bearer realm="weft"',

@@ -1,11 +1,11 @@
 /**
- * The service's one `(Request) => Promise<Response>` handler: route by path to an endpoint (404), then the
- * checks in their fixed order, then the endpoint's sessions.
+ * The service's one `(Request) => Promise<Response>` handler: route by path to an endpoint or to Studio's
+ * pages (404), then the checks in their fixed order, then the endpoint's sessions or the page.
  *
  * @module
  */
 
-import { endpointAt, type TokenClass } from "../mcp/endpoints.ts";
+import { endpointAt, endpointFor, type TokenClass } from "../mcp/endpoints.ts";
 import {
   readJsonBody,
   requireBearer,
@@ -15,38 +15,63 @@ import {
 } from "./checks.ts";
 import { compose, jsonRpcError } from "./middleware.ts";
 import type { SessionTable } from "./sessions.ts";
+import { StudioAccess } from "./studio_access.ts";
+import { acceptStudioCookie } from "./studio_cookie.ts";
+import { isStudioPath, studioPages } from "./studio_pages.ts";
+import { Logger } from "../lib/logger.ts";
 
 /** What the handler needs: the tokens, the bound port (known only once listening), and the sessions. */
 export interface HandlerOptions {
   tokens: Record<TokenClass, string>;
   port: () => number;
   sessions: SessionTable;
+  /** Studio's tickets and sessions; by default a fresh one keyed by the internal token. */
+  studio?: StudioAccess;
+  logger?: Logger;
 }
 
 /** Builds the handler given to `Deno.serve`. */
 export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
-  const serve = compose(
-    [
-      requireBearer(options.tokens),
-      requireLoopbackHost(options.port),
-      requireOriginForm(options.port),
-      requireOwnOrigin(options.port),
-      readJsonBody(),
-    ],
+  const studio = options.studio ?? new StudioAccess(options.tokens.internal);
+  const checks = [
+    requireBearer(options.tokens),
+    requireLoopbackHost(options.port),
+    requireOriginForm(options.port),
+    requireOwnOrigin(options.port),
+  ];
+  const toSession = compose(
+    [...checks, readJsonBody()],
     (request, state) => options.sessions.handle(request, state.endpoint, state.body),
   );
+  // Only Studio's endpoint looks at the Studio cookie: on every other path it opens nothing.
+  const toStudioSession = compose([acceptStudioCookie(studio, options.port), ...checks, readJsonBody()], (
+    request,
+    state,
+  ) => options.sessions.handle(request, state.endpoint, state.body));
+  // The pages judge their own credential (a ticket, the cookie or the internal token) and answer in HTML.
+  const toStudioPage = compose(
+    checks.slice(1),
+    studioPages({
+      access: studio,
+      internalToken: options.tokens.internal,
+      port: options.port,
+      logger: options.logger ?? Logger.silent(),
+    }),
+  );
+  const studioEndpoint = endpointFor("studio");
   return async (request) => {
     const path = pathOf(request);
     // An unparseable URL can only come from a forged Host; refuse it the way the Host check would.
     if (path === null) {
       return jsonRpcError(403, -32000, "Forbidden: Host must be this service's loopback address");
     }
+    if (isStudioPath(path)) return await toStudioPage(request, { endpoint: studioEndpoint });
     const endpoint = endpointAt(path);
     if (!endpoint) {
       await request.body?.cancel();
       return jsonRpcError(404, -32000, "Not found");
     }
-    return await serve(request, { endpoint });
+    return await (endpoint === studioEndpoint ? toStudioSession : toSession)(request, { endpoint });
   };
 }
 

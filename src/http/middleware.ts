@@ -11,6 +11,8 @@ export interface RequestState {
   endpoint: Endpoint;
   /** The JSON body of a POST, parsed once by the body check. */
   body?: unknown;
+  /** Set when the Studio session cookie, not a bearer token, authenticated the request. */
+  credential?: "studio-cookie";
 }
 
 /** The last stage: answers a request that passed every check. */

@@ -1,8 +1,9 @@
 /**
  * The service log: one JSON object per line in `.weft/logs/<instanceId>.jsonl`.
  *
- * Callers pass only operational fields (ids, codes, timings). Intents, answers, tokens and stage data never
- * belong here; {@linkcode Logger.log} also drops any field whose name suggests a secret as a second guard.
+ * Callers pass only operational fields (ids, codes, timings). Intents, answers, tokens, Studio tickets and
+ * cookies, and stage data never belong here; {@linkcode Logger.log} also drops any field whose name suggests
+ * a secret as a second guard.
  *
  * @module
  */
@@ -12,7 +13,7 @@ import { join } from "node:path";
 /** One structured log event. */
 export type LogFields = Record<string, unknown>;
 
-const FORBIDDEN_FIELD = /token|authorization|intent|answer|secret|password/i;
+const FORBIDDEN_FIELD = /token|authorization|intent|answer|secret|password|ticket|cookie/i;
 
 /** Appends JSON lines to one instance's log file; writes are synchronous so a crash loses at most one line. */
 export class Logger {

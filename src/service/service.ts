@@ -10,6 +10,8 @@ import { errorKind } from "../errors.ts";
 import { createHandler } from "../http/handler.ts";
 import { type LoopbackServer, serveOnLoopback } from "../http/loopback_server.ts";
 import { DEFAULT_SESSION_LIMITS, type SessionLimits, SessionTable } from "../http/sessions.ts";
+import { StudioAccess } from "../http/studio_access.ts";
+import { studioUrl } from "../http/studio_pages.ts";
 import type { ServiceContext } from "../mcp/context.ts";
 import { createSessionServer } from "../mcp/server.ts";
 import { ClaimTable } from "../mcp/agent/claims.ts";
@@ -47,6 +49,8 @@ export interface RunningService {
   pid: number;
   instanceId: string;
   paths: WeftPaths;
+  /** A fresh single-use address that opens Studio in a browser (valid about a minute). */
+  studioUrl(): string;
   /** Closes sessions, then the HTTP server, then storage, then releases the lock. Safe to call twice. */
   shutdown(): Promise<void>;
 }
@@ -100,10 +104,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     );
     const tokens = tokensFrom(previous);
     let port = 0;
+    const studio = new StudioAccess(tokens.internalToken);
     const handler = createHandler({
       tokens: { external: tokens.externalToken, internal: tokens.internalToken },
       port: () => port,
       sessions,
+      studio,
+      logger,
     });
     server = await serveOnLoopback(handler, { port: options.port, previousPort: previous?.port, logger });
     port = server.port;
@@ -129,6 +136,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       pid: owner.pid,
       instanceId: owner.instanceId,
       paths,
+      studioUrl: () => studioUrl(port, studio.issueTicket().ticket),
       shutdown: () =>
         stopping ??= (async () => {
           try {

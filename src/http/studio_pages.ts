@@ -1,0 +1,183 @@
+/**
+ * Studio's own paths under `/studio/`: minting tickets for holders of the internal token, exchanging a ticket
+ * for the session cookie, and the page's embedded files under a policy that lets them load nothing from
+ * anywhere else and be framed by no one.
+ *
+ * @module
+ */
+
+import { STUDIO_ASSETS, STUDIO_INDEX, type StudioAsset } from "../studio/assets.ts";
+import { hasBearer } from "./checks.ts";
+import { type Handler, jsonRpcError } from "./middleware.ts";
+import type { StudioAccess } from "./studio_access.ts";
+import { judgeStudioCookie, studioCookies, withRenewal } from "./studio_cookie.ts";
+import { base64url } from "../lib/base64url.ts";
+import type { Logger } from "../lib/logger.ts";
+
+/** Where a holder of the internal token asks for a ticket (POST). */
+export const STUDIO_TICKET_PATH = "/studio/ticket";
+
+/** Whether `path` is one of Studio's own (not an MCP endpoint). */
+export function isStudioPath(path: string): boolean {
+  return path === "/studio" || path.startsWith("/studio/");
+}
+
+/** The address that opens Studio with `ticket`. */
+export function studioUrl(port: number, ticket: string): string {
+  return `http://127.0.0.1:${port}${STUDIO_INDEX}?ticket=${ticket}`;
+}
+
+/**
+ * On every answer under `/studio/`: scripts, styles, images, fonts and connections from this origin only, no
+ * inline code, no plugins, no framing; and no address sent on to anyone.
+ */
+export const STUDIO_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "content-security-policy":
+    "default-src 'self'; base-uri 'none'; object-src 'none'; form-action 'self'; frame-ancestors 'none'",
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin",
+};
+
+/** What the Studio paths need. */
+export interface StudioPagesOptions {
+  access: StudioAccess;
+  internalToken: string;
+  port: () => number;
+  logger: Logger;
+}
+
+/** The handler of Studio's paths, after the Host, target and Origin checks. */
+export function studioPages(options: StudioPagesOptions): Handler {
+  const { access, port, logger } = options;
+  const etags = new Map<StudioAsset, Promise<string>>();
+  const etagOf = (asset: StudioAsset) => {
+    if (!etags.has(asset)) etags.set(asset, digest(asset.body));
+    return etags.get(asset)!;
+  };
+
+  return async (request) => {
+    const url = new URL(request.url);
+    if (url.pathname === STUDIO_TICKET_PATH) return await issueTicket(request);
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      await request.body?.cancel();
+      return page(405, "Not allowed", "Studio's pages are only read.", { allow: "GET, HEAD" });
+    }
+    if (url.pathname === "/studio") return redirect(308, STUDIO_INDEX + url.search);
+    if (url.searchParams.has("ticket")) return await exchange(url);
+
+    const verdict = await judgeStudioCookie(request, access, port());
+    if (verdict.kind === "refused") {
+      logger.log("studio.refused", { status: verdict.status });
+      return verdict.status === 403
+        ? page(403, "Not from Studio", "This request did not come from the Studio page itself.")
+        : page(
+          401,
+          "Studio session ended",
+          "This Studio session has ended. Run `weft studio` to open it again.",
+        );
+    }
+    if (verdict.kind === "absent" && !hasBearer(request, options.internalToken)) {
+      return page(
+        401,
+        "Studio opens with weft studio",
+        "Run `weft studio` in the project's folder: it opens this page with a single-use link.",
+        { "www-authenticate": 'Bearer realm="weft"' },
+      );
+    }
+    const asset = assetAt(url.pathname);
+    if (!asset) return page(404, "Not found", "Studio has no such file.");
+    const etag = await etagOf(asset);
+    const headers = {
+      ...STUDIO_SECURITY_HEADERS,
+      "content-type": asset.contentType,
+      // The page itself is never stored; its files are revalidated, so a new weft serves its new page at once.
+      "cache-control": asset === STUDIO_ASSETS.get(STUDIO_INDEX) ? "no-store" : "private, no-cache",
+      etag,
+    };
+    const fresh = request.headers.get("if-none-match") === etag;
+    const response = new Response(fresh || request.method === "HEAD" ? null : asset.body, {
+      status: fresh ? 304 : 200,
+      headers,
+    });
+    return verdict.kind === "session"
+      ? await withRenewal(response, verdict.session, access, port())
+      : response;
+  };
+
+  async function issueTicket(request: Request): Promise<Response> {
+    await request.body?.cancel();
+    if (!hasBearer(request, options.internalToken)) {
+      return jsonRpcError(401, -32001, "Unauthorized: send the internal bearer token", {
+        "www-authenticate": 'Bearer realm="weft"',
+      });
+    }
+    if (request.method !== "POST") {
+      return jsonRpcError(405, -32000, "Method not allowed: ask for a ticket with POST", { allow: "POST" });
+    }
+    const { ticket, expiresAt } = access.issueTicket();
+    logger.log("studio.ticket", {});
+    return Response.json(
+      { url: studioUrl(port(), ticket), ticket, expiresAt: expiresAt.toISOString() },
+      { headers: { "cache-control": "no-store", "x-content-type-options": "nosniff" } },
+    );
+  }
+
+  /** Consumes the ticket, sets the cookie and sends the browser on to the same page without the ticket. */
+  async function exchange(url: URL): Promise<Response> {
+    const session = await access.redeem(url.searchParams.get("ticket")!);
+    if (!session) {
+      logger.log("studio.refused", { status: 403 });
+      return page(
+        403,
+        "This Studio link is used up",
+        "A Studio link opens one browser session within a minute of being made, and this one has been " +
+          "used already or has expired. Run `weft studio` again for a new one.",
+      );
+    }
+    logger.log("studio.opened", {});
+    url.searchParams.delete("ticket");
+    const response = redirect(303, url.pathname + url.search);
+    for (const cookie of studioCookies(port(), session)) response.headers.append("set-cookie", cookie);
+    return response;
+  }
+}
+
+/** The asset at `path`; any other path without a file extension is the page itself (its own routes). */
+function assetAt(path: string): StudioAsset | undefined {
+  const exact = STUDIO_ASSETS.get(path);
+  if (exact) return exact;
+  const last = path.slice(path.lastIndexOf("/") + 1);
+  return last.includes(".") ? undefined : STUDIO_ASSETS.get(STUDIO_INDEX);
+}
+
+function redirect(status: 303 | 308, location: string): Response {
+  return new Response(null, {
+    status,
+    headers: { ...STUDIO_SECURITY_HEADERS, location, "cache-control": "no-store" },
+  });
+}
+
+/** A short page that says what happened and what to do; static text only, so nothing needs escaping. */
+function page(status: number, title: string, message: string, extra: Record<string, string> = {}): Response {
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>weft Studio: ${title}</title></head>
+<body><main><h1>${title}</h1><p>${message}</p></main></body></html>
+`;
+  return new Response(html, {
+    status,
+    headers: {
+      ...STUDIO_SECURITY_HEADERS,
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      ...extra,
+    },
+  });
+}
+
+async function digest(text: string): Promise<string> {
+  const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return `"${base64url(new Uint8Array(hash))}"`;
+}

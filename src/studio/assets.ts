@@ -1,0 +1,29 @@
+/**
+ * The Studio page's files, embedded in the program (text imports travel inside `deno bundle` and
+ * `deno compile`), by the URL path the service serves each one at. `src/studio/assets/` holds the files the
+ * page's build writes; a file added there needs its line here.
+ *
+ * Only text imports are stable in Deno 2.9, so every asset is text (icons as SVG).
+ *
+ * @module
+ */
+
+import indexHtml from "./assets/index.html" with { type: "text" };
+import studioJs from "./assets/studio.js" with { type: "text" };
+import studioCss from "./assets/studio.css" with { type: "text" };
+
+/** One embedded file: its media type and its content. */
+export interface StudioAsset {
+  contentType: string;
+  body: string;
+}
+
+/** The page's entry, served at `/studio/`. */
+export const STUDIO_INDEX = "/studio/";
+
+/** Every embedded file, by URL path. */
+export const STUDIO_ASSETS: ReadonlyMap<string, StudioAsset> = new Map([
+  [STUDIO_INDEX, { contentType: "text/html; charset=utf-8", body: indexHtml }],
+  ["/studio/studio.js", { contentType: "text/javascript; charset=utf-8", body: studioJs }],
+  ["/studio/studio.css", { contentType: "text/css; charset=utf-8", body: studioCss }],
+]);
