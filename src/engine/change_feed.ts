@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { NewRunEvent } from "./run_state.ts";
 import type { RunView } from "./views.ts";
 
 /** A Run was created or changed; `run` is its state as committed. */
@@ -65,4 +66,28 @@ export class ChangeFeed {
       }
     }
   }
+}
+
+/**
+ * What one committed transaction did, as changes: the Artifacts its stage commits wrote (from their
+ * `artifact_committed` events), then the Run.
+ */
+export function commitChanges(
+  run: RunView,
+  events: readonly NewRunEvent[],
+  created: boolean,
+): EngineChange[] {
+  const changes: EngineChange[] = events
+    .filter((event) => event.type === "artifact_committed")
+    .map((event) => ({
+      kind: "artifact",
+      artifactId: String(event.artifactId),
+      flowName: run.flowName,
+      stageName: String(event.stageName),
+      revision: Number(event.revision),
+      runId: run.runId,
+      created: Number(event.revision) === 1,
+    }));
+  changes.push({ kind: "run", run, created });
+  return changes;
 }

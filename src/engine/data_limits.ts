@@ -1,10 +1,11 @@
 /**
- * Size bounds on what a Run keeps: its stage state (written by tools, answers and results) and each agent
+ * Size bounds on what a Run keeps: its intent, its stage state (written by tools, answers and results) and each agent
  * result. Every write goes to the store, so without them one client could make each call cost megabytes of
  * database. A workflow may set its own in `limits`; these are the defaults.
  *
  * @module
  */
+import { invalid } from "../errors.ts";
 import type { Manifest } from "./workflow/manifest.ts";
 
 /** The bounds, in bytes of JSON (UTF-8). */
@@ -30,4 +31,13 @@ export function jsonLargerThan(value: unknown, limit: number): number | false {
   if (json.length * 3 <= limit) return false;
   const bytes = json.length > limit ? json.length : new TextEncoder().encode(json).length;
   return bytes > limit ? bytes : false;
+}
+
+/** The longest intent accepted, in characters. */
+export const MAX_INTENT_CHARS = 20_000;
+
+/** Refuses (`INVALID_REQUEST`) an intent that is blank or longer than {@linkcode MAX_INTENT_CHARS}. */
+export function checkIntent(intent: unknown): asserts intent is string {
+  if (typeof intent !== "string" || !intent.trim()) throw invalid("intent must not be blank");
+  if (intent.length > MAX_INTENT_CHARS) throw invalid(`intent is longer than ${MAX_INTENT_CHARS} characters`);
 }

@@ -2,17 +2,21 @@
  * The engine: the one entry the MCP layer uses. It knows nothing of HTTP or MCP; every method that changes
  * state does so in one SQLite transaction committed before it returns.
  *
+ * It is longer than our other files on purpose: it is the engine's whole public surface, one short method per
+ * operation the tools offer, so a reader sees in one place everything a client can do to a Run. What each
+ * operation means lives elsewhere: transitions in `run_driver.ts`, versions in `workflow/versions.ts`,
+ * storage behind `storage.ts`, notifications in `change_feed.ts`.
+ *
  * @module
  */
-import { conflict, type ErrorCode, errorKind, invalid, notFound, WeftError } from "../errors.ts";
+import { conflict, errorKind, invalid, notFound, WeftError } from "../errors.ts";
 import { type ModelCallSettings, modelCallSettings, type ModelRoles, NO_MODELS } from "./model_roles.ts";
 import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from "./agent_task.ts";
 import { executeTool } from "./tool_kinds.ts";
-import { newId } from "./ids.ts";
-import { dataLimits, jsonLargerThan } from "./data_limits.ts";
+import { checkIntent, dataLimits, jsonLargerThan } from "./data_limits.ts";
 import { currentStep, RunDriver } from "./run_driver.ts";
-import { ChangeFeed, type ChangeListener, type EngineChange } from "./change_feed.ts";
-import { type NewRunEvent, type RunState, toRunView } from "./run_state.ts";
+import { ChangeFeed, type ChangeListener, commitChanges } from "./change_feed.ts";
+import { type NewRunEvent, newRunState, type RunState, toRunView } from "./run_state.ts";
 import type { ArtifactQuery, Storage } from "./storage.ts";
 import type {
   AgentAssetView,
@@ -27,7 +31,7 @@ import type {
   Source,
   WorkflowView,
 } from "./views.ts";
-import { executorFor, RUN_STATUSES } from "./views.ts";
+import { RUN_STATUSES } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import { readinessBlock, WorkflowRegistry } from "./workflow/registry.ts";
 import type { WorkflowSource } from "./workflow/source.ts";
@@ -45,9 +49,6 @@ export interface EngineOptions {
   /** Whether the service's model roles can run; without it, internal endpoints cannot run agent steps. */
   models?: ModelRoles;
 }
-
-/** The failures a person may resume with {@linkcode Engine.retryRun}: the agent call stopped, not the work. */
-export const RESUMABLE_FAILURES: readonly ErrorCode[] = ["RUN_INTERRUPTED", "MODEL_UNAVAILABLE"];
 
 /** How an agent call may be failed: by its agent, or by the service's model executor with a classified code. */
 export type AgentCallFailureCode =
@@ -69,9 +70,6 @@ interface SavedRun {
   view: RunView;
   events: readonly NewRunEvent[];
 }
-
-/** The longest intent accepted, in characters. */
-export const MAX_INTENT_CHARS = 20_000;
 
 /** The workflow engine of one project. */
 export class Engine {
@@ -128,10 +126,7 @@ export class Engine {
 
   /** Starts a Run of `flowName` for `intent`; not idempotent. */
   flow(input: { flowName: string; intent: string; source: Source }): RunView {
-    if (typeof input.intent !== "string" || !input.intent.trim()) throw invalid("intent must not be blank");
-    if (input.intent.length > MAX_INTENT_CHARS) {
-      throw invalid(`intent is longer than ${MAX_INTENT_CHARS} characters`);
-    }
+    checkIntent(input.intent);
     this.#registry.refresh();
     const entry = this.#registry.find(input.flowName);
     if (!entry) throw notFound(`no workflow named "${input.flowName}"`);
@@ -139,29 +134,14 @@ export class Engine {
     const workflow = entry.workflow;
     const blocked = readinessBlock(workflow, input.source, this.#models);
     if (blocked) throw new WeftError("CONFIGURATION_REQUIRED", `workflow "${input.flowName}": ${blocked}`);
-    const at = this.#timestamp();
-    const run: RunState = {
-      runId: newId("run"),
-      flowName: workflow.manifest.name,
-      intent: input.intent,
-      status: "running",
-      source: input.source,
-      agentExecutor: executorFor(input.source),
-      stageName: workflow.manifest.entryStage,
-      stepName: workflow.manifest.stages[workflow.manifest.entryStage].entryStep,
-      state: null,
-      stageAnswers: [],
-      visits: {},
-      createdAt: at,
-      updatedAt: at,
-    };
+    const run = newRunState(workflow, input.intent, input.source, this.#timestamp());
     const saved = this.#storage.transaction(() => {
       if (workflow.manifest.exclusive && this.#storage.runs.hasActive(run.flowName)) {
         throw conflict(`workflow "${run.flowName}" is exclusive and already has an active Run`);
       }
-      run.version = this.#versions.pin(workflow, at);
+      run.version = this.#versions.pin(workflow, run.createdAt);
       this.#storage.runs.insert(run);
-      const driver = new RunDriver(() => workflow, run, at, this.#storage.artifacts);
+      const driver = new RunDriver(() => workflow, run, run.createdAt, this.#storage.artifacts);
       driver.start(input.source);
       return this.#save(driver);
     });
@@ -355,29 +335,7 @@ export class Engine {
    * Receipts of the old attempt are gone with it; nothing is replayed.
    */
   retryRun(runId: string, source: Source): RunView {
-    const saved = this.#storage.transaction(() => {
-      const run = this.#load(runId);
-      const code = run.lastError?.code;
-      if (run.status !== "failed" || !code || !RESUMABLE_FAILURES.includes(code)) {
-        throw conflict(
-          `Run ${runId} cannot be retried: only a failed Run whose agent call stopped ` +
-            `(${RESUMABLE_FAILURES.join(" or ")}) can; this one is ${run.status}` +
-            (code ? ` (${code})` : ""),
-        );
-      }
-      const driver = new RunDriver(
-        () => this.#workflowOf(run),
-        run,
-        this.#timestamp(),
-        this.#storage.artifacts,
-      );
-      if (driver.step.kind !== "agent") throw conflict(`Run ${runId} did not stop at an agent step`);
-      delete run.lastError;
-      driver.record("run_retried", { source, after: code });
-      driver.openAgentCall();
-      return this.#save(driver);
-    });
-    return this.#publish(saved, false);
+    return this.#mutate(runId, null, (driver) => driver.retry(source));
   }
 
   /** Subscribes to every committed change of any Run; returns the unsubscribe function. */
@@ -473,21 +431,9 @@ export class Engine {
    * the Run. Every change of a Run passes here after its commit, whichever operation made it.
    */
   #publish(saved: SavedRun, created: boolean): RunView {
-    const { view } = saved;
-    const changes: EngineChange[] = saved.events
-      .filter((event) => event.type === "artifact_committed")
-      .map((event) => ({
-        kind: "artifact",
-        artifactId: String(event.artifactId),
-        flowName: view.flowName,
-        stageName: String(event.stageName),
-        revision: Number(event.revision),
-        runId: view.runId,
-        created: Number(event.revision) === 1,
-      }));
-    changes.push({ kind: "run", run: view, created });
+    const changes = commitChanges(saved.view, saved.events, created);
     this.#changes.publish(changes);
-    return view;
+    return saved.view;
   }
 
   /** Pins the Runs an older weft stored without a version (see {@linkcode WorkflowVersions.pinUnversioned}). */

@@ -21,10 +21,14 @@ import {
 import { newId } from "./ids.ts";
 import { compileSchema } from "./json_schema.ts";
 import { dataLimits, jsonLargerThan } from "./data_limits.ts";
+import { checkFeedback } from "./check_rules.ts";
 import { getAt, setAt } from "./json_pointer.ts";
 import { isActive, type Source } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import { Question, type StageDef, type StepDef } from "./workflow/manifest.ts";
+
+/** The failures a person may resume with a retry: the agent call stopped, not the work. */
+export const RESUMABLE_FAILURES: readonly ErrorCode[] = ["RUN_INTERRUPTED", "MODEL_UNAVAILABLE"];
 
 /** How many times one Run may enter a step that declares no budget. */
 export const DEFAULT_MAX_VISITS = 25;
@@ -191,6 +195,25 @@ export class RunDriver {
     this.record("run_interrupted", callId ? { callId } : {});
   }
 
+  /**
+   * A person's decision to resume a Run whose agent call stopped: it waits again at the same step with a new
+   * agent call id, for the same executor. Receipts of the old attempt are gone with it; nothing is replayed.
+   */
+  retry(source: Source): void {
+    const { runId, status, lastError } = this.run;
+    const code = lastError?.code;
+    if (status !== "failed" || !code || !RESUMABLE_FAILURES.includes(code)) {
+      throw conflict(
+        `Run ${runId} cannot be retried: only a failed Run whose agent call stopped ` +
+          `(${RESUMABLE_FAILURES.join(" or ")}) can; this one is ${status}${code ? ` (${code})` : ""}`,
+      );
+    }
+    if (this.step.kind !== "agent") throw conflict(`Run ${runId} did not stop at an agent step`);
+    delete this.run.lastError;
+    this.record("run_retried", { source, after: code });
+    this.openAgentCall();
+  }
+
   /** Continues after the current step produced `outcome`, until the Run waits or ends. */
   advance(outcome: string): void {
     let next: string | undefined = outcome;
@@ -315,22 +338,7 @@ export class RunDriver {
   }
 
   #check(step: Extract<StepDef, { kind: "check" }>): string | undefined {
-    const feedback: string[] = [];
-    for (const rule of step.rules) {
-      const value = getAt(this.run.state, rule.at);
-      // A missing value is said as missing: the rule's message describes a value that is there but wrong
-      // ("keep the headline short"), and would send whoever repairs it the wrong way.
-      if (value === undefined) {
-        feedback.push(`${rule.at || "/"}: missing`);
-        continue;
-      }
-      const verdict = compileSchema(rule.schema)(value);
-      if (verdict.ok) continue;
-      if (rule.message) feedback.push(rule.message);
-      else {feedback.push(...verdict.errors.map((error) =>
-          error.startsWith("/:") ? rule.at + error.slice(1) : rule.at + error
-        ));}
-    }
+    const feedback = checkFeedback(step.rules, this.run.state);
     const outcome = feedback.length ? "invalid" : "valid";
     this.record("check_evaluated", { outcome, feedback });
     return this.#writeOrFail(step.feedbackTo, feedback) ? outcome : undefined;

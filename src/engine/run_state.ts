@@ -13,7 +13,10 @@ import type {
   RunView,
   Source,
 } from "./views.ts";
+import { executorFor } from "./views.ts";
+import { newId } from "./ids.ts";
 import { shortVersion } from "./workflow/digest.ts";
+import type { LoadedWorkflow } from "./workflow/loader.ts";
 
 /** One human answer given in the current stage, as kept in the Run and copied into its Record. */
 export interface StageAnswer {
@@ -57,6 +60,26 @@ export interface RunState {
 
 /** A timeline entry before it gets its sequence number. */
 export type NewRunEvent = { type: string; at: string } & Record<string, unknown>;
+
+/** A new Run of `workflow` for `intent`, at its entry stage and step, before anything has happened. */
+export function newRunState(workflow: LoadedWorkflow, intent: string, source: Source, at: string): RunState {
+  const { name, entryStage, stages } = workflow.manifest;
+  return {
+    runId: newId("run"),
+    flowName: name,
+    intent,
+    status: "running",
+    source,
+    agentExecutor: executorFor(source),
+    stageName: entryStage,
+    stepName: stages[entryStage].entryStep,
+    state: null,
+    stageAnswers: [],
+    visits: {},
+    createdAt: at,
+    updatedAt: at,
+  };
+}
 
 /** The public view of a Run. */
 export function toRunView(run: RunState): RunView {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { WeftError } from "../../src/errors.ts";
 import { MAX_ANSWER_CHARS } from "../../src/engine/answers.ts";
-import { MAX_INTENT_CHARS } from "../../src/engine/engine.ts";
+import { MAX_INTENT_CHARS } from "../../src/engine/data_limits.ts";
 import { flowTool } from "../../src/mcp/tools/workflow.ts";
 import { openEngine } from "./fixtures.ts";
 import { REVIEW_ANSWER } from "../support/workflows.ts";

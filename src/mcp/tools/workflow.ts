@@ -11,7 +11,7 @@ import {
   RunViewSchema,
   WorkflowViewSchema,
 } from "../../engine/views.ts";
-import { MAX_INTENT_CHARS } from "../../engine/engine.ts";
+import { MAX_INTENT_CHARS } from "../../engine/data_limits.ts";
 import { defineTool } from "../tool.ts";
 import { Identity, Name, Paging } from "./identity.ts";
 
