@@ -49,8 +49,10 @@ export const CLI_ERROR_CODES = {
   ALREADY_RUNNING: { retryable: false },
   /** `--output` names a file that exists, and `--overwrite` was not given. */
   OUTPUT_EXISTS: { retryable: false },
-  /** `--output` names a file that cannot be written. */
+  /** A file the command writes (`--output`, `weft init`'s) cannot be written there. */
   OUTPUT_UNWRITABLE: { retryable: false },
+  /** `weft init NAME` names a workflow the project, or weft itself, already has. */
+  WORKFLOW_EXISTS: { retryable: false },
   /** Anything unclassified; the message says what happened. */
   FAILURE: { retryable: false },
 } as const;

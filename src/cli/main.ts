@@ -19,6 +19,7 @@ import { VERSION } from "../version.ts";
  * `deno compile` include every module.
  */
 const COMMANDS: Record<string, () => Promise<Command>> = {
+  init: async () => (await import("./init.ts")).initCommand,
   start: async () => (await import("./lifecycle.ts")).startCommand,
   stop: async () => (await import("./lifecycle.ts")).stopCommand,
   status: async () => (await import("./lifecycle.ts")).statusCommand,

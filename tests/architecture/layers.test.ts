@@ -25,7 +25,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   http: [ROOT, "lib", "mcp", "studio"],
   client: [ROOT, "lib", "engine", "mcp", "weft_dir"],
   service: [ROOT, "lib", "engine", "store", "workflows", "weft_dir", "mcp", "http", "model"],
-  cli: [ROOT, "lib", "engine", "weft_dir", "mcp", "http", "client", "service", "model"],
+  cli: [ROOT, "lib", "engine", "weft_dir", "mcp", "http", "client", "service", "model", "workflows"],
 };
 
 /** One import of one file, as a path relative to `src/`. */

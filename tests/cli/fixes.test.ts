@@ -68,6 +68,11 @@ const SCENARIOS: Record<FailureCode, Scenario | Unreachable> = {
     args: ["artifact", "--flow", "review", "--stage", "collect", "--output", "no/such/dir/out.json"],
     fix: /^check the folder exists and is writable$/,
   },
+  WORKFLOW_EXISTS: {
+    args: ["init", "review"],
+    message: /^workflows\/review\/workflow\.json already exists; it was left untouched$/,
+    fix: /^edit workflows\/review\/workflow\.json, or choose another name: weft init <name>$/,
+  },
   FAILURE: { unreachable: "only a failure nothing classified", fix: /`weft doctor` checks the project/ },
   INVALID_REQUEST: {
     args: ["flow", "broken", "--intent", "anything"],

@@ -173,10 +173,12 @@ Deno.test("a workflow.json placed directly in workflows/ is reported, not ignore
   const project = await tempProject({
     "workflows/workflow.json": JSON.stringify(reviewManifest({ name: "demo" })),
     "workflows/workflow.schema.json": "{}",
+    "workflows/weft.schema.json": "{}",
   });
   try {
     const engine = openEngine({ projectDir: project });
-    // The schema beside the folders (where the docs' $schema points) is no stray manifest.
+    // Schemas beside the folders (`weft init` writes one where the scaffolded $schema points) are no
+    // stray manifests.
     const listed = engine.listWorkflows("cli").filter((view) => view.source === "project");
     assert.equal(listed.length, 1, JSON.stringify(listed));
     const [stray] = listed;

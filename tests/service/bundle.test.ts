@@ -1,7 +1,7 @@
 /**
  * The program runs from `deno bundle`'s single file in an empty directory: nothing is read from the
  * repository at run time, the embedded workflows travel inside the file, and so do the commands' modules,
- * which the program imports only when a command runs.
+ * which the program imports only when a command runs, and what `weft init` writes.
  */
 
 import assert from "node:assert/strict";
@@ -59,6 +59,18 @@ Deno.test("the bundled program serves from an empty directory with its embedded 
       assert.equal(flows.code, 0, flows.stderr);
       const listed = JSON.parse(flows.stdout).workflows as { name: string }[];
       assert.ok(listed.some((workflow) => workflow.name === "intent"));
+      // `weft init` writes its template and the schema from inside the bundle, not from the repository.
+      const init = await runWeft(["init", "bundled", "--project", projectDir], { program, cwd: emptyDir });
+      assert.equal(init.code, 0, init.stderr);
+      assert.equal(
+        await Deno.readTextFile(`${projectDir}/workflows/workflow.schema.json`),
+        await Deno.readTextFile(`${REPO}/schema/workflow.schema.json`),
+      );
+      const scaffolded = await call<{ workflows: { name: string; available: boolean }[] }>(
+        client,
+        "list_workflows",
+      );
+      assert.ok(scaffolded.workflows.some((workflow) => workflow.name === "bundled" && workflow.available));
     } finally {
       await closeClient(client);
       await closeClient(person);

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { relative } from "node:path";
+import { join, relative } from "node:path";
 import { loadWorkflow } from "../../engine/workflow/loader.ts";
 import { readProjectSources } from "../../engine/workflow/source.ts";
 import type { WorkflowView } from "../../engine/views.ts";
@@ -23,10 +23,12 @@ import { observe, type StatusReport } from "../lifecycle.ts";
 import { ModelConfig } from "../../model/config.ts";
 import { checkRole } from "../../model/probe.ts";
 import { withClient } from "./client.ts";
+import { SCHEMA_PATH, WORKFLOW_SCHEMA_TEXT } from "../init.ts";
+import { VERSION } from "../../version.ts";
 
 /** One thing doctor found: fine, worth knowing, or a problem, with the command that fixes it. */
 export interface Finding {
-  check: "service" | "leftovers" | "port" | "workflows" | "modes" | "git" | "model";
+  check: "service" | "leftovers" | "port" | "workflows" | "schema" | "modes" | "git" | "model";
   state: "ok" | "note" | "problem";
   message: string;
   fix?: string;
@@ -42,7 +44,8 @@ whether the service runs, leftovers of a crashed service (a stale lock, half-wri
 whether the port used last time is taken, workflows that fail to load and why (file and
 JSON pointer), whether .weft/ is weft's own (owned by you, modes 0700/0600, no links, not
 tracked by git; state that is not is never used), whether git would track .weft/ (it holds
-tokens and answers), and whether the service has a model for agent steps.`,
+tokens and answers), whether the schema \`weft init\` wrote is this weft's, and whether the
+service has a model for agent steps.`,
   json: 'print { "findings": [{ check, state: ok|note|problem, message, fix? }], "problems" }',
   notes: "Exit code 0 when no problem is found, 1 otherwise. Doctor never changes anything.",
   async run({ positionals, projectDir, json }) {
@@ -80,7 +83,12 @@ async function examine(paths: WeftPaths): Promise<Finding[]> {
   const trust = await trustFinding(paths);
   // Untrusted state is not read at all: its lock, metadata and port mean nothing.
   if (trust.state === "problem") {
-    return [trust, ...workflowFindings(offlineWorkflows(paths.projectDir)), ...await gitFindings(paths)];
+    return [
+      trust,
+      ...workflowFindings(offlineWorkflows(paths.projectDir)),
+      ...await schemaFindings(paths.projectDir),
+      ...await gitFindings(paths),
+    ];
   }
   const lock = await inspectLock(paths);
   const status = await observe(paths.projectDir);
@@ -98,6 +106,7 @@ async function examine(paths: WeftPaths): Promise<Finding[]> {
     findings.push(...workflowFindings(offlineWorkflows(paths.projectDir)));
     findings.push(...await modelFindings(paths.projectDir, []));
   }
+  findings.push(...await schemaFindings(paths.projectDir));
   findings.push(trust);
   findings.push(...await gitFindings(paths));
   return findings;
@@ -190,6 +199,29 @@ function workflowFindings(workflows: Loading[]): Finding[] {
     fix: `edit workflows/${w.name}/ as each line says; the service picks up edits without a restart ` +
       "(docs/workflows.md describes the format)",
   }));
+}
+
+/**
+ * The schema `weft init` wrote for editors: weft never rewrites it by itself, so after an upgrade it may
+ * describe an older manifest. A project without it has nothing to report.
+ */
+async function schemaFindings(projectDir: string): Promise<Finding[]> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(join(projectDir, SCHEMA_PATH));
+  } catch {
+    return [];
+  }
+  if (text === WORKFLOW_SCHEMA_TEXT) {
+    return [{ check: "schema", state: "ok", message: `${SCHEMA_PATH} is weft ${VERSION}'s` }];
+  }
+  return [{
+    check: "schema",
+    state: "note",
+    message: `${SCHEMA_PATH} differs from weft ${VERSION}'s (an older weft wrote it, or it was edited); ` +
+      "editors may flag valid fields or miss wrong ones",
+    fix: "weft init  (rewrites only that file)",
+  }];
 }
 
 /**

@@ -48,7 +48,8 @@ const MAX_FILES = 1000;
 
 /**
  * Reads every `<projectDir>/workflows/<name>/` folder; a missing `workflows/` yields none. A JSON file placed
- * directly in `workflows/` is most likely a manifest put one folder too high: it is reported, not ignored.
+ * directly in `workflows/` is most likely a manifest put one folder too high: it is reported, not ignored
+ * (a `*.schema.json` there is a schema for editors, not a manifest).
  * `projectDir` has its links resolved (`Deno.realPath`).
  */
 export function readProjectSources(projectDir: string): WorkflowSource[] {
@@ -62,9 +63,10 @@ export function readProjectSources(projectDir: string): WorkflowSource[] {
   }
   const folders = entries.filter((entry) => entry.isDirectory).map((entry) => entry.name).sort()
     .map((name) => readProjectSource(projectDir, name));
-  // The manifest schema may sit beside the workflow folders, where the docs' `$schema` points.
+  // A JSON Schema may sit beside the workflow folders: `weft init` writes the manifest's there, where the
+  // scaffolded `$schema` points.
   const stray = entries.filter((entry) =>
-    entry.isFile && entry.name.endsWith(".json") && entry.name !== "workflow.schema.json"
+    entry.isFile && entry.name.endsWith(".json") && !entry.name.endsWith(".schema.json")
   ).map((entry) => entry.name)
     .sort().map(strayManifest);
   return [...folders, ...stray];

@@ -1,0 +1,214 @@
+/**
+ * `weft init [NAME]`: scaffolds `workflows/NAME/workflow.json` from a template that runs as it is, and
+ * writes the manifest's JSON Schema to `workflows/workflow.schema.json`, where the template's `"$schema"`
+ * points, so that an editor validates the manifest in the user's own project. It only writes files: no
+ * service is needed, and `.weft/` is left alone.
+ *
+ * Both files are embedded in the program (import attributes), so a bundle or a compiled binary carries them.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { NamePattern } from "../engine/workflow/manifest.ts";
+import { VERSION } from "../version.ts";
+import { EMBEDDED_WORKFLOWS } from "../workflows/embedded.ts";
+import { UsageError } from "./args.ts";
+import { defineCommand } from "./command.ts";
+import { EXIT } from "./exit_codes.ts";
+import { CommandFailure } from "./failure.ts";
+import { hint, paint, printJson } from "./format.ts";
+import TEMPLATE from "./init_template.json" with { type: "json" };
+import SCHEMA_TEXT from "../../schema/workflow.schema.json" with { type: "text" };
+
+/** The manifest's JSON Schema exactly as this weft publishes it (`schema/workflow.schema.json`). */
+export const WORKFLOW_SCHEMA_TEXT: string = SCHEMA_TEXT;
+
+/** Where `weft init` writes the schema, relative to the project: the template's `"$schema"` points here. */
+export const SCHEMA_PATH = "workflows/workflow.schema.json";
+
+/** What became of one file. */
+export type FileStatus = "created" | "updated" | "unchanged";
+
+/** `weft init` */
+export const initCommand = defineCommand({
+  name: "init",
+  summary: "scaffold a workflow in workflows/NAME/, with the JSON Schema editors validate it against",
+  synopsis: "init [NAME]",
+  description: `Writes workflows/NAME/workflow.json, a workflow that runs as it is (it asks a question,
+checks the answer, has it confirmed and commits it; no model needed), and
+${SCHEMA_PATH}, the JSON Schema its "$schema" points to, so that your editor
+validates and completes the manifest. NAME is a lowercase identifier such as release-note.
+An existing workflow is never overwritten.
+
+The schema file is rewritten only when it differs from this weft's, and init says so. weft never
+rewrites it by itself: after upgrading weft, run \`weft init\` (without NAME, it only refreshes the
+schema); \`weft doctor\` notes a schema that differs. init needs no service and leaves .weft/ alone.`,
+  json: 'print { "workflow": NAME|null, "files": [{ path, status: created|updated|unchanged }], "next" }',
+  async run({ positionals, projectDir, json }) {
+    if (positionals.length > 1) {
+      throw new UsageError(`takes at most one workflow name, not ${positionals.length} arguments`);
+    }
+    const name = positionals[0];
+    if (name !== undefined) checkName(name);
+    const plan = await planWrites(projectDir, name);
+    const files: { path: string; status: FileStatus }[] = [];
+    // The schema first: a workflow file that exists is one whose "$schema" resolves.
+    if (plan.schema !== "unchanged") await writeSchema(projectDir);
+    files.push({ path: SCHEMA_PATH, status: plan.schema });
+    if (name !== undefined) {
+      files.unshift({ path: await writeWorkflow(projectDir, name), status: "created" });
+    }
+    const next = name === undefined ? "weft init NAME" : `weft flow ${name} --intent "what this Run is for"`;
+    if (json) printJson({ workflow: name ?? null, files, next });
+    else report(files, name, next);
+    return EXIT.OK;
+  },
+});
+
+/** The template for a workflow called `name` (the template's own name is `my-workflow`). */
+export function scaffold(name: string): string {
+  const title = name.replace(/[-_]/g, " ").replace(/^./, (first) => first.toUpperCase());
+  return JSON.stringify({ ...TEMPLATE, name, title }, null, 2) + "\n";
+}
+
+function checkName(name: string): void {
+  if (!NamePattern.test(name)) {
+    throw new UsageError(
+      `"${name}" is not a workflow name: use a lowercase identifier such as release-note ` +
+        "(letters and digits, words joined by - or _)",
+    );
+  }
+  if (EMBEDDED_WORKFLOWS.some((source) => source.dirName === name)) {
+    throw new CommandFailure(
+      "WORKFLOW_EXISTS",
+      `"${name}" is a workflow built into weft; a project workflow cannot take its name`,
+      "choose another name: weft init <name>",
+    );
+  }
+}
+
+/**
+ * Checks everything before writing anything, so that a refusal leaves the project as it was. weft writes
+ * through no symbolic link: a cloned repository could point one anywhere.
+ */
+async function planWrites(projectDir: string, name?: string): Promise<{ schema: FileStatus }> {
+  await expectFolder(projectDir, "workflows");
+  if (name !== undefined) {
+    const folder = `workflows/${name}`;
+    await expectFolder(projectDir, folder);
+    if (await kindOf(join(projectDir, folder, "workflow.json")) !== "missing") {
+      throw new CommandFailure(
+        "WORKFLOW_EXISTS",
+        `${folder}/workflow.json already exists; it was left untouched`,
+        `edit ${folder}/workflow.json, or choose another name: weft init <name>`,
+      );
+    }
+  }
+  const kind = await kindOf(join(projectDir, SCHEMA_PATH));
+  if (kind === "missing") return { schema: "created" };
+  if (kind !== "file") {
+    throw unwritable(SCHEMA_PATH, `is a ${kind}`, `move ${SCHEMA_PATH} aside, then run weft init again`);
+  }
+  const current = await Deno.readTextFile(join(projectDir, SCHEMA_PATH));
+  return { schema: current === WORKFLOW_SCHEMA_TEXT ? "unchanged" : "updated" };
+}
+
+async function expectFolder(projectDir: string, path: string): Promise<void> {
+  const kind = await kindOf(join(projectDir, path));
+  if (kind !== "missing" && kind !== "folder") {
+    throw unwritable(path, `is a ${kind}, not a folder`, `move ${path} aside, then run weft init again`);
+  }
+}
+
+async function kindOf(
+  path: string,
+): Promise<"missing" | "file" | "folder" | "symbolic link" | "special file"> {
+  try {
+    const info = await Deno.lstat(path);
+    return info.isSymlink
+      ? "symbolic link"
+      : info.isDirectory
+      ? "folder"
+      : info.isFile
+      ? "file"
+      : "special file";
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return "missing";
+    throw error;
+  }
+}
+
+/** Replaces the schema through a temporary file and a rename, so that no reader sees half of it. */
+async function writeSchema(projectDir: string): Promise<void> {
+  const target = join(projectDir, SCHEMA_PATH);
+  const temporary = `${target}.${crypto.randomUUID()}.tmp`;
+  await attempt(SCHEMA_PATH, async () => {
+    await Deno.mkdir(join(projectDir, "workflows"), { recursive: true });
+    try {
+      await Deno.writeTextFile(temporary, WORKFLOW_SCHEMA_TEXT, { createNew: true });
+      await Deno.rename(temporary, target);
+    } catch (error) {
+      await Deno.remove(temporary).catch(() => {});
+      throw error;
+    }
+  });
+}
+
+/** Creates the workflow; `createNew` refuses a file that appeared since the plan was made. */
+async function writeWorkflow(projectDir: string, name: string): Promise<string> {
+  const path = `workflows/${name}/workflow.json`;
+  await attempt(path, async () => {
+    await Deno.mkdir(join(projectDir, "workflows", name), { recursive: true });
+    await Deno.writeTextFile(join(projectDir, path), scaffold(name), { createNew: true });
+  });
+  return path;
+}
+
+async function attempt(path: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) {
+      throw new CommandFailure(
+        "WORKFLOW_EXISTS",
+        `${path} appeared while weft init ran; it was left untouched`,
+        `edit ${path}, or choose another name: weft init <name>`,
+      );
+    }
+    const why = error instanceof Deno.errors.PermissionDenied ? "permission denied" : (error as Error).name;
+    throw unwritable(
+      path,
+      `cannot be written (${why})`,
+      "check that the project folder is yours and writable",
+    );
+  }
+}
+
+function unwritable(path: string, what: string, fix: string): CommandFailure {
+  return new CommandFailure("OUTPUT_UNWRITABLE", `${path} ${what}; weft init wrote nothing there`, fix);
+}
+
+function report(files: { path: string; status: FileStatus }[], name: string | undefined, next: string): void {
+  const width = Math.max(...files.map((file) => file.path.length));
+  for (const { path, status } of files) {
+    const what = path === SCHEMA_PATH
+      ? status === "unchanged"
+        ? `already weft ${VERSION}'s schema`
+        : status === "updated"
+        ? `it differed from weft ${VERSION}'s schema`
+        : `the JSON Schema of "$schema"; editors validate the manifest with it`
+      : "ask, check, confirm, commit: it runs as it is";
+    const mark = status === "unchanged" ? paint("dim", "·") : paint("green", "✓");
+    console.log(`${mark} ${status.padEnd(9)} ${path.padEnd(width)}  ${paint("dim", what)}`);
+  }
+  console.log("");
+  if (name === undefined) console.log(hint("scaffold a workflow", next));
+  else {
+    console.log(hint("run it", next));
+    console.log(
+      hint("then make it yours", `workflows/${name}/workflow.json`) +
+        paint("dim", " (edits apply without a restart)"),
+    );
+  }
+}
