@@ -48,6 +48,15 @@ export type OptionSpec = FlagOption | TextOption | IntegerOption;
 /** A command's declared options, by long name without the dashes. */
 export type OptionSpecs = Record<string, OptionSpec>;
 
+/** `--port N`, as `start` and `serve` take it. */
+export const PORT_OPTION: IntegerOption = {
+  type: "integer",
+  arg: "N",
+  min: 0,
+  max: 65535,
+  help: "listen on port N (0: any free port); default: the port of the last run, else any",
+};
+
 /** The parsed value of each declared option: flags are booleans, the others absent unless given. */
 export type OptionValues<O extends OptionSpecs> = {
   [K in keyof O]: O[K] extends FlagOption ? boolean : O[K] extends IntegerOption ? number | undefined

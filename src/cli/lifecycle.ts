@@ -10,7 +10,7 @@ import { inspectLock } from "../weft_dir/lock.ts";
 import { UNTRUSTED_FIX } from "../weft_dir/trust.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
 import { isProcessAlive } from "../weft_dir/process.ts";
-import { UsageError } from "./args.ts";
+import { PORT_OPTION, UsageError } from "./args.ts";
 import { defineCommand } from "./command.ts";
 import { CommandFailure } from "./failure.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -82,13 +82,7 @@ export const startCommand = defineCommand({
   synopsis: "start [--port N]",
   description: "Starts the service in the background, or reuses the one that runs for the project.",
   options: {
-    port: {
-      type: "integer",
-      arg: "N",
-      min: 0,
-      max: 65535,
-      help: "listen on port N (0: any free port); default: the port of the last run, else any",
-    },
+    port: PORT_OPTION,
   },
   json: 'print { "state": "running", "reason", "url", "port"?, "pid", "instanceId" }',
   async run({ projectDir, positionals, json, options }) {

@@ -8,6 +8,7 @@
 import { startService } from "../service/service.ts";
 import { LockHeldError } from "../weft_dir/lock.ts";
 import { UntrustedStateError } from "../weft_dir/trust.ts";
+import { PORT_OPTION } from "./args.ts";
 import { defineCommand } from "./command.ts";
 import { DEFAULT_SESSION_LIMITS } from "../http/sessions.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -26,13 +27,7 @@ Stops cleanly on SIGTERM or SIGINT, and with --exit-with-stdin when stdin closes
 If it cannot start, prints {"ready":false,"error":...,"code":...,"fix":...} on stdout and the
 reason on stderr.`,
   options: {
-    port: {
-      type: "integer",
-      arg: "N",
-      min: 0,
-      max: 65535,
-      help: "listen on port N (0: any free port); default: the port of the last run, else any",
-    },
+    port: PORT_OPTION,
     "exit-with-stdin": { type: "boolean", help: "stop when stdin closes (for a sidecar)" },
     "studio-url": {
       type: "boolean",

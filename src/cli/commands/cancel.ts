@@ -4,14 +4,8 @@
  * @module
  */
 
-import type { RunView } from "../../engine/views.ts";
-import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
-import { EXIT } from "../exit_codes.ts";
-import { printJson } from "../format.ts";
-import { withClient } from "./client.ts";
-import { NO_CONTEXT, runContext } from "./run_context.ts";
-import { describeRun } from "./run_view.ts";
+import { changeRun } from "./run_change.ts";
 
 /** `weft cancel` */
 export const cancelCommand = defineCommand({
@@ -26,17 +20,5 @@ working on it is refused from then on. What it already committed stays.`,
     NOT_FOUND: "check the Run id; `weft runs` lists the Runs",
     CONFLICT: "the Run has already ended; `weft run RUN` shows how",
   },
-  async run({ positionals, projectDir, json }) {
-    const [runId, ...extra] = positionals;
-    if (!runId || extra.length) {
-      throw new UsageError("takes exactly one Run id (see `weft runs --status waiting`)");
-    }
-    const { run, context } = await withClient(projectDir, async (client) => {
-      const { run } = await client.call<{ run: RunView }>("cancel_run", { runId });
-      return { run, context: json ? NO_CONTEXT : await runContext(client, run) };
-    });
-    if (json) printJson({ run });
-    else console.log(describeRun(run, context));
-    return EXIT.OK;
-  },
+  run: (input) => changeRun(input, "cancel_run", "weft runs --status waiting"),
 });

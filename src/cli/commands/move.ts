@@ -4,13 +4,8 @@
  * @module
  */
 
-import type { RunView } from "../../engine/views.ts";
-import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
-import { EXIT } from "../exit_codes.ts";
-import { printJson } from "../format.ts";
-import { withClient } from "./client.ts";
-import { describeRun } from "./run_view.ts";
+import { changeRun } from "./run_change.ts";
 
 /** `weft move` */
 export const moveCommand = defineCommand({
@@ -31,17 +26,5 @@ says exactly what does not fit. The move is recorded on the Run's timeline.`,
     CONFLICT:
       "the Run goes on under its own version; answer it as it is, or cancel it with `weft cancel RUN`",
   },
-  async run({ positionals, projectDir, json }) {
-    const [runId, ...extra] = positionals;
-    if (!runId || extra.length) {
-      throw new UsageError("takes exactly one Run id (see `weft runs --status waiting`)");
-    }
-    const { run } = await withClient(
-      projectDir,
-      (client) => client.call<{ run: RunView }>("move_run", { runId }),
-    );
-    if (json) printJson({ run });
-    else console.log(describeRun(run));
-    return EXIT.OK;
-  },
+  run: (input) => changeRun(input, "move_run", "weft runs --status waiting"),
 });

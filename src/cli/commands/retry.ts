@@ -5,14 +5,8 @@
  * @module
  */
 
-import type { RunView } from "../../engine/views.ts";
-import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
-import { EXIT } from "../exit_codes.ts";
-import { printJson } from "../format.ts";
-import { withClient } from "./client.ts";
-import { NO_CONTEXT, runContext } from "./run_context.ts";
-import { describeRun } from "./run_view.ts";
+import { changeRun } from "./run_change.ts";
 
 /** `weft retry` */
 export const retryCommand = defineCommand({
@@ -29,17 +23,5 @@ started it. Nothing of the old attempt is replayed. weft never retries by itself
     CONFLICT: "only a Run that failed with RUN_INTERRUPTED or MODEL_UNAVAILABLE can be retried; " +
       "`weft run RUN` shows why this one ended",
   },
-  async run({ positionals, projectDir, json }) {
-    const [runId, ...extra] = positionals;
-    if (!runId || extra.length) {
-      throw new UsageError("takes exactly one Run id (see `weft runs --status failed`)");
-    }
-    const { run, context } = await withClient(projectDir, async (client) => {
-      const { run } = await client.call<{ run: RunView }>("retry_run", { runId });
-      return { run, context: json ? NO_CONTEXT : await runContext(client, run) };
-    });
-    if (json) printJson({ run });
-    else console.log(describeRun(run, context));
-    return EXIT.OK;
-  },
+  run: (input) => changeRun(input, "retry_run", "weft runs --status failed"),
 });
