@@ -30,6 +30,17 @@ export class CommandFailure extends Error {
   }
 }
 
+/**
+ * Why a file could not be written, in words (never the OS's text, which names syscalls and error numbers).
+ */
+export function writeFailureReason(error: unknown): string {
+  if (error instanceof Deno.errors.NotFound) return "its folder does not exist";
+  if (error instanceof Deno.errors.PermissionDenied) return "permission denied";
+  if (error instanceof Deno.errors.IsADirectory) return "it is a folder";
+  if (error instanceof Deno.errors.NotADirectory) return "a part of its path is a file, not a folder";
+  return `the system refused (${(error as Error)?.name ?? "unknown error"})`;
+}
+
 /** Fixes a command offers for service error codes, where it knows better than the generic ones. */
 export type Fixes = Partial<Record<ErrorCode, string>>;
 

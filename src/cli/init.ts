@@ -16,7 +16,7 @@ import { EMBEDDED_WORKFLOWS } from "../workflows/embedded.ts";
 import { UsageError } from "./args.ts";
 import { defineCommand } from "./command.ts";
 import { EXIT } from "./exit_codes.ts";
-import { CommandFailure } from "./failure.ts";
+import { CommandFailure, writeFailureReason } from "./failure.ts";
 import { hint, paint, printJson } from "./format.ts";
 import TEMPLATE from "./init_template.json" with { type: "json" };
 import SCHEMA_TEXT from "../../schema/workflow.schema.json" with { type: "text" };
@@ -176,10 +176,9 @@ async function attempt(path: string, write: () => Promise<void>): Promise<void> 
         `edit ${path}, or choose another name: weft init <name>`,
       );
     }
-    const why = error instanceof Deno.errors.PermissionDenied ? "permission denied" : (error as Error).name;
     throw unwritable(
       path,
-      `cannot be written (${why})`,
+      `cannot be written: ${writeFailureReason(error)}`,
       "check that the project folder is yours and writable",
     );
   }

@@ -173,3 +173,21 @@ Deno.test("git never takes .weft/: weft writes .weft/.gitignore, and doctor repo
     await Deno.remove(cwd, { recursive: true });
   }
 });
+
+Deno.test("doctor's fix for a manifest placed directly in workflows/ is to move it into a folder", async () => {
+  const cwd = await tempProject({ "workflows/workflow.json": "{}", "workflows/workflow.schema.json": "{}" });
+  try {
+    const { stdout } = await runWeft(["doctor", "--json"], { cwd });
+    const findings = (JSON.parse(stdout) as { findings: Finding[] }).findings
+      .filter((f) => f.check === "workflows");
+    assert.equal(findings.length, 1, JSON.stringify(findings));
+    assert.match(findings[0].message, /workflows\/workflow\.json: a workflow lives in a folder of its own/);
+    assert.equal(
+      findings[0].fix,
+      'move workflows/workflow.json to workflows/<name>/workflow.json, <name> being its "name"; ' +
+        "the service picks up edits without a restart (docs/workflows.md describes the format)",
+    );
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});

@@ -66,6 +66,7 @@ const SCENARIOS: Record<FailureCode, Scenario | Unreachable> = {
   },
   OUTPUT_UNWRITABLE: {
     args: ["artifact", "--flow", "review", "--stage", "collect", "--output", "no/such/dir/out.json"],
+    message: /^cannot write no\/such\/dir\/out\.json: its folder does not exist$/,
     fix: /^check the folder exists and is writable$/,
   },
   WORKFLOW_EXISTS: {

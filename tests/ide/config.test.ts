@@ -86,6 +86,27 @@ Deno.test("the Codex snippet is TOML with timeouts long enough for a person", as
   }
 });
 
+Deno.test("a compiled weft prints itself as the command, never npx or a deno of the moment", async () => {
+  const projectDir = await tempProject();
+  const binDir = await Deno.makeTempDir({ prefix: "weft-bin-" });
+  try {
+    // A program not named deno is taken for the compiled weft; a hard link of this deno stands in for one
+    // (copied when the temporary folder is on another file system).
+    const weft = `${binDir}/weft`;
+    await Deno.link(Deno.execPath(), weft).catch(() => Deno.copyFile(Deno.execPath(), weft));
+    const output = await runWeft(["config", "claude", "--project", projectDir], { executable: weft });
+    assert.equal(output.code, 0, output.stderr);
+    assert.deepEqual(entryOf("claude", output.stdout), {
+      type: "stdio",
+      command: weft,
+      args: ["mcp", "--project", projectDir],
+    });
+  } finally {
+    await Deno.remove(projectDir, { recursive: true });
+    await Deno.remove(binDir, { recursive: true });
+  }
+});
+
 function entryOf(ide: string, stdout: string): Entry {
   if (ide === "codex") return parseToml(stdout)["mcp_servers.weft"] as Entry;
   const parsed = JSON.parse(stdout);

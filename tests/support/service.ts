@@ -30,14 +30,20 @@ export interface ServedProject {
 }
 
 /**
- * Runs the program itself (`deno run -A main.ts ...args`, or `program` instead of the first three) and
- * collects its output.
+ * Runs the program itself (`deno run -A main.ts ...args`, or `program` instead of the last three, and
+ * `executable` instead of this Deno) and collects its output.
  */
 export async function runWeft(
   args: string[],
-  options: { cwd?: string; stdin?: string; env?: Record<string, string>; program?: string[] } = {},
+  options: {
+    cwd?: string;
+    stdin?: string;
+    env?: Record<string, string>;
+    program?: string[];
+    executable?: string;
+  } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(options.executable ?? Deno.execPath(), {
     args: [...options.program ?? CHECKOUT, ...args],
     cwd: options.cwd,
     env: options.env,

@@ -8,7 +8,7 @@ import type { ArtifactView } from "../../engine/views.ts";
 import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
-import { CommandFailure } from "../failure.ts";
+import { CommandFailure, writeFailureReason } from "../failure.ts";
 import { hint, indent, paint, printJson, relativeTime } from "../format.ts";
 import { withClient } from "./client.ts";
 
@@ -107,7 +107,7 @@ async function exportData(artifact: ArtifactView, path: string, overwrite: boole
     }
     throw new CommandFailure(
       "OUTPUT_UNWRITABLE",
-      `cannot write ${path}: ${(error as Error).message}`,
+      `cannot write ${path}: ${writeFailureReason(error)}`,
       "check the folder exists and is writable",
     );
   }

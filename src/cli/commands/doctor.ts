@@ -196,8 +196,12 @@ function workflowFindings(workflows: Loading[]): Finding[] {
     check: "workflows" as const,
     state: "problem" as const,
     message: `workflow "${w.name}" does not load:\n${w.reason ?? "(no reason given)"}`,
-    fix: `edit workflows/${w.name}/ as each line says; the service picks up edits without a restart ` +
-      "(docs/workflows.md describes the format)",
+    // A workflow name has no dot: one that does is a JSON file placed directly in workflows/.
+    fix:
+      (w.name.endsWith(".json")
+        ? `move workflows/${w.name} to workflows/<name>/workflow.json, <name> being its "name"; `
+        : `edit workflows/${w.name}/ as each line says; `) +
+      "the service picks up edits without a restart (docs/workflows.md describes the format)",
   }));
 }
 
