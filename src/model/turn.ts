@@ -60,26 +60,13 @@ export interface TurnResponse {
 /** Sends one request; the SDK does no retries of its own (the caller decides, within its budget). */
 export async function runTurn(request: TurnRequest): Promise<TurnResponse> {
   const { entry } = request;
-  const tools: ToolSet = {};
-  for (const offered of request.tools) {
-    tools[offered.name] = tool({
-      description: offered.description,
-      inputSchema: jsonSchema(offered.inputSchema as Parameters<typeof jsonSchema>[0]),
-    });
-  }
   const format = request.responseFormat;
   const result = await generateText({
     model: languageModel(entry, request.key, format?.mode === "json_schema"),
     system: request.system,
     messages: request.messages,
-    ...(request.tools.length ? { tools, toolChoice: request.toolChoice } : {}),
-    ...(format
-      ? {
-        output: format.mode === "json_schema"
-          ? Output.object({ schema: jsonSchema(format.schema as Parameters<typeof jsonSchema>[0]) })
-          : Output.json(),
-      }
-      : {}),
+    ...(request.tools.length ? { tools: toolSet(request.tools), toolChoice: request.toolChoice } : {}),
+    ...(format ? { output: outputOf(format) } : {}),
     maxRetries: 0,
     abortSignal: request.signal,
     maxOutputTokens: entry.maxOutputTokens ?? 4096,
@@ -101,7 +88,28 @@ export async function runTurn(request: TurnRequest): Promise<TurnResponse> {
   };
 }
 
+// An agent call sends the same entry, tools and output schema objects on every turn, so what the SDK builds
+// from them is kept for the call's life (weakly: a finished call's objects are collected with it). Building
+// a chat model compiles the provider's response schemas, most of weft's own time per turn when redone.
+const models = new WeakMap<
+  ModelEntry,
+  { key: string | undefined; structured: boolean; model: LanguageModel }
+>();
+const toolSets = new WeakMap<TurnTool[], ToolSet>();
+const outputs = new WeakMap<Record<string, unknown>, TurnOutput>();
+
+/** The structured output the SDK is asked for (its type as `generateText` takes it). */
+type TurnOutput = NonNullable<Parameters<typeof generateText>[0]["output"]>;
+
 function languageModel(entry: ModelEntry, key: string | undefined, structured: boolean): LanguageModel {
+  const kept = models.get(entry);
+  if (kept && kept.key === key && kept.structured === structured) return kept.model;
+  const model = createLanguageModel(entry, key, structured);
+  models.set(entry, { key, structured, model });
+  return model;
+}
+
+function createLanguageModel(entry: ModelEntry, key: string | undefined, structured: boolean): LanguageModel {
   const baseURL = baseUrlOf(entry);
   if (entry.provider === "anthropic") {
     // Without a key the provider would read ANTHROPIC_API_KEY by itself; weft sends only the named variable.
@@ -114,6 +122,31 @@ function languageModel(entry: ModelEntry, key: string | undefined, structured: b
     supportsStructuredOutputs: structured,
     fetch: cappedFetch,
   }).chatModel(entry.model);
+}
+
+function toolSet(offered: TurnTool[]): ToolSet {
+  let tools = toolSets.get(offered);
+  if (!tools) {
+    tools = {};
+    for (const { name, description, inputSchema } of offered) {
+      tools[name] = tool({
+        description,
+        inputSchema: jsonSchema(inputSchema as Parameters<typeof jsonSchema>[0]),
+      });
+    }
+    toolSets.set(offered, tools);
+  }
+  return tools;
+}
+
+function outputOf(format: NonNullable<TurnRequest["responseFormat"]>): TurnOutput {
+  if (format.mode === "json_object") return Output.json();
+  let output = outputs.get(format.schema);
+  if (!output) {
+    output = Output.object({ schema: jsonSchema(format.schema as Parameters<typeof jsonSchema>[0]) });
+    outputs.set(format.schema, output);
+  }
+  return output;
 }
 
 /** Drops the empty key header a keyless Anthropic-compatible request would otherwise carry. */

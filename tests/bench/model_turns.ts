@@ -1,15 +1,17 @@
 /**
  * weft's own time per model turn: Runs of a one-step workflow driven by the service's model against a
- * scripted OpenAI-compatible server in this process, which answers at once and notes when each answer left
- * and when the next request of the same agent call arrived. The gap between the two is weft's time for the
- * turn (reading the answer, running and recording the tool call, committing the turn, building and sending
- * the next request); the server's own time is not in it.
+ * scripted OpenAI-compatible server in this process, which answers at once and notes when each answer was
+ * ready to leave and when the next request of the same agent call reached it. The gap between the two is
+ * weft's time for the turn (reading the answer, running and recording the tool call, committing the turn,
+ * building and sending the next request, both loopback transfers); the server's own time (reading the
+ * request, building the answer) is not in it. The Run is watched only once its last request has arrived, so
+ * the watching client's calls do not land inside the measured gaps.
  *
  * @module
  */
 
 import type { RunView } from "../../src/engine/views.ts";
-import { scriptedServer, turnOf } from "../model/scripted_server.ts";
+import { replyResponse, scriptedServer, turnOf } from "../model/scripted_server.ts";
 import { probeFiles, probeTurn } from "../model/support.ts";
 import { N } from "./config.ts";
 import { call, connect } from "./clients.ts";
@@ -25,11 +27,11 @@ const AIM_MS = 2;
 export async function benchModelTurns(): Promise<void> {
   const times: { arrived: number; answered: number; turn: number }[] = [];
   const model = scriptedServer("openai", (request) => {
-    const entry = { arrived: performance.now(), answered: 0, turn: turnOf(request) };
+    const entry = { arrived: request.receivedAt, answered: 0, turn: turnOf(request) };
     times.push(entry);
-    const reply = probeTurn(entry.turn);
+    const response = replyResponse("openai", probeTurn(entry.turn));
     entry.answered = performance.now();
-    return reply;
+    return { response: () => response };
   });
   const projectDir = await tempDir({
     "weft.json": JSON.stringify({
@@ -41,9 +43,11 @@ export async function benchModelTurns(): Promise<void> {
   try {
     const client = await connect(weft, "/internal/mcp");
     const runOnce = async () => {
+      const requests = model.requests.length + 3;
       const { run } = await call<{ run: RunView }>(client, "flow", { flowName: "probe", intent: "bench" });
       await withTimeout(
         (async () => {
+          await model.received(requests);
           while (true) {
             const now = (await call<{ run: RunView }>(client, "get_run", { runId: run.runId })).run;
             if (now.status === "completed") return;

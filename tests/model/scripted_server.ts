@@ -15,6 +15,8 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
   /** Aborted when the client gives up on the request (a timeout, a cancel, a killed process). */
   signal: AbortSignal;
+  /** `performance.now()` when the server began to handle it, before reading its body (for the bench). */
+  receivedAt: number;
 }
 
 /** A tool call the script makes the model do. */
@@ -49,6 +51,7 @@ export function scriptedServer(
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, signal: abort.signal, onListen: () => {} },
     async (request) => {
+      const receivedAt = performance.now();
       const recorded: RecordedRequest = {
         path: new URL(request.url).pathname,
         headers: Object.fromEntries(request.headers),
@@ -57,12 +60,12 @@ export function scriptedServer(
         get signal() {
           return request.signal;
         },
+        receivedAt,
       };
       requests.push(recorded);
       for (const waiter of waiters.filter((w) => requests.length >= w.count)) waiter.resolve();
       const reply = await script(recorded, requests.length - 1);
-      if ("response" in reply) return await reply.response();
-      return Response.json(protocol === "openai" ? openAiBody(reply) : anthropicBody(reply));
+      return "response" in reply ? await reply.response() : replyResponse(protocol, reply);
     },
   );
   return {
@@ -80,6 +83,14 @@ export function scriptedServer(
 }
 
 let nextId = 0;
+
+/** The HTTP response a scripted reply of tool calls or text becomes in `protocol`. */
+export function replyResponse(
+  protocol: Protocol,
+  reply: Exclude<ScriptedReply, { response: unknown }>,
+): Response {
+  return Response.json(protocol === "openai" ? openAiBody(reply) : anthropicBody(reply));
+}
 
 function openAiBody(reply: Exclude<ScriptedReply, { response: unknown }>): unknown {
   const usage = reply.usage ?? { input: 100, output: 20 };

@@ -8,7 +8,13 @@ import type { RunEventView, RunView } from "../../src/engine/views.ts";
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import { PLAN, specification } from "../support/intent_agent.ts";
 import { call, serve, type ServedProject, tempProject } from "../support/service.ts";
-import { type RecordedRequest, type ScriptedReply, toolNames, turnOf } from "./scripted_server.ts";
+import {
+  type RecordedRequest,
+  type ScriptedCall,
+  type ScriptedReply,
+  toolNames,
+  turnOf,
+} from "./scripted_server.ts";
 
 /** The key the suites give the scripted servers; it must never show up anywhere but the request header. */
 export const TEST_KEY = "sk-test-4f9a1c7e2b8d6a3f5e0c9b7a1d2e4f6a";
@@ -147,7 +153,7 @@ export function probeFiles(model: Record<string, unknown> = {}): Record<string, 
 }
 
 /** A model that does the probe step in three turns: context, note, result. */
-export function probeTurn(turn: number): ScriptedReply {
+export function probeTurn(turn: number): { calls: ScriptedCall[] } {
   if (turn === 0) return { calls: [{ name: "get_context", input: {} }] };
   if (turn === 1) return { calls: [{ name: "submit_note", input: { value: "noted" } }] };
   return { calls: [{ name: "complete_agent_call", input: { outcome: "done" } }] };
