@@ -63,6 +63,13 @@ export function classifyRequestFailure(error: unknown, who: string, secrets: str
     const code = isTransient(error) ? "MODEL_UNAVAILABLE" : "MODEL_REQUEST_FAILED";
     return new ModelFailure(code, `${who}: the server answered HTTP ${status}${text ? `: ${text}` : ""}`);
   }
+  if (causedBy(error, /reading a body|body.*(?:incomplete|closed)|unexpected end/i)) {
+    // The server answered and the connection broke before the answer was whole: worth trying again.
+    return new ModelFailure(
+      "MODEL_UNAVAILABLE",
+      `${who}: the connection broke before the whole answer arrived${text ? ` (${text})` : ""}`,
+    );
+  }
   if (isConnectionFailure(error)) {
     return new ModelFailure(
       "MODEL_UNAVAILABLE",
@@ -76,12 +83,13 @@ export function classifyRequestFailure(error: unknown, who: string, secrets: str
 }
 
 function isConnectionFailure(error: unknown): boolean {
+  return causedBy(error, /connect|ECONNREFUSED|fetch failed|network/i, "ConnectionRefused");
+}
+
+/** Whether the error or one of its causes has a message matching `pattern` (or the error name `name`). */
+function causedBy(error: unknown, pattern: RegExp, name?: string): boolean {
   for (let at: unknown = error, depth = 0; at && depth < 5; at = (at as ApiCallErrorLike).cause, depth++) {
-    const name = (at as Error).name ?? "";
-    const message = (at as Error).message ?? "";
-    if (name === "ConnectionRefused" || /connect|ECONNREFUSED|fetch failed|network/i.test(message)) {
-      return true;
-    }
+    if ((name && (at as Error).name === name) || pattern.test((at as Error).message ?? "")) return true;
   }
   return false;
 }

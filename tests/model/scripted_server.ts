@@ -82,6 +82,54 @@ export function scriptedServer(
   };
 }
 
+/**
+ * A server that answers every request with a 200 promising a 4 KiB JSON body, sends its first bytes and
+ * closes the connection: a response cut off mid-way, as a dropped connection or a crashed proxy leaves it.
+ */
+export function truncatingServer(): { url: string; requests: () => number; close: () => Promise<void> } {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const encoder = new TextEncoder();
+  let requests = 0;
+  const serving = (async () => {
+    for await (const connection of listener) {
+      requests++;
+      void answerCutOff(connection, encoder);
+    }
+  })().catch(() => {});
+  return {
+    url: `http://127.0.0.1:${listener.addr.port}`,
+    requests: () => requests,
+    close: async () => {
+      listener.close();
+      await serving;
+    },
+  };
+}
+
+async function answerCutOff(connection: Deno.Conn, encoder: TextEncoder): Promise<void> {
+  try {
+    // Read the whole request first, so the client sees a cut answer rather than a refused upload.
+    const buffer = new Uint8Array(64 * 1024);
+    let received = "";
+    while (true) {
+      const read = await connection.read(buffer);
+      if (read === null) return;
+      received += new TextDecoder().decode(buffer.subarray(0, read));
+      const headerEnd = received.indexOf("\r\n\r\n");
+      const length = Number(/content-length:\s*(\d+)/i.exec(received)?.[1] ?? 0);
+      if (headerEnd >= 0 && encoder.encode(received.slice(headerEnd + 4)).length >= length) break;
+    }
+    await connection.write(encoder.encode(
+      "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 4096\r\n\r\n" +
+        '{"id":"cut","choices":[{"index":0,"message":{"role":"assis',
+    ));
+  } catch {
+    // the client went first
+  } finally {
+    connection.close();
+  }
+}
+
 let nextId = 0;
 
 /** The HTTP response a scripted reply of tool calls or text becomes in `protocol`. */
