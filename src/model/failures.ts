@@ -115,6 +115,7 @@ function providerMessage(error: unknown): string {
 export function excerpt(text: string, secrets: string[]): string {
   let clean = text.replace(/\s+/g, " ").trim();
   for (const secret of secrets) if (secret) clean = clean.split(secret).join("[redacted]");
-  clean = clean.replace(/(bearer\s+)\S+/gi, "$1[redacted]");
+  // A bearer token's own characters only, so the punctuation around it stays.
+  clean = clean.replace(/(bearer\s+)(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, "$1[redacted]");
   return clean.length > MAX_EXCERPT ? `${clean.slice(0, MAX_EXCERPT)}…` : clean;
 }

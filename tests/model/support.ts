@@ -27,6 +27,8 @@ export async function servedWithModel(options: {
   keyEnv?: string;
   entry?: Record<string, unknown>;
   files?: Record<string, string>;
+  /** More variables for the service's environment. */
+  env?: Record<string, string>;
 }): Promise<{ served: ServedProject; projectDir: string; userDir: string }> {
   const entry = {
     provider: options.protocol === "openai" ? "openai-compatible" : "anthropic",
@@ -42,7 +44,11 @@ export async function servedWithModel(options: {
   });
   const userDir = await Deno.makeTempDir({ prefix: "weft-user-" });
   const served = await serve(projectDir, {
-    env: { XDG_CONFIG_HOME: userDir, ...(options.keyEnv ? { [options.keyEnv]: TEST_KEY } : {}) },
+    env: {
+      XDG_CONFIG_HOME: userDir,
+      ...options.env,
+      ...(options.keyEnv ? { [options.keyEnv]: TEST_KEY } : {}),
+    },
   });
   return { served, projectDir, userDir };
 }
