@@ -1,0 +1,79 @@
+/**
+ * `weft serve` starts without the AI SDK: no module the serve command loads statically reaches `ai` or
+ * `@ai-sdk/*`; only `src/model/turn.ts` does, and only through the `import()` the first model step runs.
+ * The graph is Deno's own (`deno info --json`), so a static import added anywhere on the path fails here.
+ */
+import assert from "node:assert/strict";
+import { resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ROOT = resolve(import.meta.dirname!, "../..");
+
+interface GraphModule {
+  specifier: string;
+  npmPackage?: string;
+  dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+}
+
+/** The module graph of `main.ts`, dynamic imports included. */
+async function moduleGraph(): Promise<Map<string, GraphModule>> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "main.ts"],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(output.success, new TextDecoder().decode(output.stderr));
+  const { modules, redirects } = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+    modules: GraphModule[];
+    redirects: Record<string, string>;
+  };
+  const graph = new Map(modules.map((module) => [module.specifier, module]));
+  // An npm import names `npm:ai@…`; the graph lists the package under the specifier it redirects to.
+  for (const [from, to] of Object.entries(redirects)) {
+    const module = graph.get(to);
+    if (module) graph.set(from, module);
+  }
+  return graph;
+}
+
+/** Every module loaded when `roots` are, following static (not type-only, not dynamic) imports. */
+function staticClosure(graph: Map<string, GraphModule>, roots: string[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...roots];
+  while (queue.length) {
+    const specifier = queue.pop()!;
+    if (seen.has(specifier)) continue;
+    seen.add(specifier);
+    for (const dependency of graph.get(specifier)?.dependencies ?? []) {
+      if (dependency.code && !dependency.isDynamic) queue.push(dependency.code.specifier);
+    }
+  }
+  return seen;
+}
+
+const isAiSdk = (module: GraphModule | undefined) => /^(?:ai|@ai-sdk\/[^@]+)@/.test(module?.npmPackage ?? "");
+const file = (path: string) => pathToFileURL(resolve(ROOT, path)).href;
+
+Deno.test("weft serve loads no module of the AI SDK; the first model request does", async () => {
+  const graph = await moduleGraph();
+  const turn = file("src/model/turn.ts");
+  // The serve command is itself loaded with import() by the CLI: its static closure is what serve loads.
+  const serve = staticClosure(graph, [file("main.ts"), file("src/cli/serve.ts")]);
+  assert.ok(serve.has(file("src/model/executor.ts")), "the serve path no longer reaches the executor");
+  const sdk = [...serve].filter((specifier) => isAiSdk(graph.get(specifier)));
+  assert.deepEqual(sdk, [], `weft serve loads the AI SDK`);
+  assert.ok(!serve.has(turn), "weft serve loads src/model/turn.ts");
+
+  // Not vacuous: the SDK is in the graph, reached statically from turn.ts, which is loaded dynamically.
+  const fromTurn = [...staticClosure(graph, [turn])].map((specifier) => graph.get(specifier));
+  assert.ok(fromTurn.some((module) => module?.npmPackage?.startsWith("ai@")), "turn.ts does not load ai");
+  assert.ok(fromTurn.some((module) => module?.npmPackage?.startsWith("@ai-sdk/openai-compatible@")));
+  assert.ok(fromTurn.some((module) => module?.npmPackage?.startsWith("@ai-sdk/anthropic@")));
+  const loadsTurn = [...graph.values()].filter((module) =>
+    module.dependencies?.some((dependency) => dependency.code?.specifier === turn)
+  );
+  assert.deepEqual(loadsTurn.map((module) => fileURLToPath(module.specifier).slice(ROOT.length + 1)), [
+    "src/model/executor.ts",
+  ]);
+});
