@@ -88,13 +88,12 @@ export async function runTurn(request: TurnRequest): Promise<TurnResponse> {
   };
 }
 
-// An agent call sends the same entry, tools and output schema objects on every turn, so what the SDK builds
-// from them is kept for the call's life (weakly: a finished call's objects are collected with it). Building
-// a chat model compiles the provider's response schemas, most of weft's own time per turn when redone.
-const models = new WeakMap<
-  ModelEntry,
-  { key: string | undefined; structured: boolean; model: LanguageModel }
->();
+// Building a chat model compiles the provider's response schemas: redone for every turn, it was most of
+// weft's own time per turn. Models are kept by what they are built from (a few, for the roles in use), so an
+// edited weft.json builds a new one. An agent call sends the same tools and output schema objects on every
+// turn, so what the SDK builds from them is kept for the call's life (weakly, collected with the call).
+const models = new Map<string, LanguageModel>();
+const MAX_MODELS = 8;
 const toolSets = new WeakMap<TurnTool[], ToolSet>();
 const outputs = new WeakMap<Record<string, unknown>, TurnOutput>();
 
@@ -102,10 +101,13 @@ const outputs = new WeakMap<Record<string, unknown>, TurnOutput>();
 type TurnOutput = NonNullable<Parameters<typeof generateText>[0]["output"]>;
 
 function languageModel(entry: ModelEntry, key: string | undefined, structured: boolean): LanguageModel {
-  const kept = models.get(entry);
-  if (kept && kept.key === key && kept.structured === structured) return kept.model;
-  const model = createLanguageModel(entry, key, structured);
-  models.set(entry, { key, structured, model });
+  const id = JSON.stringify([entry.provider, baseUrlOf(entry), entry.model, key ?? null, structured]);
+  let model = models.get(id);
+  if (!model) {
+    model = createLanguageModel(entry, key, structured);
+    if (models.size >= MAX_MODELS) models.delete(models.keys().next().value!);
+    models.set(id, model);
+  }
   return model;
 }
 
