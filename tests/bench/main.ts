@@ -14,7 +14,8 @@
  *    sizes of `get_run` and of the claim's task on an `intent` Run;
  * 9. commit-to-notification latency (a change on one session, the notification on another) against the echo
  *    round trip, and the soak with every session subscribed against the same soak unsubscribed.
- * 10. weft's own time per model turn, against a scripted model server that answers at once.
+ * 10. weft's own time per model turn, against a scripted model server that answers at once, and the same gap
+ *     for a bare HTTP agent loop against the same server (`tests/bench/bare_model_client.ts`).
  *
  * Prints a table, a Markdown section for the README and, last, one JSON line of figures. Only 127.0.0.1 is
  * contacted; every child process and temp directory is removed at the end, on error, on Ctrl-C and when the
