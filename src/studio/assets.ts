@@ -1,7 +1,9 @@
 /**
  * The Studio page's files, embedded in the program (text imports travel inside `deno bundle` and
  * `deno compile`), by the URL path the service serves each one at. `src/studio/assets/` holds the files the
- * page's build writes; a file added there needs its line here.
+ * page's build writes (`deno task studio` bundles `src/studio/page/` into `studio.js`); a file added there
+ * needs its line here. Nothing else of `src/studio/` is imported by the server: the page's source is only the
+ * bundle's input.
  *
  * Only text imports are stable in Deno 2.9, so every asset is text (icons as SVG).
  *
@@ -11,6 +13,7 @@
 import indexHtml from "./assets/index.html" with { type: "text" };
 import studioJs from "./assets/studio.js" with { type: "text" };
 import studioCss from "./assets/studio.css" with { type: "text" };
+import iconSvg from "./assets/icon.svg" with { type: "text" };
 
 /** One embedded file: its media type and its content. */
 export interface StudioAsset {
@@ -26,4 +29,5 @@ export const STUDIO_ASSETS: ReadonlyMap<string, StudioAsset> = new Map([
   [STUDIO_INDEX, { contentType: "text/html; charset=utf-8", body: indexHtml }],
   ["/studio/studio.js", { contentType: "text/javascript; charset=utf-8", body: studioJs }],
   ["/studio/studio.css", { contentType: "text/css; charset=utf-8", body: studioCss }],
+  ["/studio/icon.svg", { contentType: "image/svg+xml", body: iconSvg }],
 ]);

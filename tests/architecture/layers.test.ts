@@ -192,3 +192,25 @@ Deno.test("no folder inside src/ has an import cycle between its subfolders", ()
     assert.equal(cycle, null, `a cycle between the subfolders of src/${folder}/: ${cycle?.join(" → ")}`);
   }
 });
+
+Deno.test("the Studio page's source is apart from the server: it imports only itself and its npm packages, and only the bundle reaches the server", () => {
+  const PAGE = "studio/page/";
+  const wrong = edgesOfSrc()
+    .filter(({ from, to }) => from.startsWith(PAGE) !== to.startsWith(PAGE))
+    .map(({ from, to }) => `${from} → ${to}`);
+  assert.deepEqual(
+    wrong,
+    [],
+    "imports across the Studio page's boundary (the server embeds only the bundle)",
+  );
+
+  const allowed = /^(preact|preact\/hooks|htm|@modelcontextprotocol\/sdk\/client\/[a-zA-Z]+\.js)$/;
+  const packages = new Set<string>();
+  for (const file of sourceFiles(join(SRC, PAGE))) {
+    const source = Deno.readTextFileSync(file).replace(/\/\*[\s\S]*?\*\//g, "");
+    for (const match of source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"'.][^"']*)["']/gm)) {
+      if (!allowed.test(match[1])) packages.add(`${relative(SRC, file)} imports ${match[1]}`);
+    }
+  }
+  assert.deepEqual([...packages], [], "the page bundles Preact, htm and the SDK client, nothing else");
+});

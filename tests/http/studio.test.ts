@@ -283,6 +283,37 @@ Deno.test("studio: with the cookie, a foreign Origin, a POST without Origin and 
   }
 });
 
+Deno.test("studio: the SDK transport's requests as a browser sends them pass: POST with Origin, the stream's GET with only Sec-Fetch-Site, DELETE with Origin", async () => {
+  const { handle, close } = await studioHandler();
+  try {
+    const cookie = await openStudio(handle);
+    const opened = await handle(
+      pageInitialize("/internal/mcp/studio", cookie, { "sec-fetch-site": "same-origin" }),
+    );
+    await opened.body?.cancel();
+    assert.equal(opened.status, 200);
+    const session = opened.headers.get("mcp-session-id")!;
+    const ours = { ...mcpHeaders(undefined), cookie, "mcp-session-id": session };
+    // A browser leaves Origin off a same-origin GET; Sec-Fetch-Site says who started it.
+    const stream = (site: string) =>
+      request("/internal/mcp/studio", {
+        headers: { ...ours, accept: "text/event-stream", "sec-fetch-site": site },
+      });
+    assert.equal(await statusOf(handle(stream("cross-site"))), 403, "a cross-site GET is refused");
+    assert.equal(await statusOf(handle(stream("same-site"))), 403, "a same-site (other port) GET is refused");
+    assert.equal(await statusOf(handle(stream("same-origin"))), 200, "the page's own notification stream");
+    const end = (origin: string) =>
+      request("/internal/mcp/studio", {
+        method: "DELETE",
+        headers: { ...ours, origin, "sec-fetch-site": origin === ORIGIN ? "same-origin" : "cross-site" },
+      });
+    assert.equal(await statusOf(handle(end("https://evil.example"))), 403, "a foreign DELETE is refused");
+    assert.equal(await statusOf(handle(end(ORIGIN))), 200, "the page closes its own session");
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("studio: a session ends 12 hours after its last renewal; one in use is renewed past half its time; a forged one is refused", async () => {
   const { handle, advance, close } = await studioHandler();
   try {

@@ -1,0 +1,75 @@
+/**
+ * The page's frame: the header (title, connection indicator, the count of Runs waiting for the person, the
+ * navigation) and the view the address's hash names.
+ *
+ * @module
+ */
+
+import type { ComponentChildren } from "preact";
+import { useEffect } from "preact/hooks";
+import { ArtifactPage, ArtifactsPage } from "./artifacts_view.ts";
+import { connection } from "./connection.ts";
+import { useLink, useLoad } from "./hooks.ts";
+import { html } from "./html.ts";
+import { HOME, navigate, parseRoute, type Route, useRoute } from "./route.ts";
+import { RunPage } from "./run_view.ts";
+import { RunsPage } from "./runs_view.ts";
+import { StartPage } from "./start_view.ts";
+
+interface ServiceStatus {
+  service: { counts: { runs: Record<string, number> } };
+}
+
+/** The whole page. */
+export function App(): ComponentChildren {
+  const route = useRoute();
+  useEffect(() => {
+    if (!route) navigate(parseRoute(HOME)!, true);
+  }, [route === undefined]);
+  return html`
+    <${Header} route=${route} />
+    <main id="view" tabindex="-1">${route && view(route)}</main>
+  `;
+}
+
+function view(route: Route): ComponentChildren {
+  switch (route.view) {
+    case "runs":
+      return html`<${RunsPage} route=${route} />`;
+    case "run":
+      return html`<${RunPage} key=${route.runId} runId=${route.runId} />`;
+    case "start":
+      return html`<${StartPage} />`;
+    case "artifacts":
+      return html`<${ArtifactsPage} route=${route} />`;
+    case "artifact":
+      return html`<${ArtifactPage} route=${route} />`;
+  }
+}
+
+function Header(props: { route: Route | undefined }): ComponentChildren {
+  const link = useLink();
+  const counts = useLoad("status", () => connection.call<ServiceStatus>("status"), ["weft://runs"]);
+  const waiting = counts.data?.service.counts.runs.waiting ?? 0;
+  const current = props.route?.view;
+  const here = (views: string[]) => current && views.includes(current) ? "page" : undefined;
+  return html`<header class="top">
+    <h1>weft Studio</h1>
+    <span role="status" class=${`link ${
+    link === "Live" ? "live" : link === "Offline" ? "offline" : "reconnecting"
+  }`}>${link}</span>
+    ${
+    connection.ended &&
+    html`
+      <p
+        class="problem">This Studio session has ended. Run <code>weft studio</code> in the project's folder to open it again.</p>
+    `
+  }
+    <a class="waiting-link" href=${HOME}>Waiting for you (${waiting})</a>
+    <nav aria-label="Studio">
+      <a href="#/runs" aria-current=${here(["runs", "run"])}>Runs</a>
+      <a href="#/start" aria-current=${here(["start"])}>Start a Run</a>
+      <a href="#/artifacts" aria-current=${here(["artifacts", "artifact"])}>Artifacts</a>
+    </nav>
+  </header>`;
+}

@@ -1,0 +1,238 @@
+/**
+ * The page's one MCP session with `/internal/mcp/studio`, through the official SDK client: tool calls that
+ * return their structured result or throw a {@linkcode StudioError}, resource subscriptions shared by every
+ * view, and a connection that heals itself. The browser sends the HttpOnly session cookie and its own
+ * `Origin`; the page never sees a credential.
+ *
+ * When the session's notification stream ends (the service stopped or restarted, or cut a stream that fell
+ * behind), the session is dropped and a new one opened, with backoff; once it is up, every subscription is
+ * made again and every watcher reloads, since changes may have been missed meanwhile.
+ *
+ * @module
+ */
+
+import { Client, StreamableHTTPClientTransport, StreamableHTTPError } from "./sdk.ts";
+import type { ErrorPayload } from "./types.ts";
+
+/** What the connection indicator says. */
+export type LinkState = "Live" | "Reconnecting…" | "Offline";
+
+/** The endpoint whose source is `studio`. */
+export const STUDIO_ENDPOINT = "/internal/mcp/studio";
+
+/** How long reconnecting is shown before the indicator says Offline (attempts go on). */
+const RECONNECTING_MS = 15_000;
+/** The longest pause between two attempts. */
+const MAX_BACKOFF_MS = 5_000;
+
+/** A tool's business error, or the connection's own trouble (`code` "OFFLINE", "SESSION_ENDED", "PROTOCOL"). */
+export class StudioError extends Error {
+  /** The error code of the catalog, or one of the connection's own. */
+  readonly code: string;
+  constructor(payload: { code: string; message: string }) {
+    super(payload.message);
+    this.code = payload.code;
+  }
+}
+
+/** The SDK validates tool results against output schemas only after `tools/list`, which the page never asks
+ * for; this validator keeps it from building its default (which compiles code the page's policy forbids). */
+const NO_VALIDATION = {
+  getValidator<T>() {
+    return (input: unknown) => ({ valid: true as const, data: input as T, errorMessage: undefined });
+  },
+} as NonNullable<ConstructorParameters<typeof Client>[1]>["jsonSchemaValidator"];
+
+type Watcher = () => void;
+
+/** The page's connection to the service. */
+export class Connection {
+  #state: LinkState = "Reconnecting…";
+  #ended = false;
+  #client: Client | null = null;
+  #connecting: Promise<void> | null = null;
+  #waiters: (() => void)[] = [];
+  #stateListeners = new Set<(state: LinkState) => void>();
+  #watchers = new Map<string, Set<Watcher>>();
+
+  /** The indicator's text now. */
+  get state(): LinkState {
+    return this.#state;
+  }
+
+  /** Whether the service refused the session cookie (only `weft studio` can open a new one). */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Calls `listener` on every change of the indicator; returns the way to stop. */
+  onState(listener: (state: LinkState) => void): () => void {
+    this.#stateListeners.add(listener);
+    return () => this.#stateListeners.delete(listener);
+  }
+
+  /** Opens the first session (and keeps one open from then on). */
+  start(): void {
+    this.#reconnect();
+    globalThis.addEventListener("pagehide", () => {
+      // Frees the session's place on the service at once instead of after its idle hour.
+      const transport = this.#client?.transport as StreamableHTTPClientTransport | undefined;
+      transport?.terminateSession().catch(() => {});
+    });
+  }
+
+  /** Calls a tool and returns its structured result; business errors and lost connections throw. */
+  async call<T>(name: string, args: Record<string, unknown> = {}): Promise<T> {
+    const client = await this.#ready();
+    let result;
+    try {
+      result = await client.callTool({ name, arguments: args });
+    } catch (error) {
+      throw this.#failure(client, error);
+    }
+    if (result.isError) {
+      const text = (result.content as { type: string; text?: string }[])[0]?.text ?? "";
+      let payload: ErrorPayload | undefined;
+      try {
+        payload = (JSON.parse(text) as { error?: ErrorPayload }).error;
+      } catch {
+        // Not the service's payload: shown as it came.
+      }
+      throw new StudioError(payload ?? { code: "INTERNAL", message: text || `${name} failed` });
+    }
+    return result.structuredContent as T;
+  }
+
+  /**
+   * Calls `onChange` whenever the resource `uri` changes, and after every reconnection; the subscription is
+   * shared by every watcher of the same URI. Returns the way to stop watching.
+   */
+  watch(uri: string, onChange: Watcher): () => void {
+    let watchers = this.#watchers.get(uri);
+    if (!watchers) {
+      watchers = new Set();
+      this.#watchers.set(uri, watchers);
+      this.#client?.subscribeResource({ uri }).catch(() => {});
+    }
+    watchers.add(onChange);
+    return () => {
+      watchers.delete(onChange);
+      if (watchers.size > 0 || this.#watchers.get(uri) !== watchers) return;
+      this.#watchers.delete(uri);
+      this.#client?.unsubscribeResource({ uri }).catch(() => {});
+    };
+  }
+
+  #setState(state: LinkState): void {
+    if (state === this.#state) return;
+    this.#state = state;
+    for (const listener of this.#stateListeners) listener(state);
+  }
+
+  #ready(): Promise<Client> {
+    if (this.#client) return Promise.resolve(this.#client);
+    if (this.#ended) {
+      return Promise.reject(
+        new StudioError({ code: "SESSION_ENDED", message: "This Studio session has ended." }),
+      );
+    }
+    return new Promise((resolve, reject) =>
+      this.#waiters.push(() =>
+        this.#client ? resolve(this.#client) : reject(
+          new StudioError({ code: "SESSION_ENDED", message: "This Studio session has ended." }),
+        )
+      )
+    );
+  }
+
+  /** What a failed request means: a lost session starts a reconnection; the caller gets a StudioError. */
+  #failure(client: Client, error: unknown): StudioError {
+    if (error instanceof StudioError) return error;
+    const status = error instanceof StreamableHTTPError ? error.code : undefined;
+    if (error instanceof TypeError || status === 404 || status === 401 || status === 503) {
+      this.#lost(client);
+      return new StudioError({
+        code: "OFFLINE",
+        message: "The service could not be reached; Studio reconnects by itself. Try again in a moment.",
+      });
+    }
+    return new StudioError({
+      code: "PROTOCOL",
+      message: error instanceof Error ? error.message : String(error),
+    });
+  }
+
+  /** Drops `client` (when it is the current one) and opens a new session. */
+  #lost(client: Client): void {
+    if (this.#client !== client) return;
+    this.#client = null;
+    const transport = client.transport as StreamableHTTPClientTransport | undefined;
+    // A session that still exists (a stream cut for falling behind) is closed; a restarted service has none.
+    transport?.terminateSession().catch(() => {}).finally(() => client.close().catch(() => {}));
+    this.#reconnect();
+  }
+
+  #reconnect(): void {
+    if (this.#connecting) return;
+    this.#connecting = this.#connectLoop().finally(() => this.#connecting = null);
+  }
+
+  async #connectLoop(): Promise<void> {
+    const started = Date.now();
+    for (let attempt = 0;; attempt++) {
+      this.#setState(Date.now() - started > RECONNECTING_MS ? "Offline" : "Reconnecting…");
+      let client: Client | undefined;
+      try {
+        client = await this.#open();
+        for (const uri of this.#watchers.keys()) await client.subscribeResource({ uri });
+        this.#client = client;
+        this.#setState("Live");
+        for (const waiter of this.#waiters.splice(0)) waiter();
+        for (const watchers of [...this.#watchers.values()]) for (const watcher of [...watchers]) watcher();
+        return;
+      } catch (error) {
+        client?.close().catch(() => {});
+        if (error instanceof StreamableHTTPError && error.code === 401) {
+          this.#ended = true;
+          this.#setState("Offline");
+          for (const waiter of this.#waiters.splice(0)) waiter();
+          return;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(500 * 2 ** attempt, MAX_BACKOFF_MS)));
+    }
+  }
+
+  async #open(): Promise<Client> {
+    const client = new Client(
+      { name: "weft-studio", version: "1" },
+      { capabilities: {}, jsonSchemaValidator: NO_VALIDATION },
+    );
+    // The transport's own retries of the notification stream would resume a session that a restart has
+    // ended; one try, then a new session through #lost.
+    const transport = new StreamableHTTPClientTransport(new URL(STUDIO_ENDPOINT, location.origin), {
+      reconnectionOptions: {
+        maxRetries: 0,
+        initialReconnectionDelay: 1_000,
+        maxReconnectionDelay: 1_000,
+        reconnectionDelayGrowFactor: 1,
+      },
+    });
+    client.fallbackNotificationHandler = (notification) => {
+      if (notification.method === "notifications/resources/updated") {
+        const uri = (notification.params as { uri?: string } | undefined)?.uri;
+        for (const watcher of [...(uri ? this.#watchers.get(uri) ?? [] : [])]) watcher();
+      }
+      return Promise.resolve();
+    };
+    client.onerror = (error) => {
+      // The notification stream ended or could not reopen: this session no longer hears changes.
+      if (/SSE stream|reconnection attempts/.test(error.message)) this.#lost(client);
+    };
+    await client.connect(transport);
+    return client;
+  }
+}
+
+/** The page's connection, shared by every view. */
+export const connection = new Connection();

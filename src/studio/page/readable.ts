@@ -1,0 +1,95 @@
+/**
+ * JSON shown for reading, not parsing: objects as titled fields (their keys as words), lists as lists, text as
+ * text with its line breaks, and the nested parts of the top level under headings. Used wherever a person
+ * decides on data: confirmations, answers in the timeline, Record answers.
+ *
+ * @module
+ */
+
+import type { ComponentChildren } from "preact";
+import { html } from "./html.ts";
+
+/** A field name as words: `openQuestions` and `open_questions` both read "Open questions". */
+export function label(key: string): string {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim().toLowerCase();
+  return words ? words[0].toUpperCase() + words.slice(1) : key;
+}
+
+function isScalar(value: unknown): value is string | number | boolean | null | undefined {
+  return value === null || typeof value !== "object";
+}
+
+function scalar(value: string | number | boolean | null | undefined): ComponentChildren {
+  if (value === null || value === undefined) return html`<span class="muted">—</span>`;
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "string" && value.includes("\n")) return html`<span class="text">${value}</span>`;
+  return String(value);
+}
+
+/** `value` rendered readably; `level` is the heading level of its nested parts (3 by default). */
+export function Readable(props: { value: unknown; level?: number }): ComponentChildren {
+  const { value } = props;
+  const level = Math.min(props.level ?? 3, 6);
+  if (isScalar(value)) return html`<p class="readable">${scalar(value)}</p>`;
+  if (Array.isArray(value)) return list(value, level);
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return html`<p class="muted">(nothing)</p>`;
+  const simple = entries.filter(([, item]) => isScalar(item));
+  const nested = entries.filter(([, item]) => !isScalar(item));
+  const Heading = `h${level}`;
+  return html`<div class="readable">
+    ${simple.length > 0 && fields(simple)}
+    ${
+    nested.map(([key, item]) =>
+      html`
+        <section key=${key}>
+          <${Heading}>${label(key)}<//>
+                <${Readable} value=${item} level=${level + 1} />
+              </section>
+      `
+    )
+  }
+  </div>`;
+}
+
+function fields(entries: [string, unknown][]): ComponentChildren {
+  return html`<dl class="fields">
+    ${
+    entries.map(([key, item]) =>
+      html`
+        <div key=${key}>
+          <dt>${label(key)}</dt>
+          <dd>${inline(item)}</dd>
+        </div>
+      `
+    )
+  }
+  </dl>`;
+}
+
+function list(items: unknown[], level: number): ComponentChildren {
+  if (items.length === 0) return html`<p class="muted">(none)</p>`;
+  return html`<ul class="readable">
+    ${items.map((item, index) => html`<li key=${index}>${inline(item, level)}</li>`)}
+  </ul>`;
+}
+
+/** A value inside a field or a list item: scalars inline, structures nested. */
+function inline(value: unknown, level = 4): ComponentChildren {
+  if (isScalar(value)) return scalar(value);
+  if (Array.isArray(value)) return list(value, level);
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return html`<span class="muted">(nothing)</span>`;
+  return html`<dl class="fields">
+    ${
+    entries.map(([key, item]) =>
+      html`
+        <div key=${key}>
+          <dt>${label(key)}</dt>
+          <dd>${inline(item, level)}</dd>
+        </div>
+      `
+    )
+  }
+  </dl>`;
+}

@@ -1,0 +1,130 @@
+/**
+ * One Run: its intent (as text), status and where it is, the form of its pending action, Cancel and Retry,
+ * its timeline, and the raw data on demand. It follows `weft://runs/<id>`, so an answer, a cancel or an
+ * agent's progress made anywhere shows within a moment.
+ *
+ * @module
+ */
+
+import type { ComponentChildren } from "preact";
+import { useState } from "preact/hooks";
+import { AnswerForm } from "./answer_form.ts";
+import { connection, type StudioError } from "./connection.ts";
+import { useLoad } from "./hooks.ts";
+import { html } from "./html.ts";
+import { Timeline } from "./timeline.ts";
+import { canRetry, isActive, type RunEvent, type RunView } from "./types.ts";
+
+interface RunData {
+  run: RunView;
+  timeline: RunEvent[];
+}
+
+/** The page of Run `runId`. */
+export function RunPage(props: { runId: string }): ComponentChildren {
+  const { runId } = props;
+  const loaded = useLoad<RunData>(
+    runId,
+    async () => {
+      const result = await connection.call<{ run: RunView; timeline?: RunEvent[] }>("get_run", {
+        runId,
+        timeline: true,
+      });
+      return { run: result.run, timeline: result.timeline ?? [] };
+    },
+    [`weft://runs/${runId}`],
+  );
+  const [conflict, setConflict] = useState<{ runId: string; message: string } | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  if (!loaded.data) {
+    return loaded.error
+      ? html`
+        <section>
+          <h2>Run ${runId}</h2>
+          <p role="alert" class="problem">${loaded.error.message}</p>
+        </section>
+      `
+      : html`
+        <section>
+          <h2>Run</h2>
+          <p class="muted">Loading…</p>
+        </section>
+      `;
+  }
+  const { run, timeline } = loaded.data;
+  const act = async (tool: "cancel_run" | "retry_run") => {
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      await connection.call(tool, { runId });
+    } catch (error) {
+      setProblem((error as StudioError).message);
+    } finally {
+      setBusy(false);
+      loaded.reload();
+    }
+  };
+  const onConflict = (message: string) => {
+    setConflict({ runId, message });
+    loaded.reload();
+  };
+
+  return html`<section class="run">
+    <h2 class="intent">${run.intent}</h2>
+    <p class="status">Status: <span class=${`badge ${run.status}`}>${run.status}</span></p>
+    <dl class="facts">
+      <div><dt>Workflow</dt><dd>${run.flowName}</dd></div>
+      <div><dt>Where</dt><dd>${run.cursor.stageName} / ${run.cursor.stepName}</dd></div>
+      <div><dt>Started from</dt><dd>${run.execution.source}</dd></div>
+      <div><dt>Created</dt><dd><time datetime=${run.createdAt}>${
+    new Date(run.createdAt).toLocaleString()
+  }</time></dd></div>
+    </dl>
+    ${run.lastError && html`<p class="problem">${run.lastError.code}: ${run.lastError.message}</p>`}
+    ${
+    conflict?.runId === runId && html`
+      <div role="alert" class="conflict">
+        <p><strong>Your answer was not taken:</strong> this Run changed meanwhile (answered elsewhere, or it
+              moved on). Below is where it is now.</p>
+        <p class="muted">${conflict.message}</p>
+      </div>
+    `
+  }
+    ${
+    run.pendingAction &&
+    html`<${AnswerForm} key=${run.pendingAction.id} run=${run} action=${run.pendingAction} onConflict=${onConflict} />`
+  }
+    ${
+    run.pendingAgentCall && html`<p class="waiting">
+      Waiting for ${run.execution.agentExecutor === "service" ? "the service's model" : "the IDE's agent"}
+      (${run.pendingAgentCall.agentId}, ${run.pendingAgentCall.phase}).
+    </p>`
+  }
+    <div class="buttons">
+      ${
+    isActive(run) && html`<button type="button" class="danger" disabled=${busy} onClick=${() =>
+      act("cancel_run")}>Cancel Run</button>`
+  }
+      ${
+    canRetry(run) && html`<button type="button" disabled=${busy} onClick=${() =>
+      act("retry_run")}>Retry</button>`
+  }
+    </div>
+    ${problem && html`<p role="alert" class="problem">${problem}</p>`}
+    <h3>Timeline</h3>
+    <${Timeline} events=${timeline} flowName=${run.flowName} />
+    <${RawJson} value=${loaded.data} />
+  </section>`;
+}
+
+/** The Run and its timeline as JSON, rendered only while open. */
+function RawJson(props: { value: unknown }): ComponentChildren {
+  const [open, setOpen] = useState(false);
+  return html`<details class="json" onToggle=${(event: Event) =>
+    setOpen((event.currentTarget as HTMLDetailsElement).open)}>
+    <summary>JSON</summary>
+    ${open && html`<pre>${JSON.stringify(props.value, null, 2)}</pre>`}
+  </details>`;
+}

@@ -1,0 +1,200 @@
+/**
+ * A Run's timeline as a person reads it: its stages, the steps entered in each (every visit), and under each
+ * step what happened there: agent calls with their tool calls and model turns, answers with the endpoint
+ * they came through, checks with their messages, commits with links to the Artifact.
+ *
+ * @module
+ */
+
+import type { ComponentChildren } from "preact";
+import { html } from "./html.ts";
+import { Readable } from "./readable.ts";
+import { formatRoute } from "./route.ts";
+import type { RunEvent } from "./types.ts";
+
+interface StepGroup {
+  key: number;
+  name: string;
+  title: string;
+  events: RunEvent[];
+}
+
+interface StageGroup {
+  key: number;
+  title: string;
+  steps: StepGroup[];
+  loose: RunEvent[];
+}
+
+/** The events grouped by stage and step visit; events before the first stage make a group of their own. */
+export function groupTimeline(events: RunEvent[]): StageGroup[] {
+  const stages: StageGroup[] = [];
+  let stage: StageGroup | undefined;
+  let step: StepGroup | undefined;
+  for (const event of events) {
+    if (event.type === "stage_entered" || !stage) {
+      stage = {
+        key: event.seq,
+        title: event.type === "stage_entered" ? `Stage ${event.stageName}` : "Run",
+        steps: [],
+        loose: [],
+      };
+      stages.push(stage);
+      step = undefined;
+      if (event.type === "stage_entered") continue;
+    }
+    if (event.type === "step_entered") {
+      const visit = typeof event.visit === "number" && event.visit > 1 ? `, visit ${event.visit}` : "";
+      step = {
+        key: event.seq,
+        name: event.stepName,
+        title: `Step ${event.stepName} (${event.kind}${visit})`,
+        events: [],
+      };
+      stage.steps.push(step);
+      continue;
+    }
+    if (step && event.stepName === step.name) step.events.push(event);
+    else stage.loose.push(event);
+  }
+  return stages;
+}
+
+/** The timeline as a list named "Timeline". */
+export function Timeline(props: { events: RunEvent[]; flowName: string }): ComponentChildren {
+  const stages = groupTimeline(props.events);
+  return html`<ol class="timeline" aria-label="Timeline">
+    ${
+    stages.map((stage) =>
+      html`<li key=${stage.key} class="stage">
+        <span class="stage-title">${stage.title}</span>
+        ${stage.loose.length > 0 && events(stage.loose, props.flowName)}
+        ${
+        stage.steps.length > 0 && html`<ol class="steps">
+          ${
+          stage.steps.map((step) =>
+            html`<li key=${step.key} class="step">
+              <span class="step-title">${step.title}</span>
+              ${step.events.length > 0 && events(step.events, props.flowName)}
+            </li>`
+          )
+        }
+        </ol>`
+      }
+      </li>`
+    )
+  }
+  </ol>`;
+}
+
+function events(list: RunEvent[], flowName: string): ComponentChildren {
+  return html`<ul class="events">
+    ${
+    list.map((event) =>
+      html`<li key=${event.seq} class=${`event ${kindClass(event)}`}>${describe(event, flowName)}
+      <time datetime=${event.at} class="muted"> ${time(event.at)}</time></li>`
+    )
+  }
+  </ul>`;
+}
+
+function kindClass(event: RunEvent): string {
+  if (event.type === "model_turn" || event.type === "model_tool_call" || event.type === "state_submitted") {
+    return "nested";
+  }
+  if (event.type === "run_failed" || event.type === "agent_call_failed" || event.type === "run_interrupted") {
+    return "bad";
+  }
+  return "";
+}
+
+function time(at: string): string {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? at : date.toLocaleString();
+}
+
+const SOURCES: Record<string, string> = { agent_ide: "the IDE", cli: "the CLI", studio: "Studio" };
+
+function source(value: unknown): string {
+  return SOURCES[String(value)] ?? String(value);
+}
+
+/** One event in words. */
+function describe(event: RunEvent, flowName: string): ComponentChildren {
+  switch (event.type) {
+    case "run_created":
+      return `Run created from ${source(event.source)}`;
+    case "agent_call_started":
+      return `Agent call started: ${event.agentId}`;
+    case "agent_call_claimed":
+      return "Agent call claimed by an agent";
+    case "state_submitted":
+      return `Tool call ${event.toolId} wrote ${event.target || "the stage state"}`;
+    case "model_turn": {
+      const calls = Array.isArray(event.toolCalls) && event.toolCalls.length > 0
+        ? event.toolCalls.join(", ")
+        : "no tool call";
+      return `Model turn ${event.turn} · ${event.model} · ${event.inputTokens ?? "?"} in / ${
+        event.outputTokens ?? "?"
+      } out tokens · ${event.ms} ms → ${calls}`;
+    }
+    case "model_tool_call":
+      return `Tool call ${event.toolId}: ${event.outcome === "ok" ? "done" : event.outcome}`;
+    case "agent_call_completed":
+      return `Agent call completed: ${event.outcome}`;
+    case "agent_call_failed":
+      return `Agent call failed${event.code ? `: ${event.code}` : ""}`;
+    case "action_requested":
+      return event.kind === "user_ask_confirmation" ? "Waiting for a confirmation" : "Waiting for answers";
+    case "action_answered":
+      return html`
+        <span>Answered through ${source(event.source)}</span>
+        <div class="answer-data">
+          <${Readable} value=${event.answer} level=${5} />
+        </div>
+      `;
+    case "ask_skipped":
+      return `No questions to ask${event.reason ? ` (${event.reason})` : ""}`;
+    case "check_evaluated": {
+      const feedback = Array.isArray(event.feedback)
+        ? event.feedback
+        : event.feedback
+        ? [event.feedback]
+        : [];
+      return html`<span>Check: ${event.outcome}</span>
+        ${
+        feedback.length > 0 && html`<ul class="messages">${
+          feedback.map((line, i) => html`<li key=${i}>${String(line)}</li>`)
+        }</ul>`
+      }`;
+    }
+    case "artifact_committed": {
+      const href = formatRoute({
+        view: "artifact",
+        workflow: flowName,
+        stage: event.stageName,
+        name: String(event.artifactId),
+        to: Number(event.revision),
+      });
+      return html`<span>Artifact committed: <a href=${href}>revision ${event.revision}</a></span>`;
+    }
+    case "stage_ended":
+      return `Stage ended: ${event.outcome}`;
+    case "run_completed":
+      return "Run completed";
+    case "run_failed": {
+      const error = event.error as { code?: string; message?: string } | undefined;
+      return `Run failed: ${error?.code ?? ""} ${error?.message ?? ""}`.trim();
+    }
+    case "run_cancelled":
+      return `Run cancelled from ${source(event.source)}`;
+    case "run_interrupted":
+      return "Run interrupted: the service restarted while it worked";
+    case "run_retried":
+      return `Run retried from ${source(event.source)} after ${event.after}`;
+    case "run_moved":
+      return "Run moved to the workflow's current version";
+    default:
+      return event.type.replace(/_/g, " ");
+  }
+}
