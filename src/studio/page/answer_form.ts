@@ -26,6 +26,8 @@ interface FormProps {
   run: RunView;
   action: PendingAction;
   onConflict: (message: string) => void;
+  /** Called with true just before an answer is sent, and with false when it was not taken. */
+  onSubmitting: (sent: boolean) => void;
 }
 
 /** One form for the pending action of `run`. */
@@ -42,9 +44,11 @@ function useSubmit(props: FormProps) {
   const submit = async (answer: unknown) => {
     setBusy(true);
     setProblem(undefined);
+    props.onSubmitting(true);
     try {
       await connection.call("answer_ask", { runId: props.run.runId, actionId: props.action.id, answer });
     } catch (error) {
+      props.onSubmitting(false);
       const failure = error as StudioError;
       if (failure.code === "CONFLICT") props.onConflict(failure.message);
       else setProblem(failure.message);

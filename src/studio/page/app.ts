@@ -6,7 +6,7 @@
  */
 
 import type { ComponentChildren } from "preact";
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { ArtifactPage, ArtifactsPage } from "./artifacts_view.ts";
 import { connection } from "./connection.ts";
 import { useLink, useLoad } from "./hooks.ts";
@@ -26,11 +26,27 @@ export function App(): ComponentChildren {
   useEffect(() => {
     if (!route) navigate(parseRoute(HOME)!, true);
   }, [route === undefined]);
+  // A new view (not a new filter) takes the focus, so keyboard use starts at its top, as after a page load.
+  const place = route?.view === "run" ? `run/${route.runId}` : route?.view;
+  const first = useRef(true);
+  useEffect(() => {
+    document.title = route ? `${TITLES[route.view]} · weft Studio` : "weft Studio";
+    if (first.current) first.current = false;
+    else document.getElementById("view")?.focus();
+  }, [place]);
   return html`
     <${Header} route=${route} />
     <main id="view" tabindex="-1">${route && view(route)}</main>
   `;
 }
+
+const TITLES: Record<Route["view"], string> = {
+  runs: "Runs",
+  run: "Run",
+  start: "Start a Run",
+  artifacts: "Artifacts",
+  artifact: "Artifact",
+};
 
 function view(route: Route): ComponentChildren {
   switch (route.view) {

@@ -7,7 +7,7 @@
  */
 
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { AnswerForm } from "./answer_form.ts";
 import { connection, type StudioError } from "./connection.ts";
 import { useLoad } from "./hooks.ts";
@@ -37,6 +37,25 @@ export function RunPage(props: { runId: string }): ComponentChildren {
   const [conflict, setConflict] = useState<{ runId: string; message: string } | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const section = useRef<HTMLElement>(null);
+  // The action on screen, and whether this page is the one changing it (an answer or a cancel sent here).
+  const shown = useRef<{ actionId?: string; ours: boolean; focus: boolean }>({ ours: false, focus: false });
+  const actionId = loaded.data?.run.pendingAction?.id;
+  useEffect(() => {
+    if (!loaded.data) return;
+    const previous = shown.current;
+    if (previous.actionId && previous.actionId !== actionId && !previous.ours) {
+      setConflict({ runId, message: changedElsewhere(previous.actionId, loaded.data) });
+    }
+    if (previous.focus && actionId !== previous.actionId) {
+      // Keyboard use goes on where the person is: the next form's first field, or the new status.
+      const target =
+        section.current?.querySelector<HTMLElement>("form.answer :is(input, textarea, button)") ??
+          section.current?.querySelector<HTMLElement>(".status");
+      target?.focus();
+    }
+    shown.current = { actionId, ours: false, focus: false };
+  }, [actionId, loaded.data?.run.status]);
 
   if (!loaded.data) {
     return loaded.error
@@ -55,6 +74,7 @@ export function RunPage(props: { runId: string }): ComponentChildren {
   }
   const { run, timeline } = loaded.data;
   const act = async (tool: "cancel_run" | "retry_run") => {
+    shown.current.ours = true;
     setBusy(true);
     setProblem(undefined);
     try {
@@ -67,13 +87,17 @@ export function RunPage(props: { runId: string }): ComponentChildren {
     }
   };
   const onConflict = (message: string) => {
-    setConflict({ runId, message });
+    setConflict({ runId, message: `The service said: ${message}` });
     loaded.reload();
   };
+  const onSubmitting = (sent: boolean) => {
+    shown.current.ours = sent;
+    shown.current.focus = sent;
+  };
 
-  return html`<section class="run">
+  return html`<section class="run" ref=${section}>
     <h2 class="intent">${run.intent}</h2>
-    <p class="status">Status: <span class=${`badge ${run.status}`}>${run.status}</span></p>
+    <p class="status" tabindex="-1">Status: <span class=${`badge ${run.status}`}>${run.status}</span></p>
     <dl class="facts">
       <div><dt>Workflow</dt><dd>${run.flowName}</dd></div>
       <div><dt>Where</dt><dd>${run.cursor.stageName} / ${run.cursor.stepName}</dd></div>
@@ -86,15 +110,18 @@ export function RunPage(props: { runId: string }): ComponentChildren {
     ${
     conflict?.runId === runId && html`
       <div role="alert" class="conflict">
-        <p><strong>Your answer was not taken:</strong> this Run changed meanwhile (answered elsewhere, or it
-              moved on). Below is where it is now.</p>
-        <p class="muted">${conflict.message}</p>
+        <p><strong>This Run changed elsewhere meanwhile.</strong> ${conflict
+          .message} Below is where it is now.</p>
       </div>
     `
   }
     ${
     run.pendingAction &&
-    html`<${AnswerForm} key=${run.pendingAction.id} run=${run} action=${run.pendingAction} onConflict=${onConflict} />`
+    html`
+      <${AnswerForm} key=${run.pendingAction.id} run=${run} action=${run
+        .pendingAction} onConflict=${onConflict}
+        onSubmitting=${onSubmitting} />
+    `
   }
     ${
     run.pendingAgentCall && html`<p class="waiting">
@@ -117,6 +144,22 @@ export function RunPage(props: { runId: string }): ComponentChildren {
     <${Timeline} events=${timeline} flowName=${run.flowName} />
     <${RawJson} value=${loaded.data} />
   </section>`;
+}
+
+const SOURCES: Record<string, string> = { agent_ide: "the IDE", cli: "the CLI", studio: "Studio" };
+
+/** Why the action `actionId` left the screen without this page doing it. */
+function changedElsewhere(actionId: string, data: RunData): string {
+  const answered = data.timeline.findLast((event) =>
+    event.type === "action_answered" && event.actionId === actionId
+  );
+  if (answered) {
+    return `What you were answering was answered through ${
+      SOURCES[String(answered.source)] ?? answered.source
+    }.`;
+  }
+  if (data.run.status === "cancelled") return "The Run was cancelled.";
+  return "What you were answering is no longer asked.";
 }
 
 /** The Run and its timeline as JSON, rendered only while open. */
