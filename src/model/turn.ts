@@ -9,9 +9,10 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import {
   generateText,
   jsonSchema,
+  type JSONSchema7,
   type LanguageModel,
   type ModelMessage,
-  Output,
+  type OutputInterface,
   tool,
   type ToolSet,
 } from "ai";
@@ -95,10 +96,10 @@ export async function runTurn(request: TurnRequest): Promise<TurnResponse> {
 const models = new Map<string, LanguageModel>();
 const MAX_MODELS = 8;
 const toolSets = new WeakMap<TurnTool[], ToolSet>();
-const outputs = new WeakMap<Record<string, unknown>, TurnOutput>();
+const outputs = new WeakMap<Record<string, unknown>, { mode: string; output: TurnOutput }>();
 
-/** The structured output the SDK is asked for (its type as `generateText` takes it). */
-type TurnOutput = NonNullable<Parameters<typeof generateText>[0]["output"]>;
+/** The structured output the SDK is asked for: JSON, handed back as text. */
+type TurnOutput = OutputInterface<string, string, never>;
 
 function languageModel(entry: ModelEntry, key: string | undefined, structured: boolean): LanguageModel {
   const id = JSON.stringify([entry.provider, baseUrlOf(entry), entry.model, key ?? null, structured]);
@@ -141,13 +142,25 @@ function toolSet(offered: TurnTool[]): ToolSet {
   return tools;
 }
 
+/**
+ * Asks for JSON (shaped by the step's schema with `json_schema`) and hands the answer back as the text it
+ * is: weft parses and validates it with the step's own validator, so an invalid answer goes back to the
+ * model for repair. The SDK's own JSON outputs throw instead, failing the request before weft sees it.
+ */
 function outputOf(format: NonNullable<TurnRequest["responseFormat"]>): TurnOutput {
-  if (format.mode === "json_object") return Output.json();
-  let output = outputs.get(format.schema);
-  if (!output) {
-    output = Output.object({ schema: jsonSchema(format.schema as Parameters<typeof jsonSchema>[0]) });
-    outputs.set(format.schema, output);
-  }
+  const kept = outputs.get(format.schema);
+  if (kept?.mode === format.mode) return kept.output;
+  const responseFormat = format.mode === "json_schema"
+    ? { type: "json" as const, schema: format.schema as JSONSchema7 }
+    : { type: "json" as const };
+  const output: TurnOutput = {
+    name: "weft-json",
+    responseFormat: Promise.resolve(responseFormat),
+    parseCompleteOutput: ({ text }) => Promise.resolve(text),
+    parsePartialOutput: ({ text }) => Promise.resolve({ partial: text }),
+    createElementStreamTransform: () => undefined,
+  };
+  outputs.set(format.schema, { mode: format.mode, output });
   return output;
 }
 
