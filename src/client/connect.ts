@@ -80,10 +80,10 @@ export function endpointTransport(
 }
 
 /**
- * Reads the metadata, checks that the instance it names holds the project's lock, and opens a session on the
- * endpoint of `source`. An internal source never falls back to an external endpoint.
+ * The project's connection metadata, tokens included, once it is checked that the instance it names holds the
+ * project's lock and that the very process the lock names listens on its port: only then may a token be sent.
  */
-export async function connect(projectDir: string, options: ConnectOptions): Promise<WeftClient> {
+export async function verifiedConnection(projectDir: string): Promise<ConnectionInfo> {
   const paths = weftPaths(projectDir);
   let connection;
   try {
@@ -109,6 +109,15 @@ export async function connect(projectDir: string, options: ConnectOptions): Prom
       true,
     );
   }
+  return connection;
+}
+
+/**
+ * Opens a session on the endpoint of `source` of the project's checked service ({@linkcode verifiedConnection}).
+ * An internal source never falls back to an external endpoint.
+ */
+export async function connect(projectDir: string, options: ConnectOptions): Promise<WeftClient> {
+  const connection = await verifiedConnection(projectDir);
   const endpoint = endpointFor(options.source, { codex: options.codex });
   const client = new Client({ name: options.clientName ?? `weft-${options.source}`, version: VERSION });
   const transport = endpointTransport(connection, endpoint);

@@ -32,9 +32,25 @@ export async function withClient<T>(
   }
 }
 
-async function open(projectDir: string, options: ClientOptions): Promise<WeftClient> {
+function open(projectDir: string, options: ClientOptions): Promise<WeftClient> {
+  return reachService(
+    projectDir,
+    () => connect(projectDir, { source: "cli", clientName: "weft-cli" }),
+    options,
+  );
+}
+
+/**
+ * Runs `attempt` (which reaches the project's service); when it finds the service offline and `options.start`
+ * allows, starts the service in the background and runs `attempt` once more.
+ */
+export async function reachService<T>(
+  projectDir: string,
+  attempt: () => Promise<T>,
+  options: ClientOptions = {},
+): Promise<T> {
   try {
-    return await connect(projectDir, { source: "cli", clientName: "weft-cli" });
+    return await attempt();
   } catch (error) {
     if (!(error instanceof ServiceOfflineError) || !options.start) throw error;
     // A live process holding the lock is never replaced; only a free or stale lock lets us start one.
@@ -42,5 +58,5 @@ async function open(projectDir: string, options: ClientOptions): Promise<WeftCli
   }
   options.progress?.("starting the weft service for this project…");
   await spawnService(projectDir);
-  return await connect(projectDir, { source: "cli", clientName: "weft-cli" });
+  return await attempt();
 }
