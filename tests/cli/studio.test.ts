@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { runWeft, tempProject } from "../support/service.ts";
+import { runWeft, serviceFiles, tempProject } from "../support/service.ts";
 import { NOTES_PROJECT } from "./support.ts";
 
 const STUDIO_URL = /^http:\/\/127\.0\.0\.1:(\d+)\/studio\/\?ticket=([A-Za-z0-9_-]{43})$/;
@@ -14,20 +14,6 @@ async function exchange(url: string): Promise<number> {
   const response = await fetch(url, { redirect: "manual" });
   await response.body?.cancel();
   return response.status;
-}
-
-/** Every file the service wrote under `.weft/`, as text (logs, metadata, database). */
-async function stateText(projectDir: string): Promise<string> {
-  const texts: string[] = [];
-  const walk = async (dir: string) => {
-    for await (const entry of Deno.readDir(dir)) {
-      const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory) await walk(path);
-      else if (entry.isFile) texts.push(new TextDecoder("latin1").decode(await Deno.readFile(path)));
-    }
-  };
-  await walk(`${projectDir}/.weft`);
-  return texts.join("\n");
 }
 
 Deno.test("weft studio starts the service, opens a single-use address with the browser, and logs no ticket", async (t) => {
@@ -98,7 +84,7 @@ Deno.test("weft studio starts the service, opens a single-use address with the b
     });
 
     await t.step("no ticket is written anywhere under .weft/ (logs, metadata, database)", async () => {
-      const state = await stateText(cwd);
+      const state = await serviceFiles(cwd);
       assert.match(state, /studio\.ticket/, "the log does record that tickets were minted");
       for (const ticket of tickets) {
         assert.ok(!state.includes(ticket), "a ticket reached the service's files");

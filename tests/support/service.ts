@@ -244,3 +244,17 @@ export async function closeClient(client: Client): Promise<void> {
   await transport?.terminateSession().catch(() => {});
   await client.close();
 }
+
+/** Every file the service wrote under the project's `.weft/`, as text (logs, metadata, database). */
+export async function serviceFiles(projectDir: string): Promise<string> {
+  const texts: string[] = [];
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory) await walk(path);
+      else if (entry.isFile) texts.push(new TextDecoder("latin1").decode(await Deno.readFile(path)));
+    }
+  };
+  await walk(`${projectDir}/.weft`);
+  return texts.join("\n");
+}

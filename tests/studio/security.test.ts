@@ -1,0 +1,258 @@
+/**
+ * Studio's access in a real browser (Chromium): a ticket opens one session and leaves the address bar, the
+ * cookie's flags and paths as the browser stores them, the cookie never sent to or accepted by the other
+ * endpoints, a page of another origin (another loopback port: the same site to a browser, so the cookie goes
+ * along) refused by its Origin, no framing, and neither ticket nor cookie in the service's files.
+ */
+
+import assert from "node:assert/strict";
+import type { BrowserContext, Page } from "playwright-core";
+import { serviceFiles, withServedProject } from "../support/service.ts";
+import { initializeRequest, PROTOCOL_VERSION } from "../support/jsonrpc.ts";
+import {
+  type Exchange,
+  foreignOrigin,
+  networkRecord,
+  newPerson,
+  openStudio,
+  type PageGlobals,
+  shown,
+  withBrowser,
+} from "./support.ts";
+
+const INITIALIZE = JSON.stringify(initializeRequest("studio-browser-test"));
+
+/** An MCP initialize POSTed by the page's own script, as the Studio page does. */
+function postInitialize(page: Page, path: string): Promise<number> {
+  return page.evaluate(async ([path, body, version]) => {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": version,
+      },
+      body,
+    });
+    await response.body?.cancel();
+    return response.status;
+  }, [path, INITIALIZE, PROTOCOL_VERSION]);
+}
+
+Deno.test({
+  name: "studio in a browser: tickets, the cookie's flags and paths, foreign origins refused, nothing logged",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: (t) =>
+    withServedProject((served) =>
+      withBrowser(async (browser) => {
+        const origin = `http://127.0.0.1:${served.port}`;
+        const cookieName = `weft_studio_${served.port}`;
+        const secrets: string[] = [];
+        const person = await newPerson(browser);
+        let studio: Page;
+        let ticketUrl = "";
+
+        try {
+          // The steps share the person and the page: each needs the session opened here.
+          const opened = await openStudio(person, served);
+          studio = opened.page;
+          secrets.push(opened.ticket);
+          ticketUrl = `${origin}/studio/?ticket=${opened.ticket}`;
+
+          await step(
+            t,
+            "a ticket opens Studio and leaves the address bar; page scripts can read no secret",
+            async () => {
+              assert.equal(studio.url(), `${origin}/studio/`);
+              await shown(studio.getByRole("heading", { name: "weft Studio" }), "Studio's heading");
+              const seen = await studio.evaluate(() => {
+                const { document, location, localStorage, sessionStorage } =
+                  globalThis as unknown as PageGlobals;
+                return {
+                  href: location.href,
+                  referrer: document.referrer,
+                  cookie: document.cookie,
+                  storage: JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+                };
+              });
+              assert.equal(seen.cookie, "", "the session cookie is HttpOnly");
+              assert.ok(
+                !JSON.stringify(seen).includes(opened.ticket),
+                "the ticket stays nowhere a script reads",
+              );
+            },
+          );
+
+          await step(
+            t,
+            "the cookie is HttpOnly, SameSite=Strict, a browser-session cookie per Studio path",
+            async () => {
+              const cookies = (await person.cookies()).filter((cookie) => cookie.name === cookieName);
+              assert.deepEqual(cookies.map((cookie) => cookie.path).sort(), [
+                "/internal/mcp/studio",
+                "/studio",
+              ]);
+              for (const cookie of cookies) {
+                assert.equal(cookie.httpOnly, true);
+                assert.equal(cookie.sameSite, "Strict");
+                assert.equal(cookie.domain, "127.0.0.1", "host-only, on this address");
+                assert.equal(cookie.expires, -1, "ends with the browser session");
+                secrets.push(cookie.value);
+              }
+              assert.deepEqual(await person.cookies([`${origin}/mcp`, `${origin}/internal/mcp`]), []);
+            },
+          );
+
+          await step(t, "a used ticket opens nothing, in another browser or the same one", async () => {
+            const other = await newPerson(browser);
+            try {
+              const page = await other.newPage();
+              const again = await page.goto(ticketUrl);
+              assert.equal(again?.status(), 403);
+              await shown(page.getByRole("heading", { name: "This Studio link is used up" }), "the refusal");
+              assert.deepEqual(await other.cookies(), [], "no cookie for a used ticket");
+              const bare = await page.goto(`${origin}/studio/`);
+              assert.equal(bare?.status(), 401, "Studio without a session");
+            } finally {
+              await other.close();
+            }
+            const page = await person.newPage();
+            assert.equal((await page.goto(ticketUrl))?.status(), 403);
+            await page.close();
+          });
+
+          await step(
+            t,
+            "the page's own script opens Studio's endpoint; /mcp and /internal/mcp never see the cookie",
+            async () => {
+              const record = await networkRecord(studio);
+              const sentTo = async (path: string) => {
+                const url = `${origin}${path}`;
+                const index = record.count(url);
+                const status = await postInitialize(studio, path);
+                const exchange = await record.exchange(url, index);
+                assert.equal(exchange.status, status);
+                return { status, cookie: exchange.sent.cookie ?? "" };
+              };
+              const own = await sentTo("/internal/mcp/studio");
+              assert.equal(own.status, 200, "the cookie opens a session on Studio's endpoint");
+              assert.ok(own.cookie.includes(cookieName));
+              for (const path of ["/mcp", "/internal/mcp"]) {
+                const other = await sentTo(path);
+                assert.equal(other.status, 401, path);
+                assert.ok(!other.cookie.includes(cookieName), `the browser sent the cookie to ${path}`);
+              }
+              // A client that sends the cookie anyway is refused there too.
+              const cookie = `${cookieName}=${secrets[1]}`;
+              for (const path of ["/mcp", "/internal/mcp"]) {
+                const forced = await person.request.post(`${origin}${path}`, {
+                  headers: { cookie, origin, "content-type": "application/json", accept: "application/json" },
+                  data: INITIALIZE,
+                });
+                assert.equal(forced.status(), 401, `the cookie opened ${path}`);
+              }
+            },
+          );
+
+          await step(
+            t,
+            "a page of another origin gets 403 for every request that carries the cookie",
+            async () => {
+              await refusedElsewhere(person, origin, cookieName);
+            },
+          );
+
+          await step(
+            t,
+            "the service's files hold neither the ticket nor the cookie, and say what was refused",
+            async () => {
+              const files = await serviceFiles(served.projectDir);
+              assert.match(files, /"studio\.opened"/);
+              assert.match(files, /"studio\.refused"/);
+              for (const secret of secrets) {
+                assert.ok(!files.includes(secret), "a Studio secret reached a file");
+              }
+            },
+          );
+        } finally {
+          await person.close();
+        }
+      })
+    ),
+});
+
+/** From a page of another loopback port: fetches, a form and a frame aimed at Studio, all refused. */
+async function refusedElsewhere(person: BrowserContext, origin: string, cookieName: string): Promise<void> {
+  const foreign = foreignOrigin();
+  const page = await person.newPage();
+  try {
+    await page.goto(foreign.origin);
+    const record = await networkRecord(page);
+    /** Runs `act` on the foreign page; resolves with the next request to `url` it made, as the browser saw it. */
+    const attempt = async (url: string, act: (url: string) => unknown): Promise<Exchange> => {
+      const index = record.count(url);
+      await page.evaluate(act, url).catch(() => {}); // a refused fetch rejects; the record tells what happened
+      const exchange = await record.exchange(url, index);
+      assert.ok(
+        (exchange.sent.cookie ?? "").includes(cookieName),
+        `the browser sent the cookie to ${url} (another port is the same site)`,
+      );
+      return exchange;
+    };
+    const endpoint = `${origin}/internal/mcp/studio`;
+    const page_ = `${origin}/studio/`;
+
+    const post = await attempt(endpoint, (url) =>
+      fetch(url as string, {
+        method: "POST",
+        mode: "no-cors",
+        credentials: "include",
+        headers: { "content-type": "text/plain" },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      }));
+    assert.equal(post.status, 403, "a cross-origin POST with the cookie");
+    assert.equal(post.sent.origin, foreign.origin);
+
+    const read = await attempt(
+      page_,
+      (url) => fetch(url as string, { mode: "no-cors", credentials: "include" }),
+    );
+    assert.equal(read.status, 403, "a cross-origin read of the page with the cookie");
+    assert.equal(read.sent["sec-fetch-site"], "same-site");
+
+    const form = await attempt(endpoint, (url) => {
+      const { document } = globalThis as unknown as PageGlobals;
+      const form = document.createElement("form");
+      form.method = "post";
+      form.action = url;
+      form.enctype = "text/plain";
+      const field = document.createElement("input");
+      field.name = '{"jsonrpc":"2.0","id":1,"method":"tools/list","x":"';
+      field.value = '"}';
+      form.append(field);
+      document.body.append(form);
+      form.submit();
+    });
+    assert.equal(form.status, 403, "a cross-origin form POST with the cookie");
+    assert.equal(form.sent.origin, foreign.origin);
+    await page.waitForURL(endpoint); // the form's navigation ends on the refusal
+
+    await page.goto(foreign.origin);
+    const framed = await attempt(page_, (url) => {
+      const { document } = globalThis as unknown as PageGlobals;
+      const frame = document.createElement("iframe");
+      frame.src = url;
+      document.body.append(frame);
+    });
+    assert.equal(framed.status, 403, "Studio in a frame of another origin, with the cookie");
+  } finally {
+    await page.close();
+    await foreign.close();
+  }
+}
+
+/** A step of the shared session; the browser's pipes outlive it, so its sanitizers are off like the test's. */
+async function step(t: Deno.TestContext, name: string, fn: () => Promise<void>): Promise<void> {
+  await t.step({ name, fn, sanitizeOps: false, sanitizeResources: false });
+}
