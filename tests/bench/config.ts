@@ -29,6 +29,7 @@ export const N = QUICK
     listCalls: 40,
     concurrent: 16,
     runsEach: 1,
+    pageLoads: 3,
   }
   : {
     starts: 15,
@@ -41,6 +42,7 @@ export const N = QUICK
     listCalls: 200,
     concurrent: 16,
     runsEach: 4,
+    pageLoads: 15,
   };
 /** How many Artifacts the small and the large store of the `list_artifacts` row hold. */
 export const SEED = { small: 100, large: 20_000 };

@@ -16,6 +16,8 @@
  *    round trip, and the soak with every session subscribed against the same soak unsubscribed.
  * 10. weft's own time per model turn, against a scripted model server that answers at once, and the same gap
  *     for a bare HTTP agent loop against the same server (`tests/bench/bare_model_client.ts`).
+ * 11. Studio in Chromium: from opening the page to the Runs list shown with 1,000 Runs stored, against a
+ *     static page of the same server; and the bytes of Studio's embedded files.
  *
  * Prints a table, a Markdown section for the README and, last, one JSON line of figures. Only 127.0.0.1 is
  * contacted; every child process and temp directory is removed at the end, on error, on Ctrl-C and when the
@@ -40,6 +42,7 @@ import { benchListRuns } from "./list_runs.ts";
 import { benchBridgeStartup } from "./bridge_startup.ts";
 import { benchNotification, benchSubscribedSoak } from "./notifications.ts";
 import { benchModelTurns } from "./model_turns.ts";
+import { benchStudioLoad, benchStudioSize } from "./studio.ts";
 
 async function main(): Promise<number> {
   const started = performance.now();
@@ -87,6 +90,8 @@ async function main(): Promise<number> {
   await benchListRuns();
   await benchSubscribedSoak();
   await benchModelTurns();
+  await benchStudioLoad();
+  benchStudioSize();
   benchContext();
 
   const seconds = round((performance.now() - started) / 1000, 1);
