@@ -13,7 +13,7 @@ import { connection, type StudioError } from "./connection.ts";
 import { useLoad } from "./hooks.ts";
 import { html } from "./html.ts";
 import { Timeline } from "./timeline.ts";
-import { canRetry, isActive, type RunEvent, type RunView } from "./types.ts";
+import { canRetry, isActive, type RunEvent, type RunView, sourceName } from "./types.ts";
 
 interface RunData {
   run: RunView;
@@ -101,7 +101,7 @@ export function RunPage(props: { runId: string }): ComponentChildren {
     <dl class="facts">
       <div><dt>Workflow</dt><dd>${run.flowName}</dd></div>
       <div><dt>Where</dt><dd>${run.cursor.stageName} / ${run.cursor.stepName}</dd></div>
-      <div><dt>Started from</dt><dd>${run.execution.source}</dd></div>
+      <div><dt>Started from</dt><dd>${sourceName(run.execution.source)}</dd></div>
       <div><dt>Created</dt><dd><time datetime=${run.createdAt}>${
     new Date(run.createdAt).toLocaleString()
   }</time></dd></div>
@@ -125,8 +125,9 @@ export function RunPage(props: { runId: string }): ComponentChildren {
   }
     ${
     run.pendingAgentCall && html`<p class="waiting">
-      Waiting for ${run.execution.agentExecutor === "service" ? "the service's model" : "the IDE's agent"}
-      (${run.pendingAgentCall.agentId}, ${run.pendingAgentCall.phase}).
+      ${`Waiting for ${
+      run.execution.agentExecutor === "service" ? "the service's model" : "the IDE's agent"
+    } (${run.pendingAgentCall.agentId}, ${run.pendingAgentCall.phase}).`}
     </p>`
   }
     <div class="buttons">
@@ -146,17 +147,13 @@ export function RunPage(props: { runId: string }): ComponentChildren {
   </section>`;
 }
 
-const SOURCES: Record<string, string> = { agent_ide: "the IDE", cli: "the CLI", studio: "Studio" };
-
 /** Why the action `actionId` left the screen without this page doing it. */
 function changedElsewhere(actionId: string, data: RunData): string {
   const answered = data.timeline.findLast((event) =>
     event.type === "action_answered" && event.actionId === actionId
   );
   if (answered) {
-    return `What you were answering was answered through ${
-      SOURCES[String(answered.source)] ?? answered.source
-    }.`;
+    return `What you were answering was answered through ${sourceName(answered.source)}.`;
   }
   if (data.run.status === "cancelled") return "The Run was cancelled.";
   return "What you were answering is no longer asked.";

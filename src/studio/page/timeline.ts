@@ -10,7 +10,7 @@ import type { ComponentChildren } from "preact";
 import { html } from "./html.ts";
 import { Readable } from "./readable.ts";
 import { formatRoute } from "./route.ts";
-import type { RunEvent } from "./types.ts";
+import { type RunEvent, sourceName } from "./types.ts";
 
 interface StepGroup {
   key: number;
@@ -113,17 +113,11 @@ function time(at: string): string {
   return Number.isNaN(date.getTime()) ? at : date.toLocaleString();
 }
 
-const SOURCES: Record<string, string> = { agent_ide: "the IDE", cli: "the CLI", studio: "Studio" };
-
-function source(value: unknown): string {
-  return SOURCES[String(value)] ?? String(value);
-}
-
 /** One event in words. */
 function describe(event: RunEvent, flowName: string): ComponentChildren {
   switch (event.type) {
     case "run_created":
-      return `Run created from ${source(event.source)}`;
+      return `Run created from ${sourceName(event.source)}`;
     case "agent_call_started":
       return `Agent call started: ${event.agentId}`;
     case "agent_call_claimed":
@@ -148,7 +142,7 @@ function describe(event: RunEvent, flowName: string): ComponentChildren {
       return event.kind === "user_ask_confirmation" ? "Waiting for a confirmation" : "Waiting for answers";
     case "action_answered":
       return html`
-        <span>Answered through ${source(event.source)}</span>
+        <span>Answered through ${sourceName(event.source)}</span>
         <div class="answer-data">
           <${Readable} value=${event.answer} level=${5} />
         </div>
@@ -187,11 +181,11 @@ function describe(event: RunEvent, flowName: string): ComponentChildren {
       return `Run failed: ${error?.code ?? ""} ${error?.message ?? ""}`.trim();
     }
     case "run_cancelled":
-      return `Run cancelled from ${source(event.source)}`;
+      return `Run cancelled from ${sourceName(event.source)}`;
     case "run_interrupted":
       return "Run interrupted: the service restarted while it worked";
     case "run_retried":
-      return `Run retried from ${source(event.source)} after ${event.after}`;
+      return `Run retried from ${sourceName(event.source)} after ${event.after}`;
     case "run_moved":
       return "Run moved to the workflow's current version";
     default:

@@ -106,3 +106,10 @@ export function canRetry(run: RunView): boolean {
 export function isActive(run: RunView): boolean {
   return run.status === "running" || run.status === "waiting";
 }
+
+const SOURCE_NAMES: Record<string, string> = { agent_ide: "the IDE", cli: "the CLI", studio: "Studio" };
+
+/** An endpoint source as a person says it ("the IDE", "the CLI", "Studio"). */
+export function sourceName(source: unknown): string {
+  return SOURCE_NAMES[String(source)] ?? String(source);
+}
