@@ -6,7 +6,8 @@
  * at most `maxConnections` are open at once (the descriptor limit minus a reserve, over three); a failed
  * accept waits and tries again. At the cap, the oldest connection that has not sent a byte yet makes room
  * for the new one; when every open connection has spoken, the new one is closed (refused, not queued). Long
- * answers stay open: the idle bound of a connection that has spoken is an hour, like a session's.
+ * answers stay open because they are never quiet for long: the session table sends a keep-alive comment on
+ * every open event stream well within the idle bound (`sessions.ts`).
  *
  * @module
  */
@@ -24,6 +25,12 @@ export interface ConnectionLimits {
   idleMs: number;
 }
 
+/**
+ * A connection that has spoken is closed after this long with no byte either way: more than four keep-alive
+ * intervals of an open stream, and more than clients keep a pooled connection (Node 4 s, Deno 90 s).
+ */
+const IDLE_MS = 120_000;
+
 /** Descriptors kept free for the store, logs and workflow reads, whatever the connections take. */
 const RESERVED_DESCRIPTORS = 128;
 /** Each relayed connection holds three descriptors: the client's, and both ends of the relay socket. */
@@ -33,7 +40,7 @@ const DESCRIPTORS_PER_CONNECTION = 3;
 export function defaultConnectionLimits(): ConnectionLimits {
   const descriptors = openFileLimit() ?? 1024;
   const fits = Math.floor((descriptors - RESERVED_DESCRIPTORS) / DESCRIPTORS_PER_CONNECTION);
-  return { maxConnections: Math.max(8, Math.min(1024, fits)), firstByteMs: 10_000, idleMs: 60 * 60 * 1000 };
+  return { maxConnections: Math.max(8, Math.min(1024, fits)), firstByteMs: 10_000, idleMs: IDLE_MS };
 }
 
 /** The soft limit on open descriptors (Linux: `/proc/self/limits`), or undefined where it cannot be read. */

@@ -26,12 +26,18 @@ export interface SessionLimits {
   maxSessions: number;
   /** A session with no request for this long, and none still streaming, is closed by the next sweep. */
   idleMs: number;
+  /**
+   * Interval of the keep-alive tick on open event streams (see {@linkcode MeteredBody.keepAlive}): a stream
+   * whose client is gone ends within two ticks, so its session can go idle and expire.
+   */
+  keepAliveMs?: number;
 }
 
 /** Defaults sized for a person's IDEs plus the CLI, with room for many agents. */
 export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   maxSessions: 256,
   idleMs: 60 * 60 * 1000,
+  keepAliveMs: 25_000,
 };
 
 /** What the MCP layer makes of a new session: its server, and who to tell about its GET stream. */
@@ -55,7 +61,9 @@ interface Session {
 export class SessionTable {
   #sessions = new Map<string, Session>();
   #opening: Record<TokenClass, number> = { external: 0, internal: 0 };
-  #timer: ReturnType<typeof setInterval> | undefined;
+  /** Event streams still open, for the keep-alive tick. */
+  #streams = new Set<MeteredBody>();
+  #timers: ReturnType<typeof setInterval>[] = [];
 
   constructor(
     readonly limits: SessionLimits,
@@ -76,13 +84,31 @@ export class SessionTable {
     return count;
   }
 
-  /** Starts sweeping idle sessions on a timer that does not keep the process alive. */
+  /** Event streams open now (a standalone GET stream, or a request's answer still streaming). */
+  get streams(): number {
+    return this.#streams.size;
+  }
+
+  /**
+   * Starts sweeping idle sessions, and the keep-alive tick on open event streams, on timers that do not keep
+   * the process alive.
+   */
   startSweeping(): void {
-    if (this.#timer !== undefined) return;
+    if (this.#timers.length) return;
     const every = Math.max(1000, Math.min(this.limits.idleMs / 4, 60_000));
-    const timer = setInterval(() => void this.sweep(), every);
-    Deno.unrefTimer(timer);
-    this.#timer = timer;
+    this.#timers.push(setInterval(() => void this.sweep(), every));
+    const keepAliveMs = this.limits.keepAliveMs ?? DEFAULT_SESSION_LIMITS.keepAliveMs!;
+    this.#timers.push(setInterval(() => this.keepAlive(), keepAliveMs));
+    for (const timer of this.#timers) Deno.unrefTimer(timer);
+  }
+
+  /**
+   * One keep-alive tick on every open event stream: a quiet one gets an SSE comment, one its client stopped
+   * reading is cut. A stream that ends stops keeping its session busy. Returns the streams still open.
+   */
+  keepAlive(): number {
+    for (const stream of [...this.#streams]) stream.keepAlive();
+    return this.#streams.size;
   }
 
   /** Closes every session idle for longer than the limit; returns how many it closed. */
@@ -200,11 +226,15 @@ export class SessionTable {
   #tracked(session: Session, response: Response, standalone?: { missed: boolean }): Response {
     if (!response.body) return response;
     session.streaming++;
+    const eventStream = response.headers.get("content-type")?.startsWith("text/event-stream") ?? false;
     const metered = new MeteredBody(response.body, (body) => {
       session.streaming--;
       session.lastSeen = this.now();
+      this.#streams.delete(body);
       if (standalone) session.standalone?.closed(body);
     });
+    // Only an event stream may carry comments; a JSON answer is one chunk and ends by itself.
+    if (eventStream && !metered.ended) this.#streams.add(metered);
     if (standalone) session.standalone?.opened(metered, standalone.missed);
     return new Response(metered.body, {
       status: response.status,
@@ -215,8 +245,7 @@ export class SessionTable {
 
   /** Closes every session's transport (and so its open streams); the HTTP server can then shut down. */
   async closeAll(): Promise<void> {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
+    for (const timer of this.#timers.splice(0)) clearInterval(timer);
     const sessions = [...this.#sessions.values()];
     await Promise.allSettled(sessions.map((session) => session.server.close()));
     this.#sessions.clear();
