@@ -1,7 +1,8 @@
 /**
  * The service's HTTP server on 127.0.0.1: a {@linkcode ConnectionGate} accepts the TCP connections and bounds
  * them, and `Deno.serve` answers behind it on a Unix socket in a private folder (mode 0700) that no other
- * user can reach, so nothing skips the gate.
+ * user can reach, so nothing skips the gate. The folder goes with the server (`relay_folder.ts` says how a
+ * killed service's folder is cleared).
  *
  * @module
  */
@@ -9,6 +10,7 @@
 import { join } from "node:path";
 import type { Logger } from "../lib/logger.ts";
 import { ConnectionGate, type ConnectionLimits, defaultConnectionLimits } from "./connection_gate.ts";
+import { makeRelayFolder, RELAY_SOCKET } from "./relay_folder.ts";
 
 /** A listening server. */
 export interface LoopbackServer {
@@ -24,6 +26,8 @@ export interface ListenOptions {
   previousPort?: number;
   limits?: ConnectionLimits;
   logger: Logger;
+  /** Where the relay folder is made; the system's temporary folder by default. */
+  relayRoot?: string;
 }
 
 /** Starts serving `handler` on 127.0.0.1. */
@@ -32,11 +36,16 @@ export async function serveOnLoopback(
   options: ListenOptions,
 ): Promise<LoopbackServer> {
   const listener = listenTcp(options);
-  const folder = await Deno.makeTempDir({ prefix: "weft-http-" });
+  let folder: string;
+  try {
+    folder = await makeRelayFolder(options.relayRoot);
+  } catch (error) {
+    listener.close();
+    throw error;
+  }
   let server: Deno.HttpServer<Deno.UnixAddr> | undefined;
   try {
-    if (Deno.build.os !== "windows") await Deno.chmod(folder, 0o700);
-    const path = join(folder, "http.sock");
+    const path = join(folder, RELAY_SOCKET);
     server = Deno.serve({ transport: "unix", path, onListen: () => {} }, handler);
     const gate = new ConnectionGate(
       listener,

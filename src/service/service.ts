@@ -9,6 +9,7 @@ import { Engine } from "../engine/engine.ts";
 import { errorKind } from "../errors.ts";
 import { createHandler } from "../http/handler.ts";
 import { type LoopbackServer, serveOnLoopback } from "../http/loopback_server.ts";
+import { removeStaleRelayFolders } from "../http/relay_folder.ts";
 import { DEFAULT_SESSION_LIMITS, type SessionLimits, SessionTable } from "../http/sessions.ts";
 import { StudioAccess } from "../http/studio_access.ts";
 import { studioUrl } from "../http/studio_pages.ts";
@@ -30,6 +31,7 @@ import {
 } from "../weft_dir/connection.ts";
 import { verifyWeftDir } from "../weft_dir/trust.ts";
 import { acquireLock, type LockOwner, releaseLock } from "../weft_dir/lock.ts";
+import { isProcessAlive } from "../weft_dir/process.ts";
 import { Logger } from "../lib/logger.ts";
 import { ensureWeftDir, type WeftPaths, weftPaths } from "../weft_dir/paths.ts";
 import { randomId } from "../lib/tokens.ts";
@@ -112,6 +114,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       studio,
       logger,
     });
+    // A killed service cannot remove its relay folder; the next start of any project clears such leftovers.
+    const stale = await removeStaleRelayFolders(isProcessAlive);
+    if (stale) logger.log("service.stale_relay_folders_removed", { count: stale });
     server = await serveOnLoopback(handler, { port: options.port, previousPort: previous?.port, logger });
     port = server.port;
     sessions.startSweeping();
