@@ -4,7 +4,9 @@
  * `Server` per session, offering a single `echo` tool. No auth, no storage, no logging.
  *
  * Started the same way as `weft serve` (`deno run -A tests/bench/bare_server.ts --port 0`) and prints the same
- * kind of ready line, `{"ready":true,"url","port","pid","instanceId"}`; stops on SIGTERM or SIGINT.
+ * kind of ready line, `{"ready":true,"url","port","pid","instanceId"}`; stops on SIGTERM or SIGINT. With
+ * `--gated` it serves through weft's own TCP front (the connection gate relaying to `Deno.serve` on a Unix
+ * socket) instead, so the gate's cost can be measured against the same server without it.
  *
  * @module
  */
@@ -16,6 +18,8 @@ import {
   Server,
   WebStandardStreamableHTTPServerTransport,
 } from "../../src/mcp/sdk.ts";
+import { serveOnLoopback } from "../../src/http/loopback_server.ts";
+import { Logger } from "../../src/lib/logger.ts";
 
 interface Session {
   server: Server;
@@ -77,8 +81,10 @@ async function handle(request: Request): Promise<Response> {
 if (import.meta.main) {
   const index = Deno.args.indexOf("--port");
   const port = index >= 0 ? Number(Deno.args[index + 1]) : 0;
-  const httpServer = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, handle);
-  const actual = httpServer.addr.port;
+  const httpServer = Deno.args.includes("--gated")
+    ? await serveOnLoopback(handle, { port, logger: Logger.silent() })
+    : Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, handle);
+  const actual = "gate" in httpServer ? httpServer.port : httpServer.addr.port;
   console.log(JSON.stringify({
     ready: true,
     url: `http://127.0.0.1:${actual}`,

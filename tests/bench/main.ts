@@ -18,6 +18,7 @@
  *     for a bare HTTP agent loop against the same server (`tests/bench/bare_model_client.ts`).
  * 11. Studio in Chromium: from opening the page to the Runs list shown with 1,000 Runs stored, against a
  *     static page of the same server; and the bytes of Studio's embedded files.
+ * 12. the connection gate: the bare `echo` through weft's TCP front against the same server without it.
  *
  * Prints a table, a Markdown section for the README and, last, one JSON line of figures. Only 127.0.0.1 is
  * contacted; every child process and temp directory is removed at the end, on error, on Ctrl-C and when the
@@ -34,6 +35,7 @@ import { cleanup, closeAllClients, closeClient, isStopping, tempDir } from "./re
 import { startChild, type Started } from "./servers.ts";
 import { benchBundleStartup, benchStartup } from "./startup.ts";
 import { benchLatency } from "./latency.ts";
+import { benchGateLatency } from "./gate.ts";
 import { benchFixtureRun, fixtureFiles } from "./fixture_run.ts";
 import { benchConcurrent, benchHandoff } from "./handoffs.ts";
 import { benchListArtifacts } from "./list_artifacts.ts";
@@ -71,6 +73,9 @@ async function main(): Promise<number> {
     const bare = await connect(bareServer, "/mcp");
     await benchLatency(weftServer, bare);
     measured = true;
+    await benchGateLatency(bare).catch((error) => {
+      failedRow("gateLatency", "`echo` through the connection gate", "≤ 1.15×", reason(error));
+    });
     await benchFixtureRun(weftServer, bare);
     await benchHandoff(weftServer, bare);
     await benchNotification(weftServer, bare);

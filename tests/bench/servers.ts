@@ -27,12 +27,14 @@ export interface Started {
 /**
  * Spawns `weft serve` on `projectDir` or the bare server, on port 0, and waits for its ready line; a
  * `longLived` weft also exits when this process dies. With `bundle`, runs that single-file build instead.
+ * `extraArgs` go to the program after the port (the bare server's `--gated`).
  */
 export async function startChild(
   kind: "weft" | "bare",
   projectDir?: string,
   longLived = false,
   bundle?: string,
+  extraArgs: string[] = [],
 ): Promise<Started> {
   // A bundle runs alone in its own (otherwise empty) directory, without the repository's configuration.
   const program = bundle
@@ -41,6 +43,7 @@ export async function startChild(
   const args = kind === "weft"
     ? [...program, "serve", "--project", projectDir!, "--port", "0"]
     : [...program, "--port", "0"];
+  args.push(...extraArgs);
   // Long-lived children also exit when this process dies and their stdin closes (weft supports it).
   const pipedStdin = longLived && kind === "weft";
   if (pipedStdin) args.push("--exit-with-stdin");

@@ -1,0 +1,38 @@
+/**
+ * The connection gate's cost: the bare server's `echo` through weft's TCP front (the gate relaying to
+ * `Deno.serve` on a Unix socket) against the same server answering on TCP directly, interleaved call by call.
+ *
+ * @module
+ */
+
+import type { Client } from "../../src/mcp/sdk_client.ts";
+import { N } from "./config.ts";
+import { connect, echo } from "./clients.ts";
+import { alternate, summarize } from "./measure.ts";
+import { log, ratioRow } from "./report.ts";
+import { closeClient } from "./resources.ts";
+import { startChild, type Started } from "./servers.ts";
+
+/** The `gateLatency` row: `echo` through the gate against `echo` on `bare`, one session each. */
+export async function benchGateLatency(bare: Client): Promise<void> {
+  log(`connection gate: ${N.latency} echo calls through the gate vs ${N.latency} direct, interleaved`);
+  let gatedServer: Started | undefined;
+  let gated: Client | undefined;
+  try {
+    gatedServer = await startChild("bare", undefined, true, undefined, ["--gated"]);
+    gated = await connect(gatedServer, "/mcp");
+    for (let i = 0; i < 30; i++) await echo(gated), await echo(bare);
+    const [through, direct] = await alternate(N.latency, N.block, () => echo(gated!), () => echo(bare));
+    ratioRow(
+      "gateLatency",
+      "`echo` through the connection gate",
+      summarize(through),
+      summarize(direct),
+      "direct",
+      1.15,
+    );
+  } finally {
+    if (gated) await closeClient(gated);
+    await gatedServer?.stop();
+  }
+}
