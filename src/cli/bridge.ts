@@ -26,6 +26,7 @@ import { weftPaths } from "../weft_dir/paths.ts";
 import { UsageError } from "./args.ts";
 import { defineCommand } from "./command.ts";
 import { EXIT } from "./exit_codes.ts";
+import { CommandFailure } from "./failure.ts";
 import { observe } from "./lifecycle.ts";
 import { spawnService } from "./spawn.ts";
 
@@ -253,8 +254,10 @@ class Bridge {
       observed = await observe(this.projectDir);
       if (observed.state !== "running") await spawnService(this.projectDir);
     } catch (error) {
+      // The fix travels with the reason: the IDE's log is all the person sees of an untrusted .weft/, say.
+      const fix = error instanceof CommandFailure ? ` (fix: ${error.fix})` : "";
       throw new ServiceUnreachable(
-        `could not start the weft service for ${this.projectDir}: ${(error as Error).message}`,
+        `could not start the weft service for ${this.projectDir}: ${(error as Error).message}${fix}`,
       );
     }
     const connection = await readConnection(weftPaths(this.projectDir));

@@ -7,6 +7,11 @@
 
 import assert from "node:assert/strict";
 import { runWeft, serve, tempProject } from "../support/service.ts";
+import { StreamText, within } from "../support/deadline.ts";
+import { initializeRequest } from "../support/jsonrpc.ts";
+import { isProcessAlive } from "../../src/weft_dir/process.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 /** A loopback listener that counts the connections it gets: a planted URL must never be dialled. */
 function trap(): { port: number; dialled: () => number; close: () => void } {
@@ -218,5 +223,110 @@ Deno.test("a port that the lock's process does not serve gets no connection and 
     await served.stop();
     await Deno.remove(real, { recursive: true });
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/**
+ * Runs `weft mcp` as an IDE would, sends `initialize` and a `flow` call carrying `intent`, and returns the
+ * bridge's two answers once its stdin is closed and it has exited.
+ */
+async function bridgeOnce(
+  dir: string,
+  intent: string,
+): Promise<{ id: number; error?: { message: string } }[]> {
+  const bridge = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "mcp", "--project", dir],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const stdout = new StreamText(bridge.stdout, "the stdout of weft mcp");
+  try {
+    const writer = bridge.stdin.getWriter();
+    const flow = {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "flow", arguments: { flowName: "intent", intent } },
+    };
+    await writer.write(new TextEncoder().encode(JSON.stringify(initializeRequest("ide")) + "\n"));
+    const first = await stdout.until("\n");
+    await writer.write(new TextEncoder().encode(JSON.stringify(flow) + "\n"));
+    const second = await stdout.until("\n", first);
+    await writer.close();
+    await within("weft mcp to exit once its stdin closed", bridge.status);
+    return [stdout.text.slice(0, first), stdout.text.slice(first, second)].map((line) => JSON.parse(line));
+  } finally {
+    await stdout.cancel();
+    try {
+      bridge.kill("SIGKILL");
+    } catch {
+      // ended, as it should
+    }
+    await bridge.status;
+  }
+}
+
+Deno.test("the IDE bridge never forwards to a planted .weft/: its URL is not dialled, the intent goes nowhere", async () => {
+  const other = await tempProject();
+  const live = await serve(other);
+  const fake = trap();
+  const intent = "SECRET-INTENT rotate the production keys";
+  try {
+    const cases: [string, (dir: string) => Promise<void>, RegExp][] = [
+      ["a checkout's modes", async (dir) => {
+        await plant(dir, `http://127.0.0.1:${fake.port}`, fake.port, { dir: 0o755, file: 0o644 });
+      }, /\.weft has mode 0755[\s\S]*mv \.weft \.weft\.untrusted/],
+      ["a lock naming another project's live service", async (dir) => {
+        await plant(dir, `http://127.0.0.1:${fake.port}`, fake.port, { dir: 0o700, file: 0o600 });
+        for (const name of ["connection.json", "service.lock"]) {
+          const path = `${dir}/.weft/${name}`;
+          const value = JSON.parse(await Deno.readTextFile(path));
+          await Deno.writeTextFile(path, JSON.stringify({ ...value, pid: live.pid }));
+        }
+      }, /could not start the weft service/],
+    ];
+    for (const [name, prepare, finding] of cases) {
+      const dir = await tempProject();
+      try {
+        await prepare(dir);
+        const before = await snapshot(dir);
+        const [initialized, flowed] = await bridgeOnce(dir, intent);
+        assert.match(initialized.error?.message ?? "", finding, `${name}: ${JSON.stringify(initialized)}`);
+        assert.ok(flowed.error, `${name}: the flow call is refused, not forwarded`);
+        assert.equal(fake.dialled(), 0, `${name}: the planted URL is never dialled`);
+        // An archive's exact modes make state weft cannot tell from its own (it may add its .gitignore); the
+        // files that name a service are never rewritten either way.
+        const after = await snapshot(dir);
+        for (const file of ["connection.json", "service.lock"]) {
+          const path = `${dir}/.weft/${file}`;
+          assert.equal(after[path], before[path], `${name}: ${file} unchanged`);
+        }
+        if (name === "a checkout's modes") assert.deepEqual(after, before, `${name}: nothing changed`);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    }
+
+    // With exact modes and a lock naming pid 1 (an archive's leftovers), the bridge starts weft itself.
+    const dir = await tempProject();
+    let pid: number | undefined;
+    try {
+      await plant(dir, `http://127.0.0.1:${fake.port}`, fake.port, { dir: 0o700, file: 0o600 });
+      const [initialized] = await bridgeOnce(dir, intent);
+      assert.equal(initialized.error, undefined, "the bridge reached a weft it started");
+      assert.equal(fake.dialled(), 0, "the planted URL is never dialled");
+      const connection = JSON.parse(await Deno.readTextFile(`${dir}/.weft/connection.json`));
+      assert.notEqual(connection.port, fake.port);
+      pid = connection.pid;
+      assert.equal((await runWeft(["stop", "--project", dir])).code, 0);
+    } finally {
+      if (pid !== undefined && isProcessAlive(pid)) Deno.kill(pid, "SIGKILL");
+      await Deno.remove(dir, { recursive: true });
+    }
+  } finally {
+    fake.close();
+    await live.stop();
+    await Deno.remove(other, { recursive: true });
   }
 });
