@@ -259,6 +259,22 @@ Deno.test("project skill assets are read by id from the Run's version, never fro
       /skill assets cannot be symbolic links/,
       "a symbolic link is never loaded into a new version",
     );
+    // A parent folder of the asset turned into a link after load is not followed either: nothing is read by path.
+    const outside = Deno.makeTempDirSync();
+    Deno.writeTextFileSync(`${outside}/guide.md`, "OUTSIDE");
+    Deno.writeTextFileSync(`${outside}/SKILL.md`, "---\nname: style\ndescription: OUTSIDE\n---\n# OUTSIDE");
+    Deno.renameSync(`${project}/workflows/assets/skills/style`, `${project}/style.moved`);
+    Deno.symlinkSync(outside, `${project}/workflows/assets/skills/style`);
+    assert.equal(engine.readAgentAsset(run.runId, callId, "style/guide.md").content, "be brief");
+    try {
+      engine.flow({ flowName: "assets", intent: "z", source: "agent_ide" });
+      assert.fail("a new version loaded through a linked skill folder");
+    } catch (error) {
+      assert.ok(!String(error).includes("OUTSIDE"), String(error));
+      assert.match(String(error), /skills\/style\/SKILL\.md: missing/, "the linked folder is not followed");
+    } finally {
+      Deno.removeSync(outside, { recursive: true });
+    }
     engine.close();
   } finally {
     await Deno.remove(project, { recursive: true });
