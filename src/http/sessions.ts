@@ -21,7 +21,8 @@ export interface SessionLimits {
   /**
    * Open sessions at most per token class (the IDE's endpoints, and the CLI's and Studio's), so that one class
    * can never use up the other's. Past it, an external initialization gets 503; an internal one closes the
-   * internal session unused the longest, so `weft status` and `weft stop` always get in.
+   * internal session unused the longest (one not streaming if any), so `weft status` and `weft stop` always
+   * get in.
    */
   maxSessions: number;
   /** A session with no request for this long, and none still streaming, is closed by the next sweep. */
@@ -169,13 +170,20 @@ export class SessionTable {
     return await this.#open(request, endpoint, body);
   }
 
-  /** Closes the session of `tokenClass` unused the longest that is not streaming; false when there is none. */
+  /**
+   * Closes the session of `tokenClass` unused the longest, preferring one that is not streaming; when every one
+   * streams, the oldest of those goes (its client reconnects), so a table full of open streams still lets
+   * `weft status` and `weft stop` in. False only when the class has no session at all.
+   */
   async #evictLeastRecent(tokenClass: TokenClass): Promise<boolean> {
     let oldest: [string, Session] | undefined;
     for (const entry of this.#sessions) {
       const session = entry[1];
-      if (session.endpoint.tokenClass !== tokenClass || session.streaming > 0) continue;
-      if (!oldest || session.lastSeen < oldest[1].lastSeen) oldest = entry;
+      if (session.endpoint.tokenClass !== tokenClass) continue;
+      const quieter = oldest && (session.streaming > 0) !== (oldest[1].streaming > 0)
+        ? session.streaming === 0
+        : !oldest || session.lastSeen < oldest[1].lastSeen;
+      if (quieter) oldest = entry;
     }
     if (!oldest) return false;
     this.logger.log("session.evicted", { path: oldest[1].endpoint.path, session: oldest[0] });

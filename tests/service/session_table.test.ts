@@ -8,6 +8,7 @@ import { Server } from "../../src/mcp/sdk.ts";
 import { ENDPOINTS } from "../../src/mcp/endpoints.ts";
 import { Logger } from "../../src/lib/logger.ts";
 import { initializeRequest, mcpHeaders, PROTOCOL_VERSION } from "../support/jsonrpc.ts";
+import { within } from "../support/deadline.ts";
 
 const initialize = initializeRequest("t");
 
@@ -117,4 +118,49 @@ Deno.test("each token class has its own bound; a full internal class makes room,
   );
   assert.equal(gone.status, 404);
   await table.closeAll();
+});
+
+Deno.test("a full internal class whose sessions all stream makes room by closing the oldest stream's session", async () => {
+  let now = 0;
+  const table = tableOn(() => now, { maxSessions: 2 });
+  const cli = ENDPOINTS.find((endpoint) => endpoint.path === "/internal/mcp")!;
+  const streams: Response[] = [];
+  try {
+    for (let i = 0; i < 2; i++) {
+      now++;
+      const opened = await table.handle(initRequest(cli.path), cli, initialize);
+      await opened.body?.cancel();
+      const stream = await table.handle(
+        new Request(`http://127.0.0.1:1${cli.path}`, {
+          method: "GET",
+          headers: {
+            accept: "text/event-stream",
+            "mcp-session-id": opened.headers.get("mcp-session-id")!,
+            "mcp-protocol-version": PROTOCOL_VERSION,
+          },
+        }),
+        cli,
+        undefined,
+      );
+      assert.equal(stream.status, 200);
+      streams.push(stream);
+    }
+    assert.equal(table.streams, 2);
+    now++;
+    const third = await table.handle(initRequest(cli.path), cli, initialize);
+    await third.body?.cancel();
+    assert.equal(third.status, 200, "status and stop always get in");
+    assert.equal(table.sizeOf("internal"), 2);
+    const reader = streams[0].body!.getReader();
+    await within(
+      "the oldest stream to end with its session",
+      (async () => {
+        while (!(await reader.read()).done) { /* a priming event may come first */ }
+      })(),
+    );
+    reader.releaseLock();
+  } finally {
+    for (const stream of streams) await stream.body?.cancel().catch(() => {});
+    await table.closeAll();
+  }
 });

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { call, closeClient, mcpClient, runWeft, tokenFor, withServedProject } from "../support/service.ts";
 import type { ServedProject } from "../support/service.ts";
-import { initializeRequest, mcpHeaders, openRawSession } from "../support/jsonrpc.ts";
+import { initializeRequest, mcpHeaders, openRawSession, PROTOCOL_VERSION } from "../support/jsonrpc.ts";
+import { within } from "../support/deadline.ts";
 
 function ping(served: ServedProject, path: string, sessionId: string, method = "POST"): Promise<Response> {
   return fetch(served.url + path, {
@@ -226,5 +227,37 @@ Deno.test("malformed requests in a session are classified JSON-RPC errors, never
     }
     const still = await send({ method: "ping" });
     assert.equal(still.error, undefined, "the session still answers");
+  });
+});
+
+Deno.test("status and stop get in when both session tables are full of open GET streams", async () => {
+  await withServedProject({ extraArgs: ["--max-sessions", "2"] }, async (served) => {
+    const streams: Response[] = [];
+    try {
+      for (const path of ["/mcp", "/mcp/codex", "/internal/mcp", "/internal/mcp/studio"]) {
+        const id = await openRawSession(served, path);
+        const stream = await fetch(served.url + path, {
+          headers: {
+            authorization: `Bearer ${tokenFor(served, path)}`,
+            accept: "text/event-stream",
+            "mcp-session-id": id,
+            "mcp-protocol-version": PROTOCOL_VERSION,
+          },
+        });
+        assert.equal(stream.status, 200, `a GET stream on ${path}`);
+        streams.push(stream);
+      }
+      // Every session of both classes streams: none is idle, so only making room lets the CLI in.
+      const status = await runWeft(["status", "--project", served.projectDir, "--json"]);
+      assert.equal(JSON.parse(status.stdout).state, "running", status.stdout + status.stderr);
+      const stop = await runWeft(["stop", "--project", served.projectDir]);
+      assert.equal(stop.code, 0, stop.stdout + stop.stderr);
+      assert.equal(
+        await within("the service to exit after weft stop", served.process.status).then((s) => s.code),
+        0,
+      );
+    } finally {
+      for (const stream of streams) await stream.body?.cancel().catch(() => {});
+    }
   });
 });
