@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { ConnectionGate } from "../../src/http/connection_gate.ts";
 import { Logger } from "../../src/lib/logger.ts";
+import { within } from "../support/deadline.ts";
 
 async function withGate(
   maxConnections: number,
@@ -87,4 +88,35 @@ Deno.test("at the cap a new connection replaces the oldest silent one, and is re
     assert.match(await get(second), /hello$/, "the open connections go on");
     for (const conn of [second, third]) conn.close();
   });
+});
+
+Deno.test("an accept that fails (no descriptors left) is retried: the gate goes on and serves the next client", async () => {
+  const folder = await Deno.makeTempDir();
+  const path = `${folder}/http.sock`;
+  const upstream = Deno.serve({ transport: "unix", path, onListen: () => {} }, () => new Response("hello"));
+  const real = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  let failures = 0;
+  // What the accept loop sees when the process is out of descriptors: accept() rejects, again and again.
+  const starved = {
+    addr: real.addr,
+    accept: () =>
+      failures++ < 3 ? Promise.reject(new Error("Too many open files (os error 24)")) : real.accept(),
+    close: () => real.close(),
+  } as unknown as Deno.TcpListener;
+  const gate = new ConnectionGate(
+    starved,
+    path,
+    { maxConnections: 4, firstByteMs: 1_000, idleMs: 5_000 },
+    Logger.silent(),
+  );
+  try {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: real.addr.port });
+    assert.match(await within("an answer after three failed accepts", get(conn)), /hello$/);
+    assert.ok(failures >= 4, `three failures, then the accept that took the connection (${failures} calls)`);
+    conn.close();
+  } finally {
+    await gate.close();
+    await upstream.shutdown();
+    await Deno.remove(folder, { recursive: true });
+  }
 });
