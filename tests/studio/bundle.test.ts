@@ -45,3 +45,19 @@ Deno.test("studio: the committed bundle is the build of the page's source (run `
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("studio: the page's source never turns data into markup (no innerHTML and kin), so intents and answers stay text", async () => {
+  const markup =
+    /dangerouslySetInnerHTML|\.innerHTML|\.outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function/;
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(join(ROOT, "src/studio/page"))) {
+    if (!entry.name.endsWith(".ts")) continue;
+    const lines = (await Deno.readTextFile(join(ROOT, "src/studio/page", entry.name))).split("\n");
+    lines.forEach((line, index) => {
+      if (markup.test(line) && !line.trimStart().startsWith("*")) {
+        found.push(`${entry.name}:${index + 1}: ${line.trim()}`);
+      }
+    });
+  }
+  assert.deepEqual(found, [], "htm's templates are the page's only way to build elements");
+});
