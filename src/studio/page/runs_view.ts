@@ -149,11 +149,20 @@ function RunRow(props: { run: RunView }): ComponentChildren {
     <tr>
       <td class="intent-cell"><a href=${formatRoute({ view: "run", runId: run.runId })}>${run.intent}</a></td>
       <td>${run.flowName}</td>
-      <td><span class=${`badge ${run.status}`}>${run.status}</span></td>
+      <td><span class=${`badge ${run.status}`}>${run.status}</span>${waitsFor(run)}</td>
       <td>${run.cursor.stageName}/${run.cursor.stepName}</td>
       <td><time datetime=${run.updatedAt}>${new Date(run.updatedAt).toLocaleString()}</time></td>
     </tr>
   `;
+}
+
+/** Who a waiting Run waits for: the person (an answer) or an agent (its work). */
+function waitsFor(run: RunView): string {
+  if (run.pendingAction) return " for you";
+  if (run.pendingAgentCall) {
+    return run.execution.agentExecutor === "service" ? " for the model" : " for the agent";
+  }
+  return "";
 }
 
 /** The search box: the address follows the typing after a short pause, as one history entry. */
