@@ -2,8 +2,9 @@
  * Studio's page in a real browser (Chromium), against a served project with a workflow that asks, confirms and
  * commits: the Runs that wait for the person, a change made from the terminal shown without reload, answering
  * (choices, free text, a skip, Revise then Confirm) until the Run advances, cancelling, a keyboard-only
- * answer, an intent of HTML and script shown as text, starting a Run, and the diff of an Artifact's two
- * revisions. Every element is found by the accessible names Studio's contract fixes. Screenshots of each main
+ * answer, an intent of HTML and script shown as text, starting a Run, the diff of an Artifact's two
+ * revisions, filters and search kept in the address, and a page that reconnects by itself after the service
+ * restarts. Every element is found by the accessible names Studio's contract fixes. Screenshots of each main
  * view are written as test output.
  */
 
@@ -16,6 +17,7 @@ import {
   closeClient,
   mcpClient,
   runWeft,
+  serve,
   type ServedProject,
   withServedProject,
 } from "../support/service.ts";
@@ -93,7 +95,8 @@ async function answerQuestions(page: Page, highlight: string): Promise<void> {
 }
 
 Deno.test({
-  name: "studio page: waiting Runs, live changes, answers, cancel, keyboard, inert intents, start, diffs",
+  name:
+    "studio page: waiting Runs, live changes, answers, cancel, keyboard, inert intents, start, diffs, restart",
   // One browser and one service for the whole file; Playwright's pipes outlive single steps.
   sanitizeOps: false,
   sanitizeResources: false,
@@ -297,6 +300,51 @@ Deno.test({
             await shown(diff.locator("ins", { hasText: "Typed, not clicked" }), "revision 2's answer");
             await screenshot(page, "artifact-diff");
           });
+
+          await step("the Runs filters and search live in the address", async () => {
+            await page.getByRole("link", { name: "Runs", exact: true }).click();
+            await page.getByLabel("Status").selectOption("completed");
+            await eventually("the address to hold the status", () =>
+              /status=completed/.test(page.url()) || undefined);
+            await shown(runs.getByRole("link", { name: "Notes for 1.2", exact: true }), "a completed Run");
+            await runs.getByRole("link", { name: "Started in Studio" }).waitFor({ state: "detached" });
+            await page.getByLabel("Search intents").fill("keyboard");
+            await eventually("the address to hold the search", () =>
+              /q=keyboard/.test(page.url()) || undefined);
+            await runs.getByRole("link", { name: "Notes for 1.2", exact: true }).waitFor({
+              state: "detached",
+            });
+            await shown(
+              runs.getByRole("link", { name: "Keyboard only", exact: true }),
+              "the Run searched for",
+            );
+            assert.equal(await runs.getByRole("link").count(), 1);
+          });
+
+          await step(
+            "after the service restarts, the page reconnects by itself and is live again",
+            async () => {
+              await served.stop();
+              await hasText(
+                page.getByRole("status"),
+                /^(Reconnecting…|Offline)$/,
+                "the connection indicator",
+              );
+              const again = await serve(served.projectDir, { port: "previous" });
+              try {
+                assert.equal(again.port, served.port, "the service came back on its port");
+                await hasText(page.getByRole("status"), "Live", "the connection indicator");
+                await go(page, "#/runs?status=waiting");
+                await startRun(again, "After the restart");
+                await shown(
+                  runs.getByRole("link", { name: "After the restart" }),
+                  "a Run made after the restart",
+                );
+              } finally {
+                await again.stop();
+              }
+            },
+          );
         } finally {
           await person.close();
         }
