@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../lib/zod.ts";
 
 /** A JSON Schema document. */
 export type JsonSchema = Record<string, unknown>;

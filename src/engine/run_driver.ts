@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../lib/zod.ts";
 import { conflict, ERROR_CODES, type ErrorCode, invalid, WeftError } from "../errors.ts";
 import type { AgentStep } from "./agent_task.ts";
 import type { ArtifactStorage } from "./storage.ts";

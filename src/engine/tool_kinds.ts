@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../lib/zod.ts";
 import { invalid, WeftError } from "../errors.ts";
 import type { AgentToolView } from "./views.ts";
 import type { AgentToolDef } from "./workflow/manifest.ts";

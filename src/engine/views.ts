@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../lib/zod.ts";
 
 /** Every Run status, in display order; `running` and `waiting` are the active ones. */
 export const RUN_STATUSES = ["running", "waiting", "completed", "failed", "cancelled"] as const;

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { z } from "zod";
+import { z } from "../lib/zod.ts";
 import { type CallToolRequest, ErrorCode, ListToolsRequestSchema, McpError, Server } from "./sdk.ts";
 import type { Endpoint } from "./endpoints.ts";
 import type { ServiceContext } from "./context.ts";

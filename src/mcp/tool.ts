@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { z } from "zod";
+import type { z } from "../lib/zod.ts";
 import type { Server } from "./sdk.ts";
 import type { RequestHandlerExtra, ServerNotification, ServerRequest, ToolAnnotations } from "./sdk.ts";
 import type { Endpoint } from "./endpoints.ts";

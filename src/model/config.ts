@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import { z } from "zod";
+import { z } from "../lib/zod.ts";
 import type { ModelRoles, RoleReadiness } from "../engine/model_roles.ts";
 
 /** A role name: `default` or a lowercase identifier a workflow's agent step names. */

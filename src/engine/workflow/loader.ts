@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { z } from "../../lib/zod.ts";
 import { compileSchema } from "../json_schema.ts";
 import { WorkflowContent } from "./content.ts";
 import { Manifest, type StageDef, type StepDef } from "./manifest.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../../lib/zod.ts";
 
 /** An identifier of a workflow, stage, step, outcome, tool or agent: lowercase, `-` or `_` separated. */
 export const NamePattern = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { z } from "zod";
+import { z } from "../../lib/zod.ts";
 import { busy, conflict, invalid, notFound } from "../../errors.ts";
 import type { Engine } from "../../engine/engine.ts";
 import type { AgentCallFailureCode } from "../../engine/engine.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { z } from "zod";
+import { z } from "../../lib/zod.ts";
 import { busy, conflict, toWeftError, type WeftError } from "../../errors.ts";
 import { canonicalJson } from "../../lib/canonical_json.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { z } from "zod";
+import { z } from "../../lib/zod.ts";
 import type { Engine } from "../../engine/engine.ts";
 import { toWeftError } from "../../errors.ts";
 import { ErrorCode, McpError, type Server } from "../sdk.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { z } from "zod";
+import { z } from "../../lib/zod.ts";
 import { AgentCallViewSchema } from "../agent/claims.ts";
 import { defineTool } from "../tool.ts";
 import { AgentAssetViewSchema, AgentTaskDefinitionSchema, RunViewSchema } from "../../engine/views.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { z } from "zod";
+import { z } from "../../lib/zod.ts";
 import { ArtifactViewSchema, RecordViewSchema } from "../../engine/views.ts";
 import { invalid } from "../../errors.ts";
 import { defineTool } from "../tool.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { z } from "zod";
+import { z } from "../../lib/zod.ts";
 
 /** A non-blank identity of at most 512 characters. */
 export const Identity = z.string().max(512).refine((value) => value.trim().length > 0, "must not be blank");

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { z } from "zod";
+import { z } from "../../lib/zod.ts";
 import { RunViewSchema } from "../../engine/views.ts";
 import { defineTool } from "../tool.ts";
 import { actionForm } from "../elicitation/form.ts";

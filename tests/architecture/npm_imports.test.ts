@@ -1,0 +1,104 @@
+/**
+ * Each npm package is imported (for its values) by one module of `src/` only, the one {@linkcode OWNERS}
+ * names. Start-up depends on it: when `deno run` prepares the module graph, every value import of an npm
+ * package makes Deno check the whole `node_modules/` again (~0.8 ms of CPU each), so sixteen modules
+ * importing `zod` directly cost ~11 ms of every `weft serve` and `weft mcp`. Type-only imports cost nothing
+ * at run time and may appear anywhere.
+ */
+import assert from "node:assert/strict";
+import { join, relative, resolve } from "node:path";
+
+const SRC = resolve(import.meta.dirname!, "../../src");
+
+/** Which modules (paths under `src/`) may import each npm package's values. */
+const OWNERS: Record<string, readonly string[]> = {
+  "zod": ["lib/zod.ts"],
+  "ajv": ["engine/json_schema.ts"],
+  "@modelcontextprotocol/sdk": ["mcp/sdk.ts", "mcp/sdk_client.ts"],
+  "ai": ["model/turn.ts"],
+  "@ai-sdk/anthropic": ["model/turn.ts"],
+  "@ai-sdk/openai-compatible": ["model/turn.ts"],
+};
+
+/** The package a bare or `npm:` specifier names, or undefined for relative, `node:` and other specifiers. */
+export function packageOf(specifier: string): string | undefined {
+  if (specifier.startsWith(".") || specifier.startsWith("node:") || specifier.includes("://")) {
+    return undefined;
+  }
+  const name = specifier.replace(/^npm:\/?/, "");
+  const parts = name.split("/");
+  const pkg = name.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+  return pkg.replace(/(.)@[^/]*$/, "$1");
+}
+
+/** The specifiers `source` imports for their values: static, re-exported and dynamic; not `import type`. */
+export function valueImports(source: string): string[] {
+  const code = source
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .split("\n")
+    .filter((line) => !line.trimStart().startsWith("//"))
+    .join("\n");
+  const found: string[] = [];
+  const patterns = [
+    /^\s*(?:import|export)(?!\s+type\b)\b[^;=(]*?\bfrom\s*["']([^"']+)["']/gm,
+    /^\s*import\s*["']([^"']+)["']/gm,
+    /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  for (const pattern of patterns) {
+    for (const match of code.matchAll(pattern)) found.push(match[1]);
+  }
+  return found;
+}
+
+function sourceFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) files.push(...sourceFiles(path));
+    else if (entry.name.endsWith(".ts")) files.push(path);
+  }
+  return files;
+}
+
+Deno.test("each npm package's values are imported by its one owning module of src/", () => {
+  const misplaced: string[] = [];
+  for (const file of sourceFiles(SRC)) {
+    const name = relative(SRC, file);
+    for (const specifier of valueImports(Deno.readTextFileSync(file))) {
+      const pkg = packageOf(specifier);
+      if (pkg === undefined) continue;
+      const owners = OWNERS[pkg];
+      if (!owners) misplaced.push(`${name} imports ${specifier}, a package with no owning module in OWNERS`);
+      else if (!owners.includes(name)) {
+        misplaced.push(`${name} imports ${specifier}; import it from ${owners.join(" or ")} instead`);
+      }
+    }
+  }
+  assert.deepEqual(misplaced, []);
+});
+
+Deno.test("the npm import scan tells value imports from type-only ones and names the package", () => {
+  const source = [
+    `import { z } from "zod";`,
+    `import type { ModelMessage } from "ai";`,
+    `export { Server } from "@modelcontextprotocol/sdk/server/index.js";`,
+    `export type { Tool } from "@modelcontextprotocol/sdk/types.js";`,
+    `import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";`,
+    `const t = await import("@ai-sdk/anthropic");`,
+    `import { join } from "node:path";`,
+    `import { a } from "./a.ts";`,
+    `// import { b } from "zod";`,
+    `import {\n  Client,\n} from "@modelcontextprotocol/sdk/client/index.js";`,
+    `export const tool = define({ text: "read from " + "zod" });`,
+  ].join("\n");
+  const found = valueImports(source);
+  assert.deepEqual(found.map(packageOf).filter((pkg) => pkg !== undefined).sort(), [
+    "@ai-sdk/anthropic",
+    "@modelcontextprotocol/sdk",
+    "@modelcontextprotocol/sdk",
+    "ajv",
+    "zod",
+  ]);
+  assert.equal(packageOf("npm:zod@4.6.7"), "zod");
+  assert.equal(packageOf("npm:/@modelcontextprotocol/sdk@1.32.2/types.js"), "@modelcontextprotocol/sdk");
+});
