@@ -19,9 +19,9 @@ import {
   type JSONRPCRequest,
 } from "../mcp/sdk.ts";
 import { StdioServerTransport, StreamableHTTPClientTransport } from "../mcp/sdk_client.ts";
-import { endpointTransport } from "../client/connect.ts";
+import { endpointTransport, verifiedConnection } from "../client/connect.ts";
+import { ServiceOfflineError } from "../client/offline.ts";
 import { endpointFor } from "../mcp/endpoints.ts";
-import { readConnection } from "../weft_dir/connection.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
 import { UsageError } from "./args.ts";
 import { defineCommand } from "./command.ts";
@@ -249,20 +249,22 @@ class Bridge {
   }
 
   async #open(): Promise<StreamableHTTPClientTransport> {
-    let observed;
+    let connection;
     try {
-      observed = await observe(this.projectDir);
-      if (observed.state !== "running") await spawnService(this.projectDir);
+      // The checks every client makes before sending a token, but no session of the bridge's own (that
+      // was an initialize, a status call and a close before the IDE's initialize, on every IDE start): the
+      // IDE's initialize, forwarded next, is what shows the service answers.
+      connection = await verifiedConnection(this.projectDir).catch(async (error) => {
+        if (!(error instanceof ServiceOfflineError)) throw error;
+        await spawnService(this.projectDir);
+        return await verifiedConnection(this.projectDir);
+      });
     } catch (error) {
       // The fix travels with the reason: the IDE's log is all the person sees of an untrusted .weft/, say.
       const fix = error instanceof CommandFailure ? ` (fix: ${error.fix})` : "";
       throw new ServiceUnreachable(
         `could not start the weft service for ${this.projectDir}: ${(error as Error).message}${fix}`,
       );
-    }
-    const connection = await readConnection(weftPaths(this.projectDir));
-    if (!connection) {
-      throw new ServiceUnreachable(`the weft service for ${this.projectDir} wrote no connection metadata`);
     }
     const endpoint = endpointFor("agent_ide", { codex: this.codex });
     const upstream = endpointTransport(connection, endpoint);
