@@ -6,7 +6,8 @@
  */
 
 import { N } from "./config.ts";
-import { summarize } from "./measure.ts";
+import { processCpuMs, summarize } from "./measure.ts";
+import { cpuDetail } from "./startup.ts";
 import { failedRow, log, ratioRow, reason } from "./report.ts";
 import { children, withTimeout } from "./resources.ts";
 
@@ -19,8 +20,11 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
 }) + "\n";
 
-/** Spawns `args`, sends `initialize` on stdin and resolves with the milliseconds until its answer's line. */
-async function spawnToInitialize(args: string[]): Promise<number> {
+/**
+ * Spawns `args`, sends `initialize` on stdin and resolves with the milliseconds until its answer's line, and
+ * the process's on-CPU milliseconds by then (Linux only).
+ */
+async function spawnToInitialize(args: string[]): Promise<{ ms: number; cpuMs?: number }> {
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
     args,
@@ -46,11 +50,12 @@ async function spawnToInitialize(args: string[]): Promise<number> {
       `initialize of ${args.join(" ")}`,
     );
     const ms = performance.now() - started;
+    const cpuMs = processCpuMs(child.pid);
     if (!buffered.includes('"result"')) throw new Error(`initialize failed: ${buffered.slice(0, 200)}`);
     await writer.close().catch(() => {});
     await reader.cancel().catch(() => {});
     await withTimeout(child.status, "exit after stdin closed", 10_000).catch(() => child.kill("SIGKILL"));
-    return ms;
+    return { ms, cpuMs };
   } finally {
     await child.status.catch(() => {});
     children.delete(child);
@@ -68,11 +73,24 @@ export async function benchBridgeStartup(projectDir: string): Promise<void> {
     await spawnToInitialize(bare);
     const weftTimes: number[] = [];
     const bareTimes: number[] = [];
+    const weftCpu: number[] = [];
+    const bareCpu: number[] = [];
     for (let i = 0; i < N.spawns; i++) {
-      weftTimes.push(await spawnToInitialize(weft));
-      bareTimes.push(await spawnToInitialize(bare));
+      for (const [args, times, cpu] of [[weft, weftTimes, weftCpu], [bare, bareTimes, bareCpu]] as const) {
+        const { ms, cpuMs } = await spawnToInitialize(args);
+        times.push(ms);
+        if (cpuMs !== undefined) cpu.push(cpuMs);
+      }
     }
-    ratioRow("bridgeStartup", metric, summarize(weftTimes), summarize(bareTimes), "bare stdio server", 1.15);
+    ratioRow(
+      "bridgeStartup",
+      metric,
+      summarize(weftTimes),
+      summarize(bareTimes),
+      "bare stdio server",
+      1.15,
+      cpuDetail(weftCpu, bareCpu),
+    );
   } catch (error) {
     failedRow("bridgeStartup", metric, "≤ 1.15×", reason(error));
   }

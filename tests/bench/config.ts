@@ -6,6 +6,11 @@
 
 /** Whether `--quick` asked for fewer iterations. */
 export const QUICK = Deno.args.includes("--quick");
+/**
+ * Whether `--startup` asked for the start-up rows only (`weft serve` from source and from the bundle, and
+ * `weft mcp`): what README's five-run spread of the start-up ratios is made of.
+ */
+export const STARTUP_ONLY = Deno.args.includes("--startup");
 /** The whole run stops (and cleans up) after this long, whatever it is doing. */
 export const DEADLINE_MS = 600_000;
 /** Any one child start or tool call taking longer than this fails the row. */

@@ -22,12 +22,13 @@
  *
  * Prints a table, a Markdown section for the README and, last, one JSON line of figures. Only 127.0.0.1 is
  * contacted; every child process and temp directory is removed at the end, on error, on Ctrl-C and when the
- * overall deadline passes. `--quick` runs fewer iterations (for a smoke test).
+ * overall deadline passes. `--quick` runs fewer iterations (for a smoke test); `--startup` runs rows 1 and 7
+ * only.
  *
  * @module
  */
 
-import { DEADLINE_MS, N, QUICK } from "./config.ts";
+import { DEADLINE_MS, N, QUICK, STARTUP_ONLY } from "./config.ts";
 import { connect } from "./clients.ts";
 import { round } from "./measure.ts";
 import { failedRow, figures, log, markdown, reason, table } from "./report.ts";
@@ -64,6 +65,15 @@ async function main(): Promise<number> {
   });
 
   const projectDir = await tempDir({ ...fixtureFiles(), "README.md": "# bench\n" });
+  if (STARTUP_ONLY) {
+    const weftServer = await startChild("weft", projectDir, true);
+    try {
+      await benchBridgeStartup(projectDir);
+    } finally {
+      await weftServer.stop();
+    }
+    return report(meta, started);
+  }
   let weftServer: Started | undefined;
   let bareServer: Started | undefined;
   let measured = false;
@@ -98,7 +108,11 @@ async function main(): Promise<number> {
   await benchStudioLoad();
   benchStudioSize();
   benchContext();
+  return report(meta, started);
+}
 
+/** Prints the table, the README section and the JSON line of figures. */
+function report(meta: Record<string, unknown>, started: number): number {
   const seconds = round((performance.now() - started) / 1000, 1);
   console.log("");
   console.log(table());

@@ -25,6 +25,29 @@ export function summarize(values: number[]): Sample {
   return { n: sorted.length, median: round(median), p90: round(at(0.9)), min: round(sorted[0]) };
 }
 
+/**
+ * Milliseconds the process `pid` has spent on a CPU so far, all its threads together (Linux's
+ * `/proc/PID/task/N/schedstat`), or undefined where that is not available. Unlike wall time, this hardly
+ * moves when other work shares the machine, so start-up rows report it beside their wall times.
+ */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    let nanoseconds = 0;
+    for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+      try {
+        nanoseconds += Number(
+          Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/schedstat`).split(" ")[0],
+        );
+      } catch {
+        // a thread that ended meanwhile
+      }
+    }
+    return nanoseconds / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `value` rounded to `digits` decimals. */
 export function round(value: number, digits = 3): number {
   const factor = 10 ** digits;

@@ -37,6 +37,11 @@ export function ratioRow(
   detail: Record<string, unknown> = {},
 ): void {
   const ratio = round(weft.median / baseline.median, 2);
+  // Start-up rows carry both sides' on-CPU time too: it says what the wall times say, with less noise.
+  const cpu = detail.cpu as { weft: Sample; baseline: Sample; ratio: number } | undefined;
+  const note = cpu
+    ? `on-CPU ${fmt(cpu.weft.median)} ms vs ${fmt(cpu.baseline.median)} ms, ${cpu.ratio.toFixed(2)}×`
+    : undefined;
   rows.push({
     key,
     metric,
@@ -47,9 +52,14 @@ export function ratioRow(
     ratio,
     aim: aim === null ? "—" : `≤ ${aim}×`,
     met: aim === null ? null : ratio <= aim,
+    ...(note ? { note } : {}),
     detail: { weft, baseline, ...detail },
   });
-  log(`  ${metric}: ${fmt(weft.median)} ms vs ${fmt(baseline.median)} ms → ${ratio}×`);
+  log(
+    `  ${metric}: ${fmt(weft.median)} ms vs ${fmt(baseline.median)} ms → ${ratio}×${
+      note ? ` (${note})` : ""
+    }`,
+  );
 }
 
 /** Adds a row of bytes, met when within `budget` (if any). */
@@ -167,7 +177,9 @@ export function markdown(meta: Record<string, unknown>): string {
     }),
     "",
     "Start-to-ready is the time from spawning `deno run -A main.ts serve --project DIR --port 0` to its " +
-    "ready line, in a fresh project (store created, tokens generated) or in one that has run before. The fixture Run is `flow` → `answer_ask` (questions) → `answer_ask` " +
+    "ready line, in a fresh project (store created, tokens generated) or in one that has run before. Start-up rows also give each side's on-CPU time until ready (all threads of the process, from " +
+    "`/proc`; for `weft mcp` its own, not the service's work on the forwarded `initialize`), which a loaded " +
+    "machine disturbs far less than wall time. The fixture Run is `flow` → `answer_ask` (questions) → `answer_ask` " +
     "(confirmation) → `completed` on `/internal/mcp`. A handoff is `claim_agent_call`, two `call_agent_tool` " +
     "calls and `complete_agent_call` on `/mcp`; the concurrent row drives whole `intent` Runs (two handoffs " +
     "and two confirmations each) from 16 `/mcp` sessions at once. `list_artifacts` reads its default first " +

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { processCpuMs } from "./measure.ts";
 import { children, isStopping, withTimeout } from "./resources.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -19,6 +20,8 @@ export interface Started {
   pid: number;
   /** Milliseconds from spawn to the complete ready line. */
   readyMs: number;
+  /** Milliseconds the server process had spent on a CPU when its ready line arrived (Linux only). */
+  cpuMs?: number;
   /** The bearer tokens (weft only). */
   tokens?: { external: string; internal: string };
   stop(): Promise<void>;
@@ -74,6 +77,7 @@ export async function startChild(
     throw error;
   }
   const readyMs = performance.now() - started;
+  const cpuMs = processCpuMs(child.pid);
   const line = buffered.slice(0, buffered.indexOf("\n"));
   const drained = (async () => {
     while (!(await reader.read()).done) { /* keep the pipe flowing */ }
@@ -100,6 +104,7 @@ export async function startChild(
     port: ready.port!,
     pid: child.pid,
     readyMs,
+    cpuMs,
     tokens,
     async stop() {
       try {

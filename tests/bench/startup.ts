@@ -6,7 +6,7 @@
  */
 
 import { N } from "./config.ts";
-import { summarize } from "./measure.ts";
+import { round, summarize } from "./measure.ts";
 import { log, ratioRow } from "./report.ts";
 import { removeTempDir, tempDir } from "./resources.ts";
 import { startChild } from "./servers.ts";
@@ -20,15 +20,18 @@ const AIM = 1.15;
 export async function benchStartup(): Promise<void> {
   log(`start-to-ready: ${N.starts} rotating starts each of weft (fresh project), weft (restart) and bare`);
   const existing = await tempDir();
+  const cpu = { fresh: [] as number[], restart: [] as number[], bare: [] as number[] };
   const once = async (kind: "fresh" | "restart" | "bare") => {
     const dir = kind === "fresh" ? await tempDir() : kind === "restart" ? existing : undefined;
     const started = await startChild(kind === "bare" ? "bare" : "weft", dir);
     await started.stop();
     if (kind === "fresh") await removeTempDir(dir!);
+    if (started.cpuMs !== undefined) cpu[kind].push(started.cpuMs);
     return started.readyMs;
   };
   // Warm-up (module cache, page cache); this also creates the restart project's store and tokens.
   for (const kind of ["fresh", "restart", "bare"] as const) await once(kind);
+  for (const kind of ["fresh", "restart", "bare"] as const) cpu[kind].length = 0;
   const times = { fresh: [] as number[], restart: [] as number[], bare: [] as number[] };
   const orders = [["fresh", "bare", "restart"], ["bare", "restart", "fresh"], [
     "restart",
@@ -48,6 +51,7 @@ export async function benchStartup(): Promise<void> {
     bare,
     "bare server",
     AIM,
+    cpuDetail(cpu.fresh, cpu.bare),
   );
   ratioRow(
     "restartToReady",
@@ -56,6 +60,7 @@ export async function benchStartup(): Promise<void> {
     bare,
     "bare server",
     AIM,
+    cpuDetail(cpu.restart, cpu.bare),
   );
 }
 
@@ -68,14 +73,17 @@ export async function benchBundleStartup(): Promise<void> {
   try {
     await bundle("main.ts", `${weftDir}/weft.js`);
     await bundle("tests/bench/bare_server.ts", `${bareDir}/bare.js`);
+    const cpu = { weft: [] as number[], bare: [] as number[] };
     const once = async (kind: "weft" | "bare") => {
       const started = kind === "weft"
         ? await startChild("weft", project, false, `${weftDir}/weft.js`)
         : await startChild("bare", undefined, false, `${bareDir}/bare.js`);
       await started.stop();
+      if (started.cpuMs !== undefined) cpu[kind].push(started.cpuMs);
       return started.readyMs;
     };
     await once("weft"), await once("bare");
+    cpu.weft.length = cpu.bare.length = 0;
     const weft: number[] = [];
     const bare: number[] = [];
     for (let i = 0; i < N.spawns; i++) weft.push(await once("weft")), bare.push(await once("bare"));
@@ -86,10 +94,21 @@ export async function benchBundleStartup(): Promise<void> {
       summarize(bare),
       "bundled bare server",
       AIM,
+      cpuDetail(cpu.weft, cpu.bare),
     );
   } finally {
     for (const dir of [weftDir, bareDir, project]) await removeTempDir(dir);
   }
+}
+
+/**
+ * The on-CPU time of both sides until ready (when the machine reports it) and its ratio, kept beside the wall
+ * times: on a shared machine it moves far less than they do.
+ */
+export function cpuDetail(weft: number[], baseline: number[]): Record<string, unknown> {
+  if (!weft.length || !baseline.length) return {};
+  const cpu = { weft: summarize(weft), baseline: summarize(baseline) };
+  return { cpu: { ...cpu, ratio: round(cpu.weft.median / cpu.baseline.median, 2) } };
 }
 
 async function bundle(entry: string, output: string): Promise<void> {
