@@ -5,12 +5,13 @@
  * @module
  */
 
-import { startService } from "../service/service.ts";
-import { LockHeldError } from "../weft_dir/lock.ts";
+import type { RunningService } from "../service/service.ts";
+import { claimStateDir } from "../weft_dir/claim.ts";
+import { LockHeldError, releaseLock } from "../weft_dir/lock.ts";
 import { UntrustedStateError } from "../weft_dir/trust.ts";
 import { PORT_OPTION } from "./args.ts";
 import { defineCommand } from "./command.ts";
-import { DEFAULT_SESSION_LIMITS } from "../http/sessions.ts";
+import { DEFAULT_SESSION_LIMITS } from "../http/session_limits.ts";
 import { EXIT } from "./exit_codes.ts";
 import { CommandFailure, describeFailure, printFailure } from "./failure.ts";
 
@@ -60,12 +61,24 @@ async function serve(
     Deno.addSignalListener("SIGINT", stop);
     if (options["exit-with-stdin"]) void drain(Deno.stdin.readable).then(stop, stop);
   });
-  let service;
+  let service: RunningService;
   try {
-    service = await startService({
+    // Loading the service's modules is most of a start, and checking and locking `.weft/` waits mostly on the
+    // file system and on git: the two go on side by side.
+    const [claimed, loaded] = await Promise.allSettled([
+      claimStateDir(projectDir),
+      import("../service/service.ts"),
+    ]);
+    if (claimed.status === "rejected") throw claimed.reason;
+    if (loaded.status === "rejected") {
+      await releaseLock(claimed.value.paths, claimed.value.owner);
+      throw loaded.reason;
+    }
+    service = await loaded.value.startService({
       projectDir,
       port: options.port,
       limits: { ...DEFAULT_SESSION_LIMITS, maxSessions },
+      claimed: claimed.value,
     });
   } catch (error) {
     // The ready line carries the classified failure, so that `weft start` reports it with its own fix.

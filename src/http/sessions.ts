@@ -15,31 +15,9 @@ import { MeteredBody } from "./metered_body.ts";
 import type { Logger } from "../lib/logger.ts";
 import { randomId } from "../lib/tokens.ts";
 import { jsonRpcError } from "./middleware.ts";
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./session_limits.ts";
 
-/** Limits of the session table. */
-export interface SessionLimits {
-  /**
-   * Open sessions at most per token class (the IDE's endpoints, and the CLI's and Studio's), so that one class
-   * can never use up the other's. Past it, an external initialization gets 503; an internal one closes the
-   * internal session unused the longest (one not streaming if any), so `weft status` and `weft stop` always
-   * get in.
-   */
-  maxSessions: number;
-  /** A session with no request for this long, and none still streaming, is closed by the next sweep. */
-  idleMs: number;
-  /**
-   * Interval of the keep-alive tick on open event streams (see {@linkcode MeteredBody.keepAlive}): a stream
-   * whose client is gone ends within two ticks, so its session can go idle and expire.
-   */
-  keepAliveMs?: number;
-}
-
-/** Defaults sized for a person's IDEs plus the CLI, with room for many agents. */
-export const DEFAULT_SESSION_LIMITS: SessionLimits = {
-  maxSessions: 256,
-  idleMs: 60 * 60 * 1000,
-  keepAliveMs: 25_000,
-};
+export { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./session_limits.ts";
 
 /** What the MCP layer makes of a new session: its server, and who to tell about its GET stream. */
 export interface SessionServer {

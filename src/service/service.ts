@@ -22,19 +22,12 @@ import { ModelConfig, modelRolesOf } from "../model/config.ts";
 import { ModelExecutor } from "../model/executor.ts";
 import { VERSION } from "../version.ts";
 import { EMBEDDED_WORKFLOWS } from "../workflows/embedded.ts";
-import {
-  type ConnectionInfo,
-  loopbackUrl,
-  readConnection,
-  tokensFrom,
-  writeConnection,
-} from "../weft_dir/connection.ts";
-import { verifyWeftDir } from "../weft_dir/trust.ts";
-import { acquireLock, type LockOwner, releaseLock } from "../weft_dir/lock.ts";
+import { type ConnectionInfo, loopbackUrl, tokensFrom, writeConnection } from "../weft_dir/connection.ts";
+import { type ClaimedStateDir, claimStateDir } from "../weft_dir/claim.ts";
+import { releaseLock } from "../weft_dir/lock.ts";
 import { isProcessAlive } from "../weft_dir/process.ts";
 import { Logger } from "../lib/logger.ts";
-import { ensureWeftDir, type WeftPaths, weftPaths } from "../weft_dir/paths.ts";
-import { randomId } from "../lib/tokens.ts";
+import type { WeftPaths } from "../weft_dir/paths.ts";
 
 /** How to start a service. */
 export interface ServiceOptions {
@@ -42,6 +35,8 @@ export interface ServiceOptions {
   /** An explicit port; when absent the previous port is tried, then one the OS chooses. */
   port?: number;
   limits?: SessionLimits;
+  /** The project's `.weft/`, already claimed for this instance (`weft serve` claims it while this loads). */
+  claimed?: ClaimedStateDir;
 }
 
 /** A started service. */
@@ -57,19 +52,12 @@ export interface RunningService {
   shutdown(): Promise<void>;
 }
 
-/** Starts the service for a project; throws `LockHeldError` when one already runs there. */
+/**
+ * Starts the service for a project; throws `LockHeldError` when one already runs there. With `claimed`, the
+ * lock it holds is released if the start fails.
+ */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
-  const paths = weftPaths(options.projectDir);
-  // State weft did not make is never used: the start fails with what was found and how to recover.
-  await verifyWeftDir(paths);
-  await ensureWeftDir(paths);
-  const previous = await readConnection(paths, { verified: true });
-  const owner: LockOwner = {
-    pid: Deno.pid,
-    instanceId: `inst_${randomId(9)}`,
-    startedAt: new Date().toISOString(),
-  };
-  await acquireLock(paths, owner);
+  const { paths, previous, owner } = options.claimed ?? await claimStateDir(options.projectDir);
 
   const logger = Logger.open(paths.logs, owner.instanceId);
   let engine: Engine | undefined;

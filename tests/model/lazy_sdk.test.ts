@@ -6,51 +6,9 @@
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { type GraphModule, moduleGraph, staticClosure } from "../support/module_graph.ts";
 
 const ROOT = resolve(import.meta.dirname!, "../..");
-
-interface GraphModule {
-  specifier: string;
-  npmPackage?: string;
-  dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
-}
-
-/** The module graph of `main.ts`, dynamic imports included. */
-async function moduleGraph(): Promise<Map<string, GraphModule>> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "main.ts"],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(output.success, new TextDecoder().decode(output.stderr));
-  const { modules, redirects } = JSON.parse(new TextDecoder().decode(output.stdout)) as {
-    modules: GraphModule[];
-    redirects: Record<string, string>;
-  };
-  const graph = new Map(modules.map((module) => [module.specifier, module]));
-  // An npm import names `npm:ai@…`; the graph lists the package under the specifier it redirects to.
-  for (const [from, to] of Object.entries(redirects)) {
-    const module = graph.get(to);
-    if (module) graph.set(from, module);
-  }
-  return graph;
-}
-
-/** Every module loaded when `roots` are, following static (not type-only, not dynamic) imports. */
-function staticClosure(graph: Map<string, GraphModule>, roots: string[]): Set<string> {
-  const seen = new Set<string>();
-  const queue = [...roots];
-  while (queue.length) {
-    const specifier = queue.pop()!;
-    if (seen.has(specifier)) continue;
-    seen.add(specifier);
-    for (const dependency of graph.get(specifier)?.dependencies ?? []) {
-      if (dependency.code && !dependency.isDynamic) queue.push(dependency.code.specifier);
-    }
-  }
-  return seen;
-}
 
 const isAiSdk = (module: GraphModule | undefined) => /^(?:ai|@ai-sdk\/[^@]+)@/.test(module?.npmPackage ?? "");
 const file = (path: string) => pathToFileURL(resolve(ROOT, path)).href;
@@ -58,8 +16,13 @@ const file = (path: string) => pathToFileURL(resolve(ROOT, path)).href;
 Deno.test("weft serve loads no module of the AI SDK; the first model request does", async () => {
   const graph = await moduleGraph();
   const turn = file("src/model/turn.ts");
-  // The serve command is itself loaded with import() by the CLI: its static closure is what serve loads.
-  const serve = staticClosure(graph, [file("main.ts"), file("src/cli/serve.ts")]);
+  // The serve command is itself loaded with import() by the CLI, and loads the service with import(): their
+  // static closures are what serve loads.
+  const serve = staticClosure(graph, [
+    file("main.ts"),
+    file("src/cli/serve.ts"),
+    file("src/service/service.ts"),
+  ]);
   assert.ok(serve.has(file("src/model/executor.ts")), "the serve path no longer reaches the executor");
   const sdk = [...serve].filter((specifier) => isAiSdk(graph.get(specifier)));
   assert.deepEqual(sdk, [], `weft serve loads the AI SDK`);
