@@ -8,16 +8,42 @@
  *
  * @module
  */
-import fs from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import type * as fs from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
+import process from "node:process";
 import { invalid, WeftError } from "../errors.ts";
 
-const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
-/** Opening never follows a last-component link and never waits on a FIFO or a device. */
-const FILE_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
-const DIR_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | (fs.constants.O_DIRECTORY ?? 0);
 const PROC_FD = Deno.build.os === "linux";
+
+/** node:fs with the open flags this module uses. */
+interface NodeFs {
+  fs: typeof fs;
+  open: typeof fs.promises.open;
+  /** Opening never follows a last-component link and never waits on a FIFO or a device. */
+  fileFlags: number;
+  dirFlags: number;
+}
+
+let nodeFs: NodeFs | undefined;
+
+/**
+ * node:fs, loaded at the first read rather than with this module: importing it costs ~5–9 ms of CPU, and the
+ * engine imports this module on every start of the service, which reads no project file before a request.
+ */
+function loadFs(): NodeFs {
+  if (!nodeFs) {
+    const module = process.getBuiltinModule("node:fs") as typeof fs;
+    const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = module.constants;
+    nodeFs = {
+      fs: module,
+      open: module.promises.open,
+      fileFlags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK,
+      dirFlags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | (O_DIRECTORY ?? 0),
+    };
+  }
+  return nodeFs;
+}
 
 /**
  * The name a file system compares: case folded, Unicode composed, trailing dots and spaces dropped (Windows
@@ -65,7 +91,8 @@ export async function readConfined(
   if (!PROC_FD) await requireNoLinks(root, segments, label);
   let handle: FileHandle;
   try {
-    handle = await open(expected, FILE_FLAGS);
+    const { open, fileFlags } = loadFs();
+    handle = await open(expected, fileFlags);
   } catch (error) {
     throw openFailure(error, label);
   }
@@ -89,9 +116,10 @@ export function readConfinedSync(
 ): Uint8Array {
   const expected = join(root, ...segments);
   if (!PROC_FD) requireNoLinksSync(root, segments, label);
+  const { fs, fileFlags } = loadFs();
   let fd: number;
   try {
-    fd = fs.openSync(expected, FILE_FLAGS);
+    fd = fs.openSync(expected, fileFlags);
   } catch (error) {
     throw openFailure(error, label);
   }
@@ -169,7 +197,8 @@ async function readFolder(root: string, parts: string[], top: boolean): Promise<
   let handle: FileHandle;
   try {
     if (!PROC_FD) await requireNoLinks(root, parts, label);
-    handle = await open(expected, DIR_FLAGS);
+    const { open, dirFlags } = loadFs();
+    handle = await open(expected, dirFlags);
   } catch (error) {
     if (!top) return null;
     if (error instanceof WeftError) throw error;
