@@ -8,7 +8,8 @@
 
 import assert from "node:assert/strict";
 import { ElicitRequestSchema } from "../../src/mcp/sdk.ts";
-import { Client, StdioClientTransport } from "../../src/mcp/sdk_client.ts";
+import { Client } from "../../src/mcp/sdk_client.ts";
+import { StdioClientTransport } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { isProcessAlive } from "../../src/weft_dir/process.ts";
 import { call, runWeft, serve, tempProject } from "../support/service.ts";

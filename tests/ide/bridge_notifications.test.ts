@@ -6,7 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import { Client, StdioClientTransport } from "../../src/mcp/sdk_client.ts";
+import { Client } from "../../src/mcp/sdk_client.ts";
+import { StdioClientTransport } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, serve, tempProject } from "../support/service.ts";
 import { Inbox } from "../support/notifications.ts";
