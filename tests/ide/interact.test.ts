@@ -98,7 +98,7 @@ Deno.test("interact turns pending actions into forms and answers them like answe
         assert.equal(result.interaction, "answered");
         assert.equal(result.run.status, "completed");
         assert.match(shown!.message, /Proposal:\n {2}Title: Weekly report\n {2}Sections:\n {4}- Highlights/);
-        assert.match(shown!.message, /Question id: destination/);
+        assert.match(shown!.message, /- Destination: /);
         assert.ok(!shown!.message.includes("{"), "no JSON punctuation in the message");
         assert.deepEqual(choices(shown!, "decision"), ["confirm", "revise"]);
       });

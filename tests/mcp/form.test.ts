@@ -61,7 +61,7 @@ Deno.test("form: a confirmation shows its context as text and reads Confirm, or 
     });
     const form = actionForm(run, run.pendingAction!, IDE);
     assert.match(form.message, /^weft \(review\): Review this to continue/);
-    assert.match(form.message, /- Question id: title\n {2}Is skipped: no\n {2}Answer: A fine title/);
+    assert.match(form.message, /- Title: A fine title/);
     assert.deepEqual(form.requestedSchema.required, ["decision"]);
     assert.deepEqual(form.read({ decision: "confirm" }), { isConfirmed: true });
     assert.deepEqual(form.read({ decision: "revise", feedback: "  shorter  " }), {

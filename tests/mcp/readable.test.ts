@@ -45,3 +45,20 @@ Deno.test("readable: field names read as words", () => {
   assert.equal(label("api-key2Value"), "Api key2 value");
   assert.equal(label("_"), "_");
 });
+
+Deno.test("readable: recorded answers read as 'Question: answer', a skipped one as skipped", () => {
+  const text = readable([
+    { questionId: "audience", isSkipped: false, answer: "users" },
+    { questionId: "extra_notes", isSkipped: true },
+    { questionId: "steps", isSkipped: false, answer: "one\ntwo" },
+  ]);
+  assert.equal(
+    text,
+    ["- Audience: users", "- Extra notes: (skipped)", "- Steps:", "    one", "    two"].join("\n"),
+  );
+  // Anything else keeps its fields: only the exact shape weft records is read as an answer.
+  assert.equal(
+    readable({ questionId: "x", isSkipped: false, by: "ada" }),
+    "Question id: x\nIs skipped: no\nBy: ada",
+  );
+});

@@ -25,8 +25,31 @@ export function label(key: string): string {
   return words ? words[0].toUpperCase() + words.slice(1) : key;
 }
 
+/**
+ * An answer to one question as weft records it (`{ questionId, isSkipped, answer? }`), which reads best as
+ * "Question: answer" rather than as three labelled fields.
+ */
+export function asAnswerRecord(
+  value: unknown,
+): { questionId: string; answer?: unknown; skipped: boolean } | null {
+  if (isScalar(value) || Array.isArray(value)) return null;
+  const { questionId, isSkipped, answer, ...rest } = value as Record<string, unknown>;
+  if (typeof questionId !== "string" || typeof isSkipped !== "boolean" || Object.keys(rest).length) {
+    return null;
+  }
+  return { questionId, answer, skipped: isSkipped };
+}
+
 function render(value: unknown, indent: string): string[] {
   if (isScalar(value)) return scalar(value).split("\n").map((line) => indent + line);
+  const record = asAnswerRecord(value);
+  if (record) {
+    const answer = record.skipped ? "(skipped)" : isScalar(record.answer) ? scalar(record.answer) : undefined;
+    if (answer !== undefined && !answer.includes("\n")) {
+      return [`${indent}${label(record.questionId)}: ${answer}`];
+    }
+    return [`${indent}${label(record.questionId)}:`, ...render(record.answer, indent + "  ")];
+  }
   if (Array.isArray(value)) {
     if (value.length === 0) return [`${indent}(none)`];
     return value.flatMap((item) => bullet(item, indent));

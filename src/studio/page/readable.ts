@@ -74,9 +74,26 @@ function list(items: unknown[], level: number): ComponentChildren {
   </ul>`;
 }
 
+/**
+ * An answer to one question as weft records it (`{ questionId, isSkipped, answer? }`), which reads best as
+ * "Question: answer" rather than as three labelled fields.
+ */
+function answerRecord(value: unknown): ComponentChildren | null {
+  if (isScalar(value) || Array.isArray(value)) return null;
+  const { questionId, isSkipped, answer, ...rest } = value as Record<string, unknown>;
+  if (typeof questionId !== "string" || typeof isSkipped !== "boolean" || Object.keys(rest).length) {
+    return null;
+  }
+  return html`<span class="answer"><span class="answer-question">${label(questionId)}</span>: ${
+    isSkipped ? html`<span class="muted">(skipped)</span>` : inline(answer)
+  }</span>`;
+}
+
 /** A value inside a field or a list item: scalars inline, structures nested. */
 function inline(value: unknown, level = 4): ComponentChildren {
   if (isScalar(value)) return scalar(value);
+  const record = answerRecord(value);
+  if (record) return record;
   if (Array.isArray(value)) return list(value, level);
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return html`<span class="muted">(nothing)</span>`;
