@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
+import { within } from "../support/deadline.ts";
 import { call, closeClient, mcpClient } from "../support/service.ts";
 import {
   conversationText,
@@ -41,7 +42,7 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
       protocol,
       url: model.url,
       keyEnv: KEY_ENV,
-      files: probeFiles(),
+      files: { ...probeFiles(), ...budgetFiles() },
     });
     const person = await mcpClient(served, "/internal/mcp");
     const weftJson = (entry: Record<string, unknown>) =>
@@ -61,11 +62,11 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
       );
     const ended = (run: RunView) => run.status !== "running" && run.status !== "waiting";
     /** Starts a probe Run with the server behaving as given and waits for it to end. */
-    const probe = async (behaviour: typeof behave, what: string) => {
+    const probe = async (behaviour: typeof behave, what: string, flowName = "probe") => {
       behave = behaviour;
       const before = model.requests.length;
       const { run } = await call<{ run: RunView }>(person, "flow", {
-        flowName: "probe",
+        flowName,
         intent: `probe ${what}`,
       });
       const end = await waitForRun(person, run.runId, `ended after ${what}`, ended);
@@ -150,7 +151,7 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
 
       await t.step("a response slower than the request timeout: MODEL_UNAVAILABLE", async () => {
         weftJson({ timeoutSeconds: 0.3 });
-        const { run, requests } = await probe((r) => ({ response: () => hang(r.signal) }), "a slow server");
+        const { run, requests } = await probe((r) => ({ response: () => hang(r) }), "a slow server");
         expectFailure(run, "MODEL_UNAVAILABLE", /no answer within 0.3 s/);
         assert.equal(requests[0].signal.aborted, true, "the request was abandoned");
         weftJson({});
@@ -228,21 +229,41 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
         assert.equal(timeline.filter((event) => event.type === "model_tool_call").length, 4);
       });
 
+      await t.step("a model never submitting uses up the workflow's maxTurns: BUDGET_EXCEEDED", async () => {
+        const { run, requests } = await probe(
+          () => ({ calls: [{ name: "get_context", input: {} }] }),
+          "endless turns",
+          "budget",
+        );
+        expectFailure(run, "BUDGET_EXCEEDED", /used its 2 model turns without submitting a valid result/);
+        assert.equal(requests.length, 2);
+      });
+
+      await t.step("an answer slower than the workflow's maxSeconds: BUDGET_EXCEEDED", async () => {
+        const { run, requests } = await probe(
+          (r) => ({ response: () => hang(r) }),
+          "a call past its wall time",
+          "budget",
+        );
+        expectFailure(run, "BUDGET_EXCEEDED", /no answer within 1 s/);
+        assert.equal(requests[0].signal.aborted, true, "the request was abandoned");
+      });
+
       await t.step("cancel during a request aborts it at once", async () => {
-        behave = (r) => ({ response: () => hang(r.signal) });
+        behave = (r) => ({ response: () => hang(r) });
         const before = model.requests.length;
         const { run } = await call<{ run: RunView }>(person, "flow", {
           flowName: "probe",
           intent: "probe cancel",
         });
-        await model.received(before + 1);
+        await within("the model request", model.received(before + 1));
         const request = model.requests[before];
         const aborted = new Promise<void>((resolve) =>
           request.signal.addEventListener("abort", () => resolve())
         );
         const cancelled = (await call<{ run: RunView }>(person, "cancel_run", { runId: run.runId })).run;
         assert.equal(cancelled.status, "cancelled");
-        await aborted;
+        await within("the model request to be abandoned after the cancel", aborted, 5000);
         const after = await waitForRun(person, run.runId, "still cancelled", (r) => r.status === "cancelled");
         assert.equal(after.lastError, undefined);
       });
@@ -261,4 +282,20 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
       await Deno.remove(userDir, { recursive: true });
     }
   });
+}
+
+/**
+ * The probe workflow as `budget`, its budgets set for the whole workflow rather than on the step: two model
+ * turns and one second of wall time per agent call.
+ */
+function budgetFiles(): Record<string, string> {
+  const files = probeFiles();
+  const manifest = JSON.parse(files["workflows/probe/workflow.json"]);
+  manifest.name = "budget";
+  manifest.model = { maxTurns: 2, maxSeconds: 1 };
+  delete manifest.stages.work.steps.draft.model;
+  return {
+    "workflows/budget/workflow.json": JSON.stringify(manifest, null, 2),
+    "workflows/budget/draft.md": files["workflows/probe/draft.md"],
+  };
 }

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
+import { within } from "../support/deadline.ts";
 import { call, callError, closeClient, mcpClient, runWeft, serve } from "../support/service.ts";
 import { type Protocol, scriptedServer, turnOf } from "./scripted_server.ts";
 import { hang, probeFiles, probeTurn, servedWithModel, timelineOf, waitForRun } from "./support.ts";
@@ -14,7 +15,7 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
     let hanging = true;
     const model = scriptedServer(
       protocol,
-      (request) => hanging ? { response: () => hang(request.signal) } : probeTurn(turnOf(request)),
+      (request) => hanging ? { response: () => hang(request) } : probeTurn(turnOf(request)),
     );
     const { served, projectDir, userDir } = await servedWithModel({
       protocol,
@@ -29,7 +30,7 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
         intent: "survive a crash",
       });
       const firstCall = run.pendingAgentCall!.id;
-      await model.received(1);
+      await within("the model request", model.received(1));
       await served.kill();
       await closeClient(person).catch(() => {});
 

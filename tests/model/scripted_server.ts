@@ -13,8 +13,14 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string>;
   body: Record<string, unknown>;
-  /** Aborted when the client gives up on the request (a timeout, a cancel, a killed process). */
+  /**
+   * Aborted when the client has gone (a timeout, a cancel, a killed process). Deno's server does not always
+   * notice a closed connection while an answer is pending, so a trickled answer that finds nobody to write
+   * to reports it with {@linkcode RecordedRequest.gone} (see `hang` in support.ts).
+   */
   signal: AbortSignal;
+  /** Marks the client gone. */
+  gone(): void;
   /** `performance.now()` when the server began to handle it, before reading its body (for the bench). */
   receivedAt: number;
 }
@@ -52,14 +58,22 @@ export function scriptedServer(
     { hostname: "127.0.0.1", port: 0, signal: abort.signal, onListen: () => {} },
     async (request) => {
       const receivedAt = performance.now();
+      const gone = new AbortController();
+      let watching = false;
       const recorded: RecordedRequest = {
         path: new URL(request.url).pathname,
         headers: Object.fromEntries(request.headers),
         body: await request.json().catch(() => ({})),
-        // Read only by the suites that wait for an abort: Deno warns about the signal once it is read.
+        // Watched only by the suites that wait for an abort: Deno warns about the signal once it is read.
         get signal() {
-          return request.signal;
+          if (!watching) {
+            watching = true;
+            if (request.signal.aborted) gone.abort();
+            else request.signal.addEventListener("abort", () => gone.abort(), { once: true });
+          }
+          return gone.signal;
         },
+        gone: () => gone.abort(),
         receivedAt,
       };
       requests.push(recorded);

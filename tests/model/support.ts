@@ -165,10 +165,35 @@ export function probeTurn(turn: number): { calls: ScriptedCall[] } {
   return { calls: [{ name: "complete_agent_call", input: { outcome: "done" } }] };
 }
 
-/** A response that never comes: it waits until the client gives up on the request. */
-export function hang(signal: AbortSignal): Promise<Response> {
-  return new Promise((resolve) =>
-    signal.addEventListener("abort", () => resolve(new Response("gone", { status: 499 })), { once: true })
+/**
+ * An answer that never comes: headers at once, then a space (JSON allows leading whitespace) every 20 ms
+ * until the client has gone, which the failed write reports on the request's signal.
+ */
+export function hang(request: RecordedRequest): Response {
+  const space = new TextEncoder().encode(" ");
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const stop = () => {
+    clearInterval(timer);
+    request.gone();
+  };
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        timer = setInterval(() => {
+          try {
+            controller.enqueue(space);
+          } catch {
+            stop();
+          }
+        }, 20);
+        request.signal.addEventListener("abort", () => {
+          clearInterval(timer);
+          controller.error(new Error("the client has gone"));
+        }, { once: true });
+      },
+      cancel: stop,
+    }),
+    { headers: { "content-type": "application/json" } },
   );
 }
 
