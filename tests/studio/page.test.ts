@@ -3,8 +3,9 @@
  * commits: the Runs that wait for the person, a change made from the terminal shown without reload, answering
  * (choices, free text, a skip, Revise then Confirm) until the Run advances, cancelling, a keyboard-only
  * answer, an intent of HTML and script shown as text, starting a Run, the diff of an Artifact's two
- * revisions, filters and search kept in the address, and a page that reconnects by itself after the service
- * restarts. Every element is found by the accessible names Studio's contract fixes. Screenshots of each main
+ * revisions, filters and search kept in the address, an action answered elsewhere (before the person's answer,
+ * or while it is on its way) explained with the new state, paging, and a page that reconnects by itself
+ * after the service restarts. Every element is found by the accessible names Studio's contract fixes. Screenshots of each main
  * view are written as test output.
  */
 
@@ -21,7 +22,7 @@ import {
   type ServedProject,
   withServedProject,
 } from "../support/service.ts";
-import { NOTES_PROJECT } from "../cli/support.ts";
+import { NOTES_ANSWER, NOTES_PROJECT } from "../cli/support.ts";
 import { newPerson, openStudio, type PageGlobals, screenshot, shown, withBrowser } from "./support.ts";
 
 /** The forms of the notes workflow's two actions, by the names the contract gives them. */
@@ -77,6 +78,17 @@ async function startRun(served: ServedProject, intent: string): Promise<string> 
   const client = await mcpClient(served, "/internal/mcp");
   try {
     return (await call<{ run: RunView }>(client, "flow", { flowName: "notes", intent })).run.runId;
+  } finally {
+    await closeClient(client);
+  }
+}
+
+/** Answers Run `runId`'s pending action from the terminal's endpoint, as another client would. */
+async function answerElsewhere(served: ServedProject, runId: string, answer: unknown): Promise<void> {
+  const client = await mcpClient(served, "/internal/mcp");
+  try {
+    const { run } = await call<{ run: RunView }>(client, "get_run", { runId });
+    await call(client, "answer_ask", { runId, actionId: run.pendingAction!.id, answer });
   } finally {
     await closeClient(client);
   }
@@ -319,6 +331,85 @@ Deno.test({
               "the Run searched for",
             );
             assert.equal(await runs.getByRole("link").count(), 1);
+          });
+
+          await step(
+            "an action answered elsewhere, before or during the person's answer, is explained",
+            async () => {
+              const runId = await startRun(served, "Answered elsewhere");
+              await go(page, `#/runs/${runId}`);
+              await shown(page.getByRole("form", { name: QUESTIONS_FORM }), "the questions form");
+              await answerElsewhere(served, runId, NOTES_ANSWER);
+              await shown(
+                page.getByRole("alert").filter({ hasText: /changed elsewhere/ }),
+                "the explanation",
+              );
+              const confirm = await shown(page.getByRole("form", { name: CONFIRM_FORM }), "the new state");
+              await screenshot(page, "run-conflict");
+
+              // The person's Confirm leaves the page, is held while another client confirms, then goes on.
+              const endpoint = `http://127.0.0.1:${served.port}/internal/mcp/studio`;
+              let held = false;
+              await page.route(endpoint, async (route) => {
+                if (
+                  !held && route.request().method() === "POST" &&
+                  route.request().postData()?.includes("answer_ask")
+                ) {
+                  held = true;
+                  await answerElsewhere(served, runId, { isConfirmed: true });
+                }
+                await route.continue();
+              });
+              try {
+                await confirm.getByRole("button", { name: "Confirm" }).click();
+                await shown(page.getByText("Status: completed"), "the new state");
+                await shown(page.getByRole("alert"), "the explanation of the answer not taken");
+                assert.ok(held, "the page's answer was held and sent after the other one");
+              } finally {
+                await page.unroute(endpoint);
+              }
+              const { timeline } = await runOf(served, runId);
+              const answers = timeline.filter((event) =>
+                event.type === "action_answered"
+              );
+              assert.deepEqual(
+                answers.map((event) =>
+                  event.source
+                ),
+                ["cli", "cli"],
+                "only the other client's answers count",
+              );
+            },
+          );
+
+          await step("Runs page by page: Older and Newer, the page in the address", async () => {
+            const client = await mcpClient(served, "/internal/mcp");
+            try {
+              for (let i = 0; i < 50; i++) {
+                await call(client, "flow", { flowName: "notes", intent: `Paged ${i}` });
+              }
+            } finally {
+              await closeClient(client);
+            }
+            await go(page, "#/runs?status=waiting");
+            await shown(runs.getByRole("link", { name: "Paged 49", exact: true }), "the newest Run");
+            await eventually("a full first page", async () =>
+              (await runs.getByRole("link").count()) === 50 || undefined);
+            await page.getByRole("button", { name: "Older" }).click();
+            await eventually("the address to hold page 2", () =>
+              /page=2/.test(page.url()) || undefined);
+            // 52 Runs wait: the 50 just made fill page 1, the two made earlier are on page 2.
+            await shown(
+              runs.getByRole("link", { name: "Started in Studio", exact: true }),
+              "an older Run on page 2",
+            );
+            assert.equal(await runs.getByRole("link", { name: "Paged 49", exact: true }).count(), 0);
+            assert.ok(
+              await page.getByRole("button", { name: "Older" }).isDisabled(),
+              "no page after the last",
+            );
+            await page.getByRole("button", { name: "Newer" }).click();
+            await shown(runs.getByRole("link", { name: "Paged 49", exact: true }), "the first page again");
           });
 
           await step(
