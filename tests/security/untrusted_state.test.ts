@@ -13,9 +13,13 @@ import { isProcessAlive } from "../../src/weft_dir/process.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
-/** A loopback listener that counts the connections it gets: a planted URL must never be dialled. */
+/**
+ * A loopback listener that counts the connections it gets: a planted URL must never be dialled. Its port is
+ * below the range the system hands out for port 0, where every service of the other tests listens: a client
+ * of theirs that retries a stopped service's port (a Studio page, a bridge) can never land here and count.
+ */
 function trap(): { port: number; dialled: () => number; close: () => void } {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const listener = listenBelowEphemeralPorts();
   let dialled = 0;
   (async () => {
     for await (const conn of listener) {
@@ -24,6 +28,21 @@ function trap(): { port: number; dialled: () => number; close: () => void } {
     }
   })().catch(() => {});
   return { port: listener.addr.port, dialled: () => dialled, close: () => listener.close() };
+}
+
+function listenBelowEphemeralPorts(): Deno.TcpListener {
+  const [low] = Deno.readTextFileSync("/proc/sys/net/ipv4/ip_local_port_range").trim().split(/\s+/).map(
+    Number,
+  );
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * Math.max(1, Math.min(low, 32_768) - 20_000));
+    try {
+      return Deno.listen({ hostname: "127.0.0.1", port });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    }
+  }
+  throw new Error("no free port below the ephemeral range for the trap");
 }
 
 /** Plants `.weft/` as a repository would ship it: metadata naming `url`, a lock naming pid 1. */
