@@ -3,39 +3,17 @@
  */
 
 import assert from "node:assert/strict";
-import { type SessionLimits, SessionTable } from "../../src/http/sessions.ts";
-import { Server } from "../../src/mcp/sdk.ts";
 import { ENDPOINTS } from "../../src/mcp/endpoints.ts";
-import { Logger } from "../../src/lib/logger.ts";
-import { initializeRequest, mcpHeaders, PROTOCOL_VERSION } from "../support/jsonrpc.ts";
+import { mcpHeaders } from "../support/jsonrpc.ts";
+import { INITIALIZE, initRequest, openEventStream, openSession, tableOn } from "../support/session_table.ts";
 import { within } from "../support/deadline.ts";
-
-const initialize = initializeRequest("t");
-
-function initRequest(path = "/mcp"): Request {
-  return new Request(`http://127.0.0.1:1${path}`, {
-    method: "POST",
-    headers: mcpHeaders(undefined),
-    body: JSON.stringify(initialize),
-  });
-}
-
-/** A table of up to 10 sessions per class that go idle after 1000 ms of `clock`. */
-function tableOn(clock: () => number, limits: Partial<SessionLimits> = {}): SessionTable {
-  return new SessionTable(
-    { maxSessions: 10, idleMs: 1000, ...limits },
-    () => ({ server: new Server({ name: "t", version: "0" }, { capabilities: { tools: {} } }) }),
-    Logger.silent(),
-    clock,
-  );
-}
 
 Deno.test("sessions idle past the limit are closed by a sweep; active ones stay", async () => {
   let now = 0;
   const table = tableOn(() => now);
   const endpoint = ENDPOINTS[0];
-  const a = await table.handle(initRequest(), endpoint, initialize);
-  const b = await table.handle(initRequest(), endpoint, initialize);
+  const a = await table.handle(initRequest(), endpoint, INITIALIZE);
+  const b = await table.handle(initRequest(), endpoint, INITIALIZE);
   await a.body?.cancel();
   await b.body?.cancel();
   assert.equal(table.size, 2);
@@ -60,20 +38,7 @@ Deno.test("a session with a response still streaming is not idle, however long i
   let now = 0;
   const table = tableOn(() => now);
   const endpoint = ENDPOINTS[0];
-  const opened = await table.handle(initRequest(), endpoint, initialize);
-  await opened.body?.cancel();
-  const stream = await table.handle(
-    new Request("http://127.0.0.1:1/mcp", {
-      method: "GET",
-      headers: {
-        accept: "text/event-stream",
-        "mcp-session-id": opened.headers.get("mcp-session-id")!,
-        "mcp-protocol-version": PROTOCOL_VERSION,
-      },
-    }),
-    endpoint,
-    undefined,
-  );
+  const stream = await openEventStream(table, endpoint, await openSession(table, endpoint));
   assert.equal(stream.status, 200);
 
   now = 10 * 60 * 60 * 1000;
@@ -92,7 +57,7 @@ Deno.test("each token class has its own bound; a full internal class makes room,
   );
   const open = async (endpoint: typeof ide) => {
     now++;
-    const response = await table.handle(initRequest(endpoint.path), endpoint, initialize);
+    const response = await table.handle(initRequest(endpoint.path), endpoint, INITIALIZE);
     await response.body?.cancel();
     return response;
   };
@@ -128,26 +93,13 @@ Deno.test("a full internal class whose sessions all stream makes room by closing
   try {
     for (let i = 0; i < 2; i++) {
       now++;
-      const opened = await table.handle(initRequest(cli.path), cli, initialize);
-      await opened.body?.cancel();
-      const stream = await table.handle(
-        new Request(`http://127.0.0.1:1${cli.path}`, {
-          method: "GET",
-          headers: {
-            accept: "text/event-stream",
-            "mcp-session-id": opened.headers.get("mcp-session-id")!,
-            "mcp-protocol-version": PROTOCOL_VERSION,
-          },
-        }),
-        cli,
-        undefined,
-      );
+      const stream = await openEventStream(table, cli, await openSession(table, cli));
       assert.equal(stream.status, 200);
       streams.push(stream);
     }
     assert.equal(table.streams, 2);
     now++;
-    const third = await table.handle(initRequest(cli.path), cli, initialize);
+    const third = await table.handle(initRequest(cli.path), cli, INITIALIZE);
     await third.body?.cancel();
     assert.equal(third.status, 200, "status and stop always get in");
     assert.equal(table.sizeOf("internal"), 2);

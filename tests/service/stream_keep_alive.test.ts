@@ -10,25 +10,14 @@ import { createHandler } from "../../src/http/handler.ts";
 import { serveOnLoopback } from "../../src/http/loopback_server.ts";
 import { DEFAULT_SESSION_LIMITS, SessionTable } from "../../src/http/sessions.ts";
 import { defaultConnectionLimits } from "../../src/http/connection_gate.ts";
-import { Server } from "../../src/mcp/sdk.ts";
 import { ENDPOINTS } from "../../src/mcp/endpoints.ts";
 import { Logger } from "../../src/lib/logger.ts";
 import { within } from "../support/deadline.ts";
-import { initializeRequest, mcpHeaders, PROTOCOL_VERSION } from "../support/jsonrpc.ts";
+import { mcpHeaders, PROTOCOL_VERSION } from "../support/jsonrpc.ts";
+import { INITIALIZE, openEventStream, openSession, tableOn } from "../support/session_table.ts";
 
 const TOKEN = "e".repeat(43);
 const IDLE_MS = 1000;
-const INITIALIZE = initializeRequest("keep-alive");
-
-/** A table of bare MCP servers on the test's clock. */
-function tableOn(clock: () => number): SessionTable {
-  return new SessionTable(
-    { maxSessions: 10, idleMs: IDLE_MS },
-    () => ({ server: new Server({ name: "t", version: "0" }, { capabilities: { tools: {} } }) }),
-    Logger.silent(),
-    clock,
-  );
-}
 
 /** Ticks the table's keep-alive until no stream is open, yielding between ticks so the I/O can happen. */
 async function tickUntilNoStream(table: SessionTable): Promise<number> {
@@ -72,7 +61,7 @@ function requestHead(method: string, port: number, headers: Record<string, strin
 
 Deno.test("keep-alive: a GET stream whose client closed its socket ends, and its session then expires", async () => {
   let now = 0;
-  const table = tableOn(() => now);
+  const table = tableOn(() => now, { idleMs: IDLE_MS });
   let port = 0;
   const handler = createHandler({
     tokens: { external: TOKEN, internal: "i".repeat(43) },
@@ -127,31 +116,10 @@ Deno.test("keep-alive: a GET stream whose client closed its socket ends, and its
 
 Deno.test("keep-alive: a stream its client stopped reading is cut after a whole tick unread", async () => {
   let now = 0;
-  const table = tableOn(() => now);
+  const table = tableOn(() => now, { idleMs: IDLE_MS });
   const endpoint = ENDPOINTS[0];
   try {
-    const opened = await table.handle(
-      new Request("http://127.0.0.1:1/mcp", {
-        method: "POST",
-        headers: mcpHeaders(undefined),
-        body: JSON.stringify(INITIALIZE),
-      }),
-      endpoint,
-      INITIALIZE,
-    );
-    await opened.body?.cancel();
-    const stream = await table.handle(
-      new Request("http://127.0.0.1:1/mcp", {
-        method: "GET",
-        headers: {
-          accept: "text/event-stream",
-          "mcp-session-id": opened.headers.get("mcp-session-id")!,
-          "mcp-protocol-version": PROTOCOL_VERSION,
-        },
-      }),
-      endpoint,
-      undefined,
-    );
+    const stream = await openEventStream(table, endpoint, await openSession(table, endpoint));
     assert.equal(stream.status, 200);
     // Never read: the first tick queues a comment, the second finds it still there.
     assert.equal(table.keepAlive(), 1, "the first tick sends a comment");
@@ -166,31 +134,10 @@ Deno.test("keep-alive: a stream its client stopped reading is cut after a whole 
 
 Deno.test("keep-alive: a quiet stream that is read gets comments and stays open, its session with it", async () => {
   let now = 0;
-  const table = tableOn(() => now);
+  const table = tableOn(() => now, { idleMs: IDLE_MS });
   const endpoint = ENDPOINTS[0];
   try {
-    const opened = await table.handle(
-      new Request("http://127.0.0.1:1/mcp", {
-        method: "POST",
-        headers: mcpHeaders(undefined),
-        body: JSON.stringify(INITIALIZE),
-      }),
-      endpoint,
-      INITIALIZE,
-    );
-    await opened.body?.cancel();
-    const stream = await table.handle(
-      new Request("http://127.0.0.1:1/mcp", {
-        method: "GET",
-        headers: {
-          accept: "text/event-stream",
-          "mcp-session-id": opened.headers.get("mcp-session-id")!,
-          "mcp-protocol-version": PROTOCOL_VERSION,
-        },
-      }),
-      endpoint,
-      undefined,
-    );
+    const stream = await openEventStream(table, endpoint, await openSession(table, endpoint));
     const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
     for (let tick = 0; tick < 5; tick++) {
       assert.equal(table.keepAlive(), 1, `tick ${tick} keeps the stream open`);
