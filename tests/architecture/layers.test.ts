@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { dirname, join, relative, resolve } from "node:path";
+import { importedSpecifiers, sourceFiles } from "../support/source_imports.ts";
 
 const SRC = resolve(import.meta.dirname!, "../../src");
 
@@ -36,31 +37,7 @@ interface Edge {
 
 /** The relative specifiers a TypeScript file imports: static, type-only, re-exported and dynamic. */
 export function importSpecifiers(source: string): string[] {
-  const code = source
-    .replace(/\/\*[\s\S]*?\*\//g, "")
-    .split("\n")
-    .filter((line) => !line.trimStart().startsWith("//"))
-    .join("\n");
-  const found: string[] = [];
-  const patterns = [
-    /^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']/gm,
-    /^\s*import\s*["']([^"']+)["']/gm,
-    /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
-  ];
-  for (const pattern of patterns) {
-    for (const match of code.matchAll(pattern)) found.push(match[1]);
-  }
-  return found.filter((specifier) => specifier.startsWith("."));
-}
-
-function sourceFiles(dir: string): string[] {
-  const files: string[] = [];
-  for (const entry of Deno.readDirSync(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) files.push(...sourceFiles(path));
-    else if (entry.name.endsWith(".ts")) files.push(path);
-  }
-  return files;
+  return importedSpecifiers(source, { types: true }).filter((specifier) => specifier.startsWith("."));
 }
 
 function edgesOfSrc(): Edge[] {

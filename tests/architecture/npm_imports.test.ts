@@ -6,7 +6,8 @@
  * at run time and may appear anywhere.
  */
 import assert from "node:assert/strict";
-import { join, relative, resolve } from "node:path";
+import { relative, resolve } from "node:path";
+import { importedSpecifiers, sourceFiles } from "../support/source_imports.ts";
 
 const SRC = resolve(import.meta.dirname!, "../../src");
 
@@ -36,31 +37,7 @@ export function packageOf(specifier: string): string | undefined {
 
 /** The specifiers `source` imports for their values: static, re-exported and dynamic; not `import type`. */
 export function valueImports(source: string): string[] {
-  const code = source
-    .replace(/\/\*[\s\S]*?\*\//g, "")
-    .split("\n")
-    .filter((line) => !line.trimStart().startsWith("//"))
-    .join("\n");
-  const found: string[] = [];
-  const patterns = [
-    /^\s*(?:import|export)(?!\s+type\b)\b[^;=(]*?\bfrom\s*["']([^"']+)["']/gm,
-    /^\s*import\s*["']([^"']+)["']/gm,
-    /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
-  ];
-  for (const pattern of patterns) {
-    for (const match of code.matchAll(pattern)) found.push(match[1]);
-  }
-  return found;
-}
-
-function sourceFiles(dir: string): string[] {
-  const files: string[] = [];
-  for (const entry of Deno.readDirSync(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) files.push(...sourceFiles(path));
-    else if (entry.name.endsWith(".ts")) files.push(path);
-  }
-  return files;
+  return importedSpecifiers(source, { types: false });
 }
 
 Deno.test("each npm package's values are imported by its one owning module of src/", () => {
