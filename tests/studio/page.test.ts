@@ -176,6 +176,37 @@ Deno.test({
           );
 
           await step(
+            "a Run waiting for the IDE's agent is listed as such and not counted as waiting for you",
+            async () => {
+              const ide = await mcpClient(served, "/mcp");
+              let runId: string;
+              try {
+                runId =
+                  (await call<{ run: RunView }>(ide, "flow", { flowName: "intent", intent: "Agent at work" }))
+                    .run.runId;
+              } finally {
+                await closeClient(ide);
+              }
+              const row = runs.getByRole("row").filter({
+                has: page.getByRole("link", { name: "Agent at work" }),
+              });
+              await shown(row.getByText("for the agent"), "the Run waiting for the agent");
+              // A fresh load counts once from the stored Runs, so a count that took the agent's Run in (3)
+              // could not pass for the right one by showing late.
+              await page.reload();
+              await hasText(page.getByRole("status"), "Live", "the connection indicator after a reload");
+              await shown(row.getByText("for the agent"), "the Run waiting for the agent, after the reload");
+              await shown(
+                page.getByRole("link", { name: "Waiting for you (2)" }),
+                "the count of person waits",
+              );
+              const cancel = await runWeft(["cancel", runId, "--json"], { cwd: served.projectDir });
+              assert.equal(cancel.code, 0, cancel.stderr);
+              await runs.getByRole("link", { name: "Agent at work" }).waitFor({ state: "detached" });
+            },
+          );
+
+          await step(
             "questions answered with a skip, Revise, then Confirm: the Run advances to completed",
             async () => {
               await runs.getByRole("link", { name: "Notes for 1.2", exact: true }).click();
@@ -316,13 +347,17 @@ Deno.test({
           await step("the Runs filters and search live in the address", async () => {
             await page.getByRole("link", { name: "Runs", exact: true }).click();
             await page.getByLabel("Status").selectOption("completed");
-            await eventually("the address to hold the status", () =>
-              /status=completed/.test(page.url()) || undefined);
+            await eventually(
+              "the address to hold the status",
+              () => /status=completed/.test(page.url()) || undefined,
+            );
             await shown(runs.getByRole("link", { name: "Notes for 1.2", exact: true }), "a completed Run");
             await runs.getByRole("link", { name: "Started in Studio" }).waitFor({ state: "detached" });
             await page.getByLabel("Search intents").fill("keyboard");
-            await eventually("the address to hold the search", () =>
-              /q=keyboard/.test(page.url()) || undefined);
+            await eventually(
+              "the address to hold the search",
+              () => /q=keyboard/.test(page.url()) || undefined,
+            );
             await runs.getByRole("link", { name: "Notes for 1.2", exact: true }).waitFor({
               state: "detached",
             });
@@ -369,13 +404,9 @@ Deno.test({
                 await page.unroute(endpoint);
               }
               const { timeline } = await runOf(served, runId);
-              const answers = timeline.filter((event) =>
-                event.type === "action_answered"
-              );
+              const answers = timeline.filter((event) => event.type === "action_answered");
               assert.deepEqual(
-                answers.map((event) =>
-                  event.source
-                ),
+                answers.map((event) => event.source),
                 ["cli", "cli"],
                 "only the other client's answers count",
               );
@@ -393,11 +424,12 @@ Deno.test({
             }
             await go(page, "#/runs?status=waiting");
             await shown(runs.getByRole("link", { name: "Paged 49", exact: true }), "the newest Run");
-            await eventually("a full first page", async () =>
-              (await runs.getByRole("link").count()) === 50 || undefined);
+            await eventually(
+              "a full first page",
+              async () => (await runs.getByRole("link").count()) === 50 || undefined,
+            );
             await page.getByRole("button", { name: "Older" }).click();
-            await eventually("the address to hold page 2", () =>
-              /page=2/.test(page.url()) || undefined);
+            await eventually("the address to hold page 2", () => /page=2/.test(page.url()) || undefined);
             // 52 Runs wait: the 50 just made fill page 1, the two made earlier are on page 2.
             await shown(
               runs.getByRole("link", { name: "Started in Studio", exact: true }),

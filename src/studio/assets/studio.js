@@ -366,18 +366,18 @@ ${x}`,f++;break;case"id":x.includes("\0")||(l=x);break;case"retry":/^\d+$/.test(
   </section>`}function X$(){let e=C$();Be(()=>{e||er(jo(Ui),!0)},[e===void 0]);let t=e?.view==="run"?`run/${e.runId}`:e?.view,r=_t(!0);return Be(()=>{document.title=e?`${YO[e.view]} \xB7 weft Studio`:"weft Studio",r.current?r.current=!1:document.getElementById("view")?.focus()},[t]),w`
     <${e1} route=${e} />
     <main id="view" tabindex="-1">${e&&QO(e)}</main>
-  `}var YO={runs:"Runs",run:"Run",start:"Start a Run",artifacts:"Artifacts",artifact:"Artifact"};function QO(e){switch(e.view){case"runs":return w`<${K$} route=${e} />`;case"run":return w`<${H$} key=${e.runId} runId=${e.runId} />`;case"start":return w`<${G$} />`;case"artifacts":return w`<${N$} route=${e} />`;case"artifact":return w`<${j$} route=${e} />`}}function e1(e){let t=R$(),n=Ge("status",()=>ne.call("status"),["weft://runs"]).data?.service.counts.runs.waiting??0,o=e.route?.view,s=i=>o&&i.includes(o)?"page":void 0;return w`<header class="top">
+  `}var YO={runs:"Runs",run:"Run",start:"Start a Run",artifacts:"Artifacts",artifact:"Artifact"};function QO(e){switch(e.view){case"runs":return w`<${K$} route=${e} />`;case"run":return w`<${H$} key=${e.runId} runId=${e.runId} />`;case"start":return w`<${G$} />`;case"artifacts":return w`<${N$} route=${e} />`;case"artifact":return w`<${j$} route=${e} />`}}function e1(e){let t=R$(),r=Ge("waiting-for-you",()=>ne.call("list_runs",{status:"waiting",limit:200}),["weft://runs"]),n=r.data?.runs.filter(a=>a.pendingAction).length??0,o=r.data?.nextCursor?`${n}+`:String(n),s=e.route?.view,i=a=>s&&a.includes(s)?"page":void 0;return w`<header class="top">
     <h1>weft Studio</h1>
     <span role="status" class=${`link ${t==="Live"?"live":t==="Offline"?"offline":"reconnecting"}`}>${t}</span>
     ${ne.ended&&w`
       <p
         class="problem">This Studio session has ended. Run <code>weft studio</code> in the project's folder to open it again.</p>
     `}
-    <a class="waiting-link" href=${Ui}>Waiting for you (${n})</a>
+    <a class="waiting-link" href=${Ui}>Waiting for you (${o})</a>
     <nav aria-label="Studio">
-      <a href="#/runs" aria-current=${s(["runs","run"])}>Runs</a>
-      <a href="#/start" aria-current=${s(["start"])}>Start a Run</a>
-      <a href="#/artifacts" aria-current=${s(["artifacts","artifact"])}>Artifacts</a>
+      <a href="#/runs" aria-current=${i(["runs","run"])}>Runs</a>
+      <a href="#/start" aria-current=${i(["start"])}>Start a Run</a>
+      <a href="#/artifacts" aria-current=${i(["artifacts","artifact"])}>Artifacts</a>
     </nav>
   </header>`}ne.start();gd(w`<${X$} />`,document.getElementById("studio"));
 /*! Bundled license information:

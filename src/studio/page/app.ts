@@ -15,10 +15,7 @@ import { HOME, navigate, parseRoute, type Route, useRoute } from "./route.ts";
 import { RunPage } from "./run_view.ts";
 import { RunsPage } from "./runs_view.ts";
 import { StartPage } from "./start_view.ts";
-
-interface ServiceStatus {
-  service: { counts: { runs: Record<string, number> } };
-}
+import type { RunView } from "./types.ts";
 
 /** The whole page. */
 export function App(): ComponentChildren {
@@ -65,8 +62,19 @@ function view(route: Route): ComponentChildren {
 
 function Header(props: { route: Route | undefined }): ComponentChildren {
   const link = useLink();
-  const counts = useLoad("status", () => connection.call<ServiceStatus>("status"), ["weft://runs"]);
-  const waiting = counts.data?.service.counts.runs.waiting ?? 0;
+  // A waiting Run may wait for a person or for an agent's work: only the first kind waits for you. The newest
+  // page of waiting Runs is counted; past it the count says "or more".
+  const waitingPage = useLoad(
+    "waiting-for-you",
+    () =>
+      connection.call<{ runs: RunView[]; nextCursor?: string }>("list_runs", {
+        status: "waiting",
+        limit: 200,
+      }),
+    ["weft://runs"],
+  );
+  const forYou = waitingPage.data?.runs.filter((run) => run.pendingAction).length ?? 0;
+  const waiting = waitingPage.data?.nextCursor ? `${forYou}+` : String(forYou);
   const current = props.route?.view;
   const here = (views: string[]) => current && views.includes(current) ? "page" : undefined;
   return html`<header class="top">
