@@ -1,7 +1,7 @@
 /**
- * Size bounds on what a Run keeps: its intent, its stage state (written by tools, answers and results) and each agent
- * result. Every write goes to the store, so without them one client could make each call cost megabytes of
- * database. A workflow may set its own in `limits`; these are the defaults.
+ * Size bounds on what a Run keeps: its intent, its stage state (written by tools, answers and results) and
+ * each agent result. Every write goes to the store, so without them one client could make each call cost
+ * megabytes of database. A workflow may set its own in `limits`; these are the defaults.
  *
  * @module
  */
