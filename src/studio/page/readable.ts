@@ -52,14 +52,15 @@ export function Readable(props: { value: unknown; level?: number }): ComponentCh
   </div>`;
 }
 
-function fields(entries: [string, unknown][]): ComponentChildren {
+/** Entries as titled fields; `level` is the heading level of anything nested in them. */
+function fields(entries: [string, unknown][], level = 4): ComponentChildren {
   return html`<dl class="fields">
     ${
     entries.map(([key, item]) =>
       html`
         <div key=${key}>
           <dt>${label(key)}</dt>
-          <dd>${inline(item)}</dd>
+          <dd>${inline(item, level)}</dd>
         </div>
       `
     )
@@ -97,16 +98,5 @@ function inline(value: unknown, level = 4): ComponentChildren {
   if (Array.isArray(value)) return list(value, level);
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return html`<span class="muted">(nothing)</span>`;
-  return html`<dl class="fields">
-    ${
-    entries.map(([key, item]) =>
-      html`
-        <div key=${key}>
-          <dt>${label(key)}</dt>
-          <dd>${inline(item, level)}</dd>
-        </div>
-      `
-    )
-  }
-  </dl>`;
+  return fields(entries, level);
 }
