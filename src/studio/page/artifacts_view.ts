@@ -46,10 +46,7 @@ async function allArtifacts(route: ListRoute): Promise<ArtifactView[]> {
 export function ArtifactsPage(props: { route: ListRoute }): ComponentChildren {
   const { route } = props;
   const loaded = useLoad(formatRoute(route), () => allArtifacts(route), ["weft://runs"]);
-  const byWorkflow = new Map<string, ArtifactView[]>();
-  for (const artifact of loaded.data ?? []) {
-    byWorkflow.set(artifact.flowName, [...byWorkflow.get(artifact.flowName) ?? [], artifact]);
-  }
+  const byWorkflow = Map.groupBy(loaded.data ?? [], (artifact) => artifact.flowName);
   const filtered = route.workflow || route.stage;
   return html`<section>
     <h2>Artifacts</h2>
