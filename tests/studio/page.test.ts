@@ -11,6 +11,7 @@
 
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
+import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { eventually } from "../support/deadline.ts";
 import {
@@ -60,38 +61,46 @@ async function tabTo(page: Page, target: Locator, what: string): Promise<void> {
   assert.fail(`Tab never reached ${what}`);
 }
 
-/** The Run `runId` as the service has it, with its timeline. */
-async function runOf(served: ServedProject, runId: string) {
-  const client = await mcpClient(served, "/internal/mcp");
+/** Runs `fn` with an MCP client of `path` (the terminal's endpoint by default), closed whatever happens. */
+async function withClient<T>(
+  served: ServedProject,
+  fn: (client: Client) => Promise<T>,
+  path = "/internal/mcp",
+): Promise<T> {
+  const client = await mcpClient(served, path);
   try {
-    return await call<{ run: RunView; timeline: { type: string; source?: string }[] }>(client, "get_run", {
-      runId,
-      timeline: true,
-    });
+    return await fn(client);
   } finally {
     await closeClient(client);
   }
+}
+
+/** The Run `runId` as the service has it, with its timeline. */
+function runOf(served: ServedProject, runId: string) {
+  return withClient(
+    served,
+    (client) =>
+      call<{ run: RunView; timeline: { type: string; source?: string }[] }>(client, "get_run", {
+        runId,
+        timeline: true,
+      }),
+  );
 }
 
 /** Starts a Run of the notes workflow from the terminal's endpoint. */
-async function startRun(served: ServedProject, intent: string): Promise<string> {
-  const client = await mcpClient(served, "/internal/mcp");
-  try {
-    return (await call<{ run: RunView }>(client, "flow", { flowName: "notes", intent })).run.runId;
-  } finally {
-    await closeClient(client);
-  }
+function startRun(served: ServedProject, intent: string): Promise<string> {
+  return withClient(
+    served,
+    async (client) => (await call<{ run: RunView }>(client, "flow", { flowName: "notes", intent })).run.runId,
+  );
 }
 
 /** Answers Run `runId`'s pending action from the terminal's endpoint, as another client would. */
-async function answerElsewhere(served: ServedProject, runId: string, answer: unknown): Promise<void> {
-  const client = await mcpClient(served, "/internal/mcp");
-  try {
+function answerElsewhere(served: ServedProject, runId: string, answer: unknown): Promise<void> {
+  return withClient(served, async (client) => {
     const { run } = await call<{ run: RunView }>(client, "get_run", { runId });
     await call(client, "answer_ask", { runId, actionId: run.pendingAction!.id, answer });
-  } finally {
-    await closeClient(client);
-  }
+  });
 }
 
 /** Answers the questions form: Users, `highlight`, and skips "Anything else?". */
@@ -178,15 +187,13 @@ Deno.test({
           await step(
             "a Run waiting for the IDE's agent is listed as such and not counted as waiting for you",
             async () => {
-              const ide = await mcpClient(served, "/mcp");
-              let runId: string;
-              try {
-                runId =
+              const runId = await withClient(
+                served,
+                async (ide) =>
                   (await call<{ run: RunView }>(ide, "flow", { flowName: "intent", intent: "Agent at work" }))
-                    .run.runId;
-              } finally {
-                await closeClient(ide);
-              }
+                    .run.runId,
+                "/mcp",
+              );
               const row = runs.getByRole("row").filter({
                 has: page.getByRole("link", { name: "Agent at work" }),
               });
@@ -414,14 +421,11 @@ Deno.test({
           );
 
           await step("Runs page by page: Older and Newer, the page in the address", async () => {
-            const client = await mcpClient(served, "/internal/mcp");
-            try {
+            await withClient(served, async (client) => {
               for (let i = 0; i < 50; i++) {
                 await call(client, "flow", { flowName: "notes", intent: `Paged ${i}` });
               }
-            } finally {
-              await closeClient(client);
-            }
+            });
             await go(page, "#/runs?status=waiting");
             await shown(runs.getByRole("link", { name: "Paged 49", exact: true }), "the newest Run");
             await eventually(
