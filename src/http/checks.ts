@@ -62,15 +62,18 @@ export function requireLoopbackHost(port: () => number): Middleware {
   };
 }
 
+/** Whether `origin` (an `Origin` header's value) is this instance's own loopback origin. */
+export function isOwnOrigin(origin: string, port: number): boolean {
+  const lower = origin.toLowerCase();
+  return [...loopbackHosts(port)].some((host) => lower === `http://${host}`);
+}
+
 /** Rejects a present `Origin` that is not this instance's own loopback origin (browser pages elsewhere). */
 export function requireOwnOrigin(port: () => number): Middleware {
   return (request, _state, next) => {
     const origin = request.headers.get("origin");
-    if (origin !== null) {
-      const allowed = [...loopbackHosts(port())].map((host) => `http://${host}`);
-      if (!allowed.includes(origin.toLowerCase())) {
-        return Promise.resolve(jsonRpcError(403, -32000, "Forbidden: Origin is not allowed"));
-      }
+    if (origin !== null && !isOwnOrigin(origin, port())) {
+      return Promise.resolve(jsonRpcError(403, -32000, "Forbidden: Origin is not allowed"));
     }
     return next();
   };

@@ -11,7 +11,7 @@
  */
 
 import { jsonRpcError, type Middleware } from "./middleware.ts";
-import { loopbackHosts } from "./checks.ts";
+import { isOwnOrigin } from "./checks.ts";
 import type { StudioAccess, StudioSession } from "./studio_access.ts";
 
 /** The paths the cookie is scoped to; each is a path prefix in the cookie's sense. */
@@ -47,8 +47,7 @@ export function cookieValue(request: Request, name: string): string | undefined 
  */
 export function fromOwnPage(request: Request, port: number): boolean {
   const origin = request.headers.get("origin");
-  const own = [...loopbackHosts(port)].map((host) => `http://${host}`);
-  if (origin !== null) return own.includes(origin.toLowerCase());
+  if (origin !== null) return isOwnOrigin(origin, port);
   if (request.method !== "GET" && request.method !== "HEAD") return false;
   const site = request.headers.get("sec-fetch-site");
   return site === null || site === "same-origin" || site === "none";
