@@ -13,7 +13,7 @@ import {
   requireOriginForm,
   requireOwnOrigin,
 } from "./checks.ts";
-import { compose, jsonRpcError } from "./middleware.ts";
+import { compose, type Handler, jsonRpcError } from "./middleware.ts";
 import type { SessionTable } from "./sessions.ts";
 import { StudioAccess } from "./studio_access.ts";
 import { acceptStudioCookie } from "./studio_cookie.ts";
@@ -39,15 +39,13 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
     requireOriginForm(options.port),
     requireOwnOrigin(options.port),
   ];
-  const toSession = compose(
-    [...checks, readJsonBody()],
-    (request, state) => options.sessions.handle(request, state.endpoint, state.body),
-  );
+  const session: Handler = (request, state) => options.sessions.handle(request, state.endpoint, state.body);
+  const toSession = compose([...checks, readJsonBody()], session);
   // Only Studio's endpoint looks at the Studio cookie: on every other path it opens nothing.
-  const toStudioSession = compose([acceptStudioCookie(studio, options.port), ...checks, readJsonBody()], (
-    request,
-    state,
-  ) => options.sessions.handle(request, state.endpoint, state.body));
+  const toStudioSession = compose(
+    [acceptStudioCookie(studio, options.port), ...checks, readJsonBody()],
+    session,
+  );
   // The pages judge their own credential (a ticket, the cookie or the internal token) and answer in HTML.
   const toStudioPage = compose(
     checks.slice(1),
