@@ -33,12 +33,12 @@ export interface HandlerOptions {
 /** Builds the handler given to `Deno.serve`. */
 export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
   const studio = options.studio ?? new StudioAccess(options.tokens.internal);
-  const checks = [
-    requireBearer(options.tokens),
+  const addressChecks = [
     requireLoopbackHost(options.port),
     requireOriginForm(options.port),
     requireOwnOrigin(options.port),
   ];
+  const checks = [requireBearer(options.tokens), ...addressChecks];
   const session: Handler = (request, state) => options.sessions.handle(request, state.endpoint, state.body);
   const toSession = compose([...checks, readJsonBody()], session);
   // Only Studio's endpoint looks at the Studio cookie: on every other path it opens nothing.
@@ -48,7 +48,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
   );
   // The pages judge their own credential (a ticket, the cookie or the internal token) and answer in HTML.
   const toStudioPage = compose(
-    checks.slice(1),
+    addressChecks,
     studioPages({
       access: studio,
       internalToken: options.tokens.internal,
