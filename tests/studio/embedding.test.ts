@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { StreamText, within } from "../support/deadline.ts";
 import { tempProject } from "../support/service.ts";
-import { newPerson, shown, withBrowser } from "./support.ts";
+import { browserSteps, newPerson, shown, withBrowser } from "./support.ts";
 
 const DOC = new URL("../../docs/embedding.md", import.meta.url);
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -104,8 +104,7 @@ Deno.test({
     const exampleDir = await Deno.makeTempDir({ prefix: "weft-embedding-" });
     try {
       await writeExample(exampleDir);
-      const step = (name: string, fn: () => Promise<void>) =>
-        t.step({ name, fn, sanitizeOps: false, sanitizeResources: false });
+      const step = browserSteps(t);
 
       await withBrowser(async (browser) => {
         for (const how of ["stdin", "SIGTERM"] as const) {

@@ -24,7 +24,15 @@ import {
   withServedProject,
 } from "../support/service.ts";
 import { NOTES_ANSWER, NOTES_PROJECT } from "../cli/support.ts";
-import { newPerson, openStudio, type PageGlobals, screenshot, shown, withBrowser } from "./support.ts";
+import {
+  browserSteps,
+  newPerson,
+  openStudio,
+  type PageGlobals,
+  screenshot,
+  shown,
+  withBrowser,
+} from "./support.ts";
 
 /** The forms of the notes workflow's two actions, by the names the contract gives them. */
 const QUESTIONS_FORM = "Answer: draft/ask";
@@ -125,8 +133,7 @@ Deno.test({
     withServedProject({ files: NOTES_PROJECT }, (served) =>
       withBrowser(async (browser) => {
         const person = await newPerson(browser);
-        const step = (name: string, fn: () => Promise<void>) =>
-          t.step({ name, fn, sanitizeOps: false, sanitizeResources: false });
+        const step = browserSteps(t);
         try {
           const first = await startRun(served, "Notes for 1.2");
           const second = await startRun(served, "Notes for 1.3");

@@ -10,6 +10,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { serviceFiles, withServedProject } from "../support/service.ts";
 import { initializeRequest, PROTOCOL_VERSION } from "../support/jsonrpc.ts";
 import {
+  browserSteps,
   type Exchange,
   foreignOrigin,
   networkRecord,
@@ -50,6 +51,7 @@ Deno.test({
         const cookieName = `weft_studio_${served.port}`;
         const secrets: string[] = [];
         const person = await newPerson(browser);
+        const step = browserSteps(t);
         let studio: Page;
         let ticketUrl = "";
 
@@ -61,7 +63,6 @@ Deno.test({
           ticketUrl = `${origin}/studio/?ticket=${opened.ticket}`;
 
           await step(
-            t,
             "a ticket opens Studio and leaves the address bar; page scripts can read no secret",
             async () => {
               assert.equal(studio.url(), `${origin}/studio/`);
@@ -85,7 +86,6 @@ Deno.test({
           );
 
           await step(
-            t,
             "the cookie is HttpOnly, SameSite=Strict, a browser-session cookie per Studio path",
             async () => {
               const cookies = (await person.cookies()).filter((cookie) => cookie.name === cookieName);
@@ -104,7 +104,7 @@ Deno.test({
             },
           );
 
-          await step(t, "a used ticket opens nothing, in another browser or the same one", async () => {
+          await step("a used ticket opens nothing, in another browser or the same one", async () => {
             const other = await newPerson(browser);
             try {
               const page = await other.newPage();
@@ -123,7 +123,6 @@ Deno.test({
           });
 
           await step(
-            t,
             "the page's own script opens Studio's endpoint; /mcp and /internal/mcp never see the cookie",
             async () => {
               const record = await networkRecord(studio);
@@ -156,7 +155,6 @@ Deno.test({
           );
 
           await step(
-            t,
             "a page of another origin gets 403 for every request that carries the cookie",
             async () => {
               await refusedElsewhere(person, origin, cookieName);
@@ -164,7 +162,6 @@ Deno.test({
           );
 
           await step(
-            t,
             "the service's files hold neither the ticket nor the cookie, and say what was refused",
             async () => {
               const files = await serviceFiles(served.projectDir);
@@ -250,9 +247,4 @@ async function refusedElsewhere(person: BrowserContext, origin: string, cookieNa
     await page.close();
     await foreign.close();
   }
-}
-
-/** A step of the shared session; the browser's pipes outlive it, so its sanitizers are off like the test's. */
-async function step(t: Deno.TestContext, name: string, fn: () => Promise<void>): Promise<void> {
-  await t.step({ name, fn, sanitizeOps: false, sanitizeResources: false });
 }

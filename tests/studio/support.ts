@@ -62,6 +62,16 @@ export async function withBrowser<T>(fn: (browser: Browser) => Promise<T>): Prom
   }
 }
 
+/**
+ * The step function of browser test `t`: every step, like the test that owns the browser, leaves Deno's op and
+ * resource sanitizers off, since Playwright's pipes outlive single steps.
+ */
+export function browserSteps(
+  t: Deno.TestContext,
+): (name: string, fn: () => Promise<void>) => Promise<boolean> {
+  return (name, fn) => t.step({ name, fn, sanitizeOps: false, sanitizeResources: false });
+}
+
 /** A new browser context (a person with no cookies yet) whose every wait gives up after the test deadline. */
 export async function newPerson(browser: Browser): Promise<BrowserContext> {
   const context = await browser.newContext({ colorScheme: "light", viewport: { width: 1200, height: 800 } });
