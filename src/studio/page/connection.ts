@@ -129,20 +129,17 @@ export class Connection {
     for (const listener of this.#stateListeners) listener(state);
   }
 
+  /** The session's client, once one is open; rejects with SESSION_ENDED when none will be. */
   #ready(): Promise<Client> {
     if (this.#client) return Promise.resolve(this.#client);
-    if (this.#ended) {
-      return Promise.reject(
-        new StudioError({ code: "SESSION_ENDED", message: "This Studio session has ended." }),
-      );
-    }
-    return new Promise((resolve, reject) =>
-      this.#waiters.push(() =>
-        this.#client ? resolve(this.#client) : reject(
-          new StudioError({ code: "SESSION_ENDED", message: "This Studio session has ended." }),
-        )
-      )
-    );
+    return new Promise((resolve, reject) => {
+      const settle = () =>
+        this.#client
+          ? resolve(this.#client)
+          : reject(new StudioError({ code: "SESSION_ENDED", message: "This Studio session has ended." }));
+      if (this.#ended) settle();
+      else this.#waiters.push(settle);
+    });
   }
 
   /** What a failed request means: a lost session starts a reconnection; the caller gets a StudioError. */
