@@ -11,6 +11,7 @@
 
 import { join } from "node:path";
 import { NamePattern } from "../engine/workflow/manifest.ts";
+import { replaceFile } from "../lib/replace_file.ts";
 import { VERSION } from "../version.ts";
 import { EMBEDDED_WORKFLOWS } from "../workflows/embedded.ts";
 import { UsageError } from "./args.ts";
@@ -139,19 +140,11 @@ async function kindOf(
   }
 }
 
-/** Replaces the schema through a temporary file and a rename, so that no reader sees half of it. */
+/** Replaces the schema whole ({@linkcode replaceFile}), so that no reader sees half of it. */
 async function writeSchema(projectDir: string): Promise<void> {
-  const target = join(projectDir, SCHEMA_PATH);
-  const temporary = `${target}.${crypto.randomUUID()}.tmp`;
   await attempt(SCHEMA_PATH, async () => {
     await Deno.mkdir(join(projectDir, "workflows"), { recursive: true });
-    try {
-      await Deno.writeTextFile(temporary, WORKFLOW_SCHEMA_TEXT, { createNew: true });
-      await Deno.rename(temporary, target);
-    } catch (error) {
-      await Deno.remove(temporary).catch(() => {});
-      throw error;
-    }
+    await replaceFile(join(projectDir, SCHEMA_PATH), WORKFLOW_SCHEMA_TEXT);
   });
 }
 

@@ -4,8 +4,8 @@
  * @module
  */
 
-import { dirname, join } from "node:path";
-import { newToken, randomId } from "../lib/tokens.ts";
+import { replaceFile } from "../lib/replace_file.ts";
+import { newToken } from "../lib/tokens.ts";
 import type { WeftPaths } from "./paths.ts";
 import { UntrustedStateError, verifyWeftDir } from "./trust.ts";
 
@@ -64,17 +64,9 @@ export async function readConnection(
   return null;
 }
 
-/** Writes the metadata atomically (temporary file with mode 0600, then rename) so readers never see half. */
+/** Writes the metadata atomically, with mode 0600 before it is in place, so that readers never see half. */
 export async function writeConnection(paths: WeftPaths, info: ConnectionInfo): Promise<void> {
-  const temporary = join(dirname(paths.connection), `.connection.${randomId(6)}.tmp`);
-  await Deno.writeTextFile(temporary, JSON.stringify(info, null, 2) + "\n", { mode: 0o600, createNew: true });
-  try {
-    if (Deno.build.os !== "windows") await Deno.chmod(temporary, 0o600);
-    await Deno.rename(temporary, paths.connection);
-  } catch (error) {
-    await Deno.remove(temporary).catch(() => {});
-    throw error;
-  }
+  await replaceFile(paths.connection, JSON.stringify(info, null, 2) + "\n", { mode: 0o600 });
 }
 
 /** The tokens to use for a new instance: the previous ones when present, fresh ones otherwise. */
