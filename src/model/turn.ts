@@ -92,11 +92,13 @@ export async function runTurn(request: TurnRequest): Promise<TurnResponse> {
 // Building a chat model compiles the provider's response schemas: redone for every turn, it was most of
 // weft's own time per turn. Models are kept by what they are built from (a few, for the roles in use), so an
 // edited weft.json builds a new one. An agent call sends the same tools and output schema objects on every
-// turn, so what the SDK builds from them is kept for the call's life (weakly, collected with the call).
+// turn, so what the SDK builds from them is kept for the call's life (weakly, collected with the call); plain
+// JSON, shaped by no schema, is the same output for every call.
 const models = new Map<string, LanguageModel>();
 const MAX_MODELS = 8;
 const toolSets = new WeakMap<TurnTool[], ToolSet>();
-const outputs = new WeakMap<Record<string, unknown>, { mode: string; output: TurnOutput }>();
+const schemaOutputs = new WeakMap<Record<string, unknown>, TurnOutput>();
+const JSON_OUTPUT = jsonOutput({ type: "json" });
 
 /** The structured output the SDK is asked for: JSON, handed back as text. */
 type TurnOutput = OutputInterface<string, string, never>;
@@ -148,20 +150,23 @@ function toolSet(offered: TurnTool[]): ToolSet {
  * model for repair. The SDK's own JSON outputs throw instead, failing the request before weft sees it.
  */
 function outputOf(format: NonNullable<TurnRequest["responseFormat"]>): TurnOutput {
-  const kept = outputs.get(format.schema);
-  if (kept?.mode === format.mode) return kept.output;
-  const responseFormat = format.mode === "json_schema"
-    ? { type: "json" as const, schema: format.schema as JSONSchema7 }
-    : { type: "json" as const };
-  const output: TurnOutput = {
+  if (format.mode === "json_object") return JSON_OUTPUT;
+  let output = schemaOutputs.get(format.schema);
+  if (!output) {
+    output = jsonOutput({ type: "json", schema: format.schema as JSONSchema7 });
+    schemaOutputs.set(format.schema, output);
+  }
+  return output;
+}
+
+function jsonOutput(responseFormat: { type: "json"; schema?: JSONSchema7 }): TurnOutput {
+  return {
     name: "weft-json",
     responseFormat: Promise.resolve(responseFormat),
     parseCompleteOutput: ({ text }) => Promise.resolve(text),
     parsePartialOutput: ({ text }) => Promise.resolve({ partial: text }),
     createElementStreamTransform: () => undefined,
   };
-  outputs.set(format.schema, { mode: format.mode, output });
-  return output;
 }
 
 /** Drops the empty key header a keyless Anthropic-compatible request would otherwise carry. */
