@@ -9,12 +9,16 @@ import type { Client } from "../../src/mcp/sdk_client.ts";
 import { N } from "./config.ts";
 import { connect, echo } from "./clients.ts";
 import { alternate, summarize } from "./measure.ts";
-import { log, ratioRow } from "./report.ts";
+import { failedRow, log, ratioRow, reason } from "./report.ts";
 import { closeClient } from "./resources.ts";
 import { startChild, type Started } from "./servers.ts";
 
-/** The `gateLatency` row: `echo` through the gate against `echo` on `bare`, one session each. */
+/**
+ * The `gateLatency` row: `echo` through the gate against `echo` on `bare`, one session each; a failure is its
+ * row's, and the benches after it still run.
+ */
 export async function benchGateLatency(bare: Client): Promise<void> {
+  const metric = "`echo` through the connection gate";
   log(`connection gate: ${N.latency} echo calls through the gate vs ${N.latency} direct, interleaved`);
   let gatedServer: Started | undefined;
   let gated: Client | undefined;
@@ -23,14 +27,9 @@ export async function benchGateLatency(bare: Client): Promise<void> {
     gated = await connect(gatedServer, "/mcp");
     for (let i = 0; i < 30; i++) await echo(gated), await echo(bare);
     const [through, direct] = await alternate(N.latency, N.block, () => echo(gated!), () => echo(bare));
-    ratioRow(
-      "gateLatency",
-      "`echo` through the connection gate",
-      summarize(through),
-      summarize(direct),
-      "direct",
-      1.15,
-    );
+    ratioRow("gateLatency", metric, summarize(through), summarize(direct), "direct", 1.15);
+  } catch (error) {
+    failedRow("gateLatency", metric, "≤ 1.15×", reason(error));
   } finally {
     if (gated) await closeClient(gated);
     await gatedServer?.stop();
