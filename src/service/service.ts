@@ -104,7 +104,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
     // A killed service cannot remove its relay folder; the next start of any project clears such leftovers.
     const stale = await removeStaleRelayFolders(isProcessAlive);
-    if (stale) logger.log("service.stale_relay_folders_removed", { count: stale });
     server = await serveOnLoopback(handler, { port: options.port, previousPort: previous?.port, logger });
     port = server.port;
     sessions.startSweeping();
@@ -118,7 +117,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...tokens,
     };
     await writeConnection(paths, info);
+    // An instance's log opens with its start; what the start found on the way is said after it.
     logger.log("service.started", { port, pid: owner.pid, version: VERSION });
+    if (stale) logger.log("service.stale_relay_folders_removed", { count: stale });
 
     let stopping: Promise<void> | undefined;
     const running = server;

@@ -116,6 +116,13 @@ Deno.test("relay folders: the folder a killed service left is removed by the nex
     const during = await namesIn(root);
     assert.ok(!during.includes(left), "the next start removed the crashed service's folder");
     assert.ok(during.some((name) => name.startsWith(`weft-http-${pid}-`)), "the new service has its own");
+    const log = await Deno.readTextFile(`${dir}/.weft/logs/${JSON.parse(started.stdout).instanceId}.jsonl`);
+    const events = log.trim().split("\n").map((line) => JSON.parse(line).event);
+    assert.deepEqual(
+      events.slice(0, 2),
+      ["service.started", "service.stale_relay_folders_removed"],
+      "the instance's log opens with its start, and then says what the start cleared",
+    );
     assert.equal((await runWeft(["stop", "--project", dir], { env })).code, 0);
     assert.deepEqual(await namesIn(root), [], "the stop removed its own folder");
   } finally {
