@@ -1,8 +1,11 @@
 /**
  * The bounded event log of one session: the SDK transport's `eventStore`, so that a client whose SSE stream
- * broke reconnects with `Last-Event-ID` and receives exactly the events it missed. It keeps the newest
- * {@linkcode EVENT_LOG_LIMITS} events of all the session's streams; a client that resumes from an event the
- * log no longer holds is told so (the session then asks it to re-read what it subscribes to).
+ * broke reconnects with `Last-Event-ID` and receives exactly the events it missed. It holds what may still
+ * need replaying: a request's stream is forgotten once its client's connection has taken all of it
+ * ({@linkcode EventLog.delivered}), so a busy session holds only the streams in flight, not its recent
+ * history. Within that, it keeps the newest {@linkcode EVENT_LOG_LIMITS} events of all the session's streams;
+ * a client that resumes from an event the log no longer holds is told so (the session then asks it to
+ * re-read what it subscribes to).
  *
  * Event ids are `<sequence>.<stream id>`: the sequence orders events across streams, and the stream id
  * survives the event's eviction, so even an old id says which stream it belonged to.
@@ -37,6 +40,10 @@ export class EventLog {
   readonly #events: StoredEvent[] = [];
   #next = 1;
   #chars = 0;
+  /** Per stream, the newest sequence the bounds evicted; at most `limits.events` streams are remembered. */
+  readonly #evicted = new Map<string, number>();
+  /** The newest sequence of a stream no longer remembered in `#evicted`: any stream may have lost up to it. */
+  #forgottenEvictions = 0;
 
   constructor(private readonly limits = EVENT_LOG_LIMITS) {}
 
@@ -52,9 +59,27 @@ export class EventLog {
     this.#events.push({ seq, streamId, json });
     this.#chars += json?.length ?? 0;
     while (this.#events.length > this.limits.events || this.#chars > this.limits.chars) {
-      this.#chars -= this.#events.shift()!.json?.length ?? 0;
+      const gone = this.#events.shift()!;
+      this.#chars -= gone.json?.length ?? 0;
+      this.#noteEviction(gone);
     }
     return Promise.resolve(`${seq}.${streamId}`);
+  }
+
+  /**
+   * Forgets the request stream that `eventId` belongs to: its client's connection took every event of it, so
+   * none will be asked for again. The standalone stream stays: it never ends while its session lives.
+   */
+  delivered(eventId: string): void {
+    const streamId = parse(eventId)?.streamId;
+    if (streamId === undefined || streamId === STANDALONE_STREAM) return;
+    let kept = 0;
+    for (const event of this.#events) {
+      if (event.streamId === streamId) this.#chars -= event.json?.length ?? 0;
+      else this.#events[kept++] = event;
+    }
+    this.#events.length = kept;
+    this.#evicted.delete(streamId);
   }
 
   getStreamIdForEventId(eventId: string): Promise<string | undefined> {
@@ -79,9 +104,21 @@ export class EventLog {
   resumption(eventId: string): Resumption | undefined {
     const id = parse(eventId);
     if (!id || id.seq >= this.#next) return undefined;
-    const oldest = this.#events[0]?.seq ?? this.#next;
-    // Everything after `id` up to `oldest` is gone when `oldest` is not the very next event.
-    return { streamId: id.streamId, missed: oldest > id.seq + 1 };
+    const evictedThrough = this.#evicted.get(id.streamId) ?? this.#forgottenEvictions;
+    return { streamId: id.streamId, missed: evictedThrough > id.seq };
+  }
+
+  #noteEviction(event: StoredEvent): void {
+    // Re-inserted so that the map's first entry is always the stream evicted from longest ago.
+    this.#evicted.delete(event.streamId);
+    this.#evicted.set(event.streamId, event.seq);
+    if (this.#evicted.size > this.limits.events) {
+      const [oldest, seq] = this.#evicted.entries().next().value!;
+      this.#evicted.delete(oldest);
+      // Unknown streams are then assumed to have lost up to here: a resume may be told "missed" needlessly
+      // (it re-reads), never the reverse.
+      this.#forgottenEvictions = Math.max(this.#forgottenEvictions, seq);
+    }
   }
 }
 

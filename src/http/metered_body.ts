@@ -11,6 +11,9 @@
  * connection fails to take (the stream then ends); a chunk still unread a whole interval after it was queued
  * means the client stopped reading, and the stream is cut.
  *
+ * The body closes only once its client's connection has taken every chunk, so its end says whether the
+ * stream was delivered whole: the session's event log then forgets it (`event_log.ts`).
+ *
  * @module
  */
 
@@ -32,11 +35,17 @@ export class MeteredBody implements StreamMeter {
   /** Chunks queued since the start, and that count at the previous keep-alive call. */
   #queued = 0;
   #queuedAtLastCall = 0;
+  /** The SDK's stream has ended; the body closes when the client has taken what is queued. */
+  #sourceDone = false;
+  #firstEventId: string | undefined;
 
-  /** `onEnd` runs once, when the body is read to its end, cancelled by the client, or cut. */
+  /**
+   * `onEnd` runs once: `delivered` when the client's connection took the whole stream, false when the client
+   * cancelled it or it was cut.
+   */
   constructor(
     source: ReadableStream<Uint8Array>,
-    private readonly onEnd: (body: MeteredBody) => void,
+    private readonly onEnd: (body: MeteredBody, delivered: boolean) => void,
     private readonly limits = BODY_LIMITS,
   ) {
     this.#reader = source.getReader();
@@ -46,7 +55,10 @@ export class MeteredBody implements StreamMeter {
         void this.#pump();
       },
       // Called when the client has taken a chunk and there is room again.
-      pull: () => this.#wake(),
+      pull: () => {
+        this.#wake();
+        if (this.#sourceDone) this.#closeWhenTaken();
+      },
       cancel: (reason) => {
         this.#end();
         return this.#reader.cancel(reason);
@@ -61,6 +73,11 @@ export class MeteredBody implements StreamMeter {
   /** Whether the body has ended (read to its end, cancelled, or cut). */
   get ended(): boolean {
     return this.#ended;
+  }
+
+  /** The `id` of the stream's first SSE event (the SDK's priming event names the stream), if it had one. */
+  get firstEventId(): string | undefined {
+    return this.#firstEventId;
   }
 
   drained(): Promise<void> {
@@ -90,8 +107,16 @@ export class MeteredBody implements StreamMeter {
   }
 
   #enqueue(chunk: Uint8Array): void {
+    if (this.#queued === 0) this.#firstEventId = eventId(chunk);
     this.#controller.enqueue(chunk);
     this.#queued++;
+  }
+
+  /** Closes the body, delivered, once the client has taken every queued chunk. */
+  #closeWhenTaken(): void {
+    if (this.#ended || this.#unread() > 0) return;
+    this.#controller.close();
+    this.#end(true);
   }
 
   async #pump(): Promise<void> {
@@ -99,8 +124,8 @@ export class MeteredBody implements StreamMeter {
       while (!this.#ended) {
         const { done, value } = await this.#reader.read();
         if (done) {
-          if (!this.#ended) this.#controller.close();
-          break;
+          this.#sourceDone = true;
+          return this.#closeWhenTaken();
         }
         if (this.#ended) break;
         if (this.#unread() >= this.limits.hard) {
@@ -115,9 +140,8 @@ export class MeteredBody implements StreamMeter {
       } catch {
         // Already closed or cancelled.
       }
-    } finally {
-      this.#end();
     }
+    this.#end();
   }
 
   /** Ends the stream with an error (the client's connection is closed) and stops the SDK's stream. */
@@ -135,10 +159,16 @@ export class MeteredBody implements StreamMeter {
     for (const resolve of this.#waiters.splice(0)) resolve();
   }
 
-  #end(): void {
+  #end(delivered = false): void {
     if (this.#ended) return;
     this.#ended = true;
     this.#wake();
-    this.onEnd(this);
+    this.onEnd(this, delivered);
   }
+}
+
+/** The `id:` field of the SSE event at the start of `chunk`, if it has one. */
+function eventId(chunk: Uint8Array): string | undefined {
+  const head = new TextDecoder().decode(chunk.subarray(0, 256));
+  return /^id: ?([^\r\n]+)$/m.exec(head.split("\n\n")[0])?.[1];
 }

@@ -213,11 +213,13 @@ export class SessionTable {
     if (!response.body) return response;
     session.streaming++;
     const eventStream = response.headers.get("content-type")?.startsWith("text/event-stream") ?? false;
-    const metered = new MeteredBody(response.body, (body) => {
+    const metered = new MeteredBody(response.body, (body, delivered) => {
       session.streaming--;
       session.lastSeen = this.now();
       this.#streams.delete(body);
       if (standalone) session.standalone?.closed(body);
+      // The client has every event of this stream: the log need not keep them for a resume.
+      if (delivered && body.firstEventId) session.log.delivered(body.firstEventId);
     });
     // Only an event stream may carry comments; a JSON answer is one chunk and ends by itself.
     if (eventStream && !metered.ended) this.#streams.add(metered);

@@ -42,6 +42,61 @@ Deno.test("the event log keeps within its character bound", async () => {
   assert.ok(log.size <= 3, `held ${log.size} events of ~60 characters in 200`);
 });
 
+Deno.test("the event log forgets a request stream once delivered, never the GET stream, and forgetting loses nothing else", async () => {
+  const log = new EventLog({ events: 4, chars: 1_000_000 });
+  const seen = await log.storeEvent("_GET_stream", note("a"));
+  const primed = await log.storeEvent("post1", {} as never);
+  await log.storeEvent("post1", note("answer"));
+  await log.storeEvent("_GET_stream", note("b"));
+  log.delivered(primed);
+  assert.equal(log.size, 2, "the answer's stream is gone");
+  log.delivered(seen);
+  assert.equal(log.size, 2, "the GET stream stays while its session lives");
+  assert.deepEqual(
+    log.resumption(seen),
+    { streamId: "_GET_stream", missed: false },
+    "forgetting is not evicting",
+  );
+  assert.deepEqual(await replayed(log, seen), ["b"]);
+
+  // The bounds evict the GET stream's events: a resume from before them is told it missed some.
+  for (const uri of ["c", "d", "e", "f"]) await log.storeEvent("_GET_stream", note(uri));
+  assert.deepEqual(log.resumption(seen), { streamId: "_GET_stream", missed: true });
+});
+
+Deno.test("a metered body is delivered only once its reader took every chunk; a cancelled one is not", async () => {
+  const encoded = (text: string) => new TextEncoder().encode(text);
+  const ends: boolean[] = [];
+  const whole = new MeteredBody(
+    new ReadableStream({
+      start: (controller) => {
+        controller.enqueue(encoded("id: 7.s1\ndata: \n\n"));
+        controller.enqueue(encoded("event: message\nid: 8.s1\ndata: {}\n\n"));
+        controller.close();
+      },
+    }),
+    (_body, delivered) => ends.push(delivered),
+  );
+  await tick();
+  assert.equal(ends.length, 0, "the SDK's stream ended, but nothing was read yet");
+  assert.equal(whole.firstEventId, "7.s1", "the priming event names the stream");
+  const reader = whole.body.getReader();
+  await reader.read();
+  await tick();
+  assert.equal(ends.length, 0, "one chunk is still unread");
+  await reader.read();
+  assert.equal((await reader.read()).done, true);
+  assert.deepEqual(ends.slice(), [true]);
+
+  const cancelled = new MeteredBody(
+    new ReadableStream({ start: (controller) => controller.enqueue(encoded("id: 9.s2\ndata: \n\n")) }),
+    (_body, delivered) => ends.push(delivered),
+  );
+  await tick();
+  await cancelled.body.cancel();
+  assert.deepEqual(ends, [true, false]);
+});
+
 Deno.test("a metered body stops being writable when unread, wakes when read, and is cut past the hard bound", async () => {
   let source!: ReadableStreamDefaultController<Uint8Array>;
   let ended = 0;
@@ -147,6 +202,16 @@ class FakeStream {
 
 function runChange(runId: string): EngineChange {
   return { kind: "run", run: { runId } as RunView, created: false };
+}
+
+/** The URIs `log` replays after `eventId`. */
+async function replayed(log: EventLog, eventId: string): Promise<string[]> {
+  const uris: string[] = [];
+  await log.replayEventsAfter(eventId, {
+    send: (_id, message) =>
+      Promise.resolve(void uris.push((message as unknown as { params: { uri: string } }).params.uri)),
+  });
+  return uris;
 }
 
 /** Lets every queued promise job run (the loops under test only chain promises, no timers). */

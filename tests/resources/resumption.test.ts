@@ -11,7 +11,9 @@ import { reviewManifest, workflowFiles } from "../support/workflows.ts";
 import { EVENT_LOG_LIMITS } from "../../src/http/event_log.ts";
 import type { RunView } from "../../src/engine/views.ts";
 
-Deno.test("reconnecting with Last-Event-ID delivers the missed notifications exactly once; past the log, everything is re-announced", async () => {
+const LIST_CHANGED = "notifications/resources/list_changed";
+
+Deno.test("reconnecting with Last-Event-ID delivers the missed notifications exactly once, however many answers came between; past the log, everything is re-announced", async () => {
   const dir = await tempProject(workflowFiles(reviewManifest()));
   const served = await serve(dir);
   const cli = await mcpClient(served, "/internal/mcp");
@@ -38,19 +40,44 @@ Deno.test("reconnecting with Last-Event-ID delivers the missed notifications exa
     await call(cli, "cancel_run", { runId: runs[2] });
 
     const second = new SseEvents(await openStream(served, session, e1.id), "the resumed GET stream");
-    await second.until("r2's notification", (event) => event.message.params?.uri === uris[2]);
+    const e2 = await second.until("r2's notification", (event) => event.message.params?.uri === uris[2]);
     await call(cli, "cancel_run", { runId: runs[3] });
     await second.until("r3's notification", (event) => event.message.params?.uri === uris[3]);
     assert.deepEqual(second.updated, [uris[1], uris[2], uris[3]], "r1 replayed, r2 held, r3 live: each once");
     await second.cancel();
 
-    // Enough calls to push the stream's events out of the session's log.
+    // Answers the client has read whole leave nothing in the log, so hundreds of calls later the broken
+    // stream still resumes exactly: r3 replayed, then a new change, and no re-announcement.
     for (let i = 0; i <= EVENT_LOG_LIMITS.events; i++) await post("ping", {});
-    const third = new SseEvents(await openStream(served, session, e1.id), "the stream resumed too late");
-    for (const uri of uris) {
-      await third.until(`a re-read of ${uri}`, (event) => event.message.params?.uri === uri);
-    }
+    const third = new SseEvents(
+      await openStream(served, session, e2.id),
+      "the stream resumed after many calls",
+    );
+    const marker =
+      (await call<{ run: RunView }>(cli, "flow", { flowName: "review", intent: "marker" })).run.runId;
+    await post("resources/subscribe", { uri: `weft://runs/${marker}` });
+    await call(cli, "cancel_run", { runId: marker });
+    await third.until(
+      "the marker's notification",
+      (event) => event.message.params?.uri?.endsWith(marker) ?? false,
+    );
+    assert.deepEqual(third.updated, [uris[3], `weft://runs/${marker}`], "exactly what was missed, then live");
     await third.cancel();
+
+    // More events on the stream itself than the log keeps: a resume from before them cannot be exact.
+    await post("resources/list", {});
+    const busy = new SseEvents(await openStream(served, session), "a stream taking many list changes");
+    for (let i = 0; i < EVENT_LOG_LIMITS.events; i++) {
+      const from = busy.events.length;
+      await call(cli, "flow", { flowName: "review", intent: `filler ${i}` });
+      await busy.until(`list change ${i}`, (event) => event.message.method === LIST_CHANGED, from);
+    }
+    await busy.cancel();
+    const late = new SseEvents(await openStream(served, session, e1.id), "the stream resumed too late");
+    for (const uri of uris) {
+      await late.until(`a re-read of ${uri}`, (event) => event.message.params?.uri === uri);
+    }
+    await late.cancel();
   } finally {
     await closeClient(cli);
     await served.stop();
