@@ -4,7 +4,9 @@
  * machine cannot reach; the bundle test stands in for running the built program.)
  */
 import assert from "node:assert/strict";
-import { checksums, executableName, TARGETS } from "./compile.ts";
+import { checksums, compileArgs, executableName, TARGETS } from "./compile.ts";
+import { SERVICE_V8_FLAGS } from "../../src/cli/spawn.ts";
+import config from "../../deno.json" with { type: "json" };
 import { VERSION } from "../../src/version.ts";
 import { runWeft } from "../support/service.ts";
 
@@ -37,4 +39,9 @@ Deno.test("weft --version says the version and the target it was built for", asy
   const { code, stdout } = await runWeft(["--version"]);
   assert.equal(code, 0);
   assert.equal(stdout, `weft ${VERSION} (${Deno.build.target})\n`);
+});
+
+Deno.test("the compiled executable and the serve task carry the service's V8 flags, as `weft start` does", () => {
+  assert.ok(compileArgs(TARGETS[0], "out").includes(SERVICE_V8_FLAGS));
+  assert.ok(config.tasks.serve.split(" ").includes(SERVICE_V8_FLAGS), config.tasks.serve);
 });

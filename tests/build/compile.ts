@@ -9,6 +9,8 @@
  * @module
  */
 
+import { SERVICE_V8_FLAGS } from "../../src/cli/spawn.ts";
+
 /** Every target weft ships for. */
 export const TARGETS = [
   "x86_64-unknown-linux-gnu",
@@ -37,10 +39,15 @@ export async function checksums(dir: string, files: string[]): Promise<string> {
   return lines.map((line) => `${line}\n`).join("");
 }
 
+/** The `deno compile` arguments for `target`: the executable has the service's V8 flags built in. */
+export function compileArgs(target: string, output: string): string[] {
+  return ["compile", "-A", SERVICE_V8_FLAGS, "--target", target, "--output", output, `${ROOT}main.ts`];
+}
+
 async function compile(target: string): Promise<string | undefined> {
   const output = `${DIST}/${executableName(target)}`;
   const result = await new Deno.Command(Deno.execPath(), {
-    args: ["compile", "-A", "--target", target, "--output", output, `${ROOT}main.ts`],
+    args: compileArgs(target, output),
     cwd: ROOT,
     env: { NO_COLOR: "1" },
     stdout: "inherit",
