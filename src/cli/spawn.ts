@@ -18,24 +18,15 @@ export interface ReadyLine {
 }
 
 /**
- * The V8 flags of the service process (`deno compile` builds them into the executable; every `deno run` of
- * `serve` passes them). By default V8 lets the old space grow to several times what is live while allocation
- * is brisk, so a busy service holds far more than it uses; a growing factor of 1.5 keeps the heap near its
- * live size. Under the 64-session soak the service ends at ~220 MB instead of ~300 MB, for ~2% fewer calls
- * (README, "Performance"). A factor, not a limit: the heap still grows as far as the work needs.
+ * The command that runs this same program: the compiled binary itself, or `deno run -A <main module>` when
+ * running from source or from a bundle.
  */
-export const SERVICE_V8_FLAGS = "--v8-flags=--heap-growing-percent=50";
-
-/**
- * The command that runs this same program: the compiled binary itself, or `deno run -A <denoFlags> <main
- * module>` when running from source or from a bundle (a compiled binary has its flags built in).
- */
-export function selfCommand(denoFlags: string[] = []): { command: string; args: string[] } {
+export function selfCommand(): { command: string; args: string[] } {
   const exec = Deno.execPath();
   const runningUnderDeno = /^deno(\.exe)?$/i.test(basename(exec));
   if (!runningUnderDeno) return { command: exec, args: [] };
   const main = Deno.mainModule.startsWith("file:") ? fileURLToPath(Deno.mainModule) : Deno.mainModule;
-  return { command: exec, args: ["run", "-A", ...denoFlags, main] };
+  return { command: exec, args: ["run", "-A", main] };
 }
 
 /**
@@ -43,7 +34,7 @@ export function selfCommand(denoFlags: string[] = []): { command: string; args: 
  * nowhere: once we stop reading, a write into a closed pipe could otherwise end it.
  */
 export async function spawnService(projectDir: string, port?: number): Promise<ReadyLine> {
-  const self = selfCommand([SERVICE_V8_FLAGS]);
+  const self = selfCommand();
   const args = [
     ...self.args,
     "serve",

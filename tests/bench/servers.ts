@@ -5,7 +5,6 @@
  * @module
  */
 
-import { SERVICE_V8_FLAGS } from "../../src/cli/spawn.ts";
 import { processCpuMs } from "./measure.ts";
 import { children, isStopping, withTimeout } from "./resources.ts";
 
@@ -41,11 +40,9 @@ export async function startChild(
   extraArgs: string[] = [],
 ): Promise<Started> {
   // A bundle runs alone in its own (otherwise empty) directory, without the repository's configuration.
-  // weft runs as `weft start` runs it, with the service's V8 flags; the bare server with Deno's defaults.
-  const flags = kind === "weft" ? [SERVICE_V8_FLAGS] : [];
   const program = bundle
-    ? ["run", "-A", "--no-config", ...flags, bundle]
-    : ["run", "-A", ...flags, kind === "weft" ? MAIN : BARE];
+    ? ["run", "-A", "--no-config", bundle]
+    : ["run", "-A", kind === "weft" ? MAIN : BARE];
   const args = kind === "weft"
     ? [...program, "serve", "--project", projectDir!, "--port", "0"]
     : [...program, "--port", "0"];

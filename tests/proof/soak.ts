@@ -7,7 +7,10 @@
  * (`--no-bare` skips the comparison). With `subscribe`, every session also subscribes to each Run it starts
  * (and unsubscribes when it ends), as an agent that waits on notifications would (the bench compares both).
  *
- * Usage: `deno task soak [--sessions N] [--seconds N] [--seed N] [--no-bare]`. A test bounds it by rounds per
+ * With `--compiled-flags` the service runs with the V8 flags the compiled executable has built in
+ * (`tests/build/compile.ts`), which a checkout's `deno run` does not pass; the bare server keeps Deno's defaults.
+ *
+ * Usage: `deno task soak [--sessions N] [--seconds N] [--seed N] [--no-bare] [--compiled-flags]`. A test bounds it by rounds per
  * session instead of by time, so what it checks does not depend on the speed of the machine.
  *
  * @module
@@ -18,12 +21,15 @@ import type { RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, serve } from "../support/service.ts";
 import { Actor, proofProject } from "./fixture.ts";
 import { numberArg, Prng, seedFrom } from "./prng.ts";
+import { V8_FLAGS } from "../build/compile.ts";
 import { report, runViolations, tool } from "./probe.ts";
 import { bareIdleSessionKiB, bareSoak, type BareSoakFigures, idleSessionKiB, residentKiB } from "./memory.ts";
 
 /** The figures of one soak. */
 export interface SoakFigures {
   seed: number;
+  /** The V8 flags the service ran with, when not Deno's defaults. */
+  v8Flags?: string;
   sessions: number;
   seconds: number;
   operations: number;
@@ -59,6 +65,8 @@ export interface SoakOptions {
   bare?: boolean;
   /** Every session subscribes to each Run it starts. */
   subscribe?: boolean;
+  /** The service runs with the compiled executable's V8 flags. */
+  compiledFlags?: boolean;
 }
 
 /** Runs the soak and returns its figures; unexpected errors are collected as violations. */
@@ -79,7 +87,8 @@ async function soakIn(
   options: SoakOptions,
 ): Promise<SoakFigures> {
   const prng = new Prng(options.seed);
-  const served = await serve(dir);
+  const main = new URL("../../main.ts", import.meta.url).pathname;
+  const served = await serve(dir, options.compiledFlags ? { program: ["run", "-A", V8_FLAGS, main] } : {});
   try {
     const latencies = new Map<string, number[]>();
     const violations: string[] = [];
@@ -143,6 +152,7 @@ async function soakIn(
     }
     return {
       seed: options.seed,
+      ...(options.compiledFlags ? { v8Flags: V8_FLAGS } : {}),
       sessions: options.sessions,
       seconds: Math.round(elapsed * 10) / 10,
       operations,
@@ -286,6 +296,7 @@ if (import.meta.main) {
     seconds: numberArg(Deno.args, "seconds", 60),
     seed: seedFrom(Deno.args, 7),
     bare: !Deno.args.includes("--no-bare"),
+    compiledFlags: Deno.args.includes("--compiled-flags"),
   });
   report("soak", figures);
   Deno.exit(figures.violations.length === 0 ? 0 : 1);

@@ -4,7 +4,6 @@
  * @module
  */
 
-import { SERVICE_V8_FLAGS } from "../../src/cli/spawn.ts";
 import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk_client.ts";
 import { unwrapToolResult } from "../../src/client/connect.ts";
 import type { ConnectionInfo } from "../../src/weft_dir/connection.ts";
@@ -137,9 +136,7 @@ export async function withServedProject<T>(
  */
 export async function serve(projectDir: string, options: ServeOptions = {}): Promise<ServedProject> {
   const port = options.port === "previous" ? [] : ["--port", String(options.port ?? 0)];
-  // Launched as `weft start` launches it, with the service's V8 flags.
-  const program = options.program ?? ["run", "-A", SERVICE_V8_FLAGS, MAIN];
-  const args = [...program, "serve", "--project", projectDir, ...port];
+  const args = [...options.program ?? CHECKOUT, "serve", "--project", projectDir, ...port];
   const [command, ...prefix] = options.wrapper ? [...options.wrapper, Deno.execPath()] : [Deno.execPath()];
   const process = new Deno.Command(command, {
     cwd: options.cwd,
