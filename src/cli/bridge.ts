@@ -8,18 +8,17 @@
  * @module
  */
 
-import process from "node:process";
 import { dirname } from "node:path";
 import {
-  isInitializeRequest,
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
+  isAnswer,
+  isRequest,
+  isResult,
   type JSONRPCMessage,
   type JSONRPCRequest,
-} from "../mcp/sdk.ts";
-import { StdioServerTransport, StreamableHTTPClientTransport } from "../mcp/sdk_client.ts";
-import { endpointTransport, verifiedConnection } from "../client/connect.ts";
+} from "../client/jsonrpc.ts";
+import { HttpSession } from "../client/http_session.ts";
+import { StdioLines } from "../client/stdio_lines.ts";
+import { endpointToken, verifiedConnection } from "../client/verified_connection.ts";
 import { ServiceOfflineError } from "../client/offline.ts";
 import { endpointFor } from "../mcp/endpoints.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
@@ -27,7 +26,6 @@ import { UsageError } from "./args.ts";
 import { defineCommand } from "./command.ts";
 import { EXIT } from "./exit_codes.ts";
 import { CommandFailure } from "./failure.ts";
-import { observe } from "./lifecycle.ts";
 import { spawnService } from "./spawn.ts";
 
 /** JSON-RPC "server error" code for a bridge that cannot reach its service. */
@@ -57,8 +55,8 @@ stdin closes. \`weft config <ide>\` prints the entry that launches it.`,
 
 /** One IDE connection bridged to one session of the service. */
 class Bridge {
-  readonly #stdio = new StdioServerTransport();
-  #upstream: Promise<StreamableHTTPClientTransport> | undefined;
+  readonly #stdio = new StdioLines();
+  #upstream: Promise<HttpSession> | undefined;
   /** Messages go out one at a time so the initialize request establishes the session before anything else. */
   #queue: Promise<void> = Promise.resolve();
   #initializeId: string | number | undefined;
@@ -80,25 +78,19 @@ class Bridge {
 
   /** Forwards until the IDE closes stdin. */
   async run(): Promise<void> {
-    const stdinClosed = new Promise<void>((resolve) => {
-      process.stdin.once("end", resolve);
-      process.stdin.once("close", resolve);
-      this.#stdio.onclose = resolve;
-    });
     this.#stdio.onmessage = (message) => {
       this.#queue = this.#queue.then(() => this.#toService(message));
     };
     this.#stdio.onerror = (error) => warn(`unreadable message from the IDE: ${error.message}`);
-    await this.#stdio.start();
     // Connect early so the IDE's initialize does not also wait for a service start; errors surface on use.
     this.#connect().catch(() => {});
-    await stdinClosed;
+    await this.#stdio.read();
     await this.#close();
   }
 
   async #toService(message: JSONRPCMessage): Promise<void> {
     try {
-      if (isJSONRPCRequest(message) && isInitializeRequest(message)) {
+      if (isRequest(message) && message.method === "initialize") {
         // A second initialize (an IDE reconnecting) needs a session of its own.
         if (this.#initializeId !== undefined) await this.#disconnect();
         this.#initializeId = message.id;
@@ -109,7 +101,7 @@ class Bridge {
     } catch (error) {
       const reason = describe(error);
       warn(reason);
-      if (isJSONRPCRequest(message)) {
+      if (isRequest(message)) {
         await this.#stdio.send({
           jsonrpc: "2.0",
           id: message.id,
@@ -129,7 +121,7 @@ class Bridge {
     try {
       await upstream.send(message);
     } catch (error) {
-      const isOwnInitialize = isJSONRPCRequest(message) && message.id === this.#initializeId;
+      const isOwnInitialize = isRequest(message) && message.id === this.#initializeId;
       if (!this.#initialize || isOwnInitialize || !isLostService(error)) throw error;
       warn("the service restarted or stopped; joining it again");
       await this.#disconnect();
@@ -137,7 +129,7 @@ class Bridge {
     }
   }
 
-  async #rejoin(): Promise<StreamableHTTPClientTransport> {
+  async #rejoin(): Promise<HttpSession> {
     const upstream = await this.#connect();
     if (this.#protocolVersion) upstream.setProtocolVersion(this.#protocolVersion);
     await upstream.send({ ...this.#initialize!, id: this.#ownId("rejoin") });
@@ -163,7 +155,7 @@ class Bridge {
 
   /** Keeps track of what the IDE subscribes to, so a rejoin can subscribe to it again. */
   #noteSubscription(message: JSONRPCMessage): void {
-    if (!isJSONRPCRequest(message)) return;
+    if (!isRequest(message)) return;
     const uri = (message.params as { uri?: unknown } | undefined)?.uri;
     if (typeof uri !== "string") return;
     if (message.method === "resources/subscribe") this.#subscribing.set(message.id, uri);
@@ -206,7 +198,7 @@ class Bridge {
     await Deno.mkdir(dir, { recursive: true });
     this.#watcher = Deno.watchFs(dir, { recursive: false });
     try {
-      if ((await observe(this.projectDir)).state === "running") return true;
+      if (await this.#serviceRuns()) return true;
       for await (const _event of this.#watcher) break;
       return false;
     } finally {
@@ -219,8 +211,19 @@ class Bridge {
     }
   }
 
-  async #toIde(message: JSONRPCMessage, upstream: StreamableHTTPClientTransport): Promise<void> {
-    if (isJSONRPCResultResponse(message) && message.id === this.#initializeId) {
+  /** Whether the project's service runs: its lock's holder listens on its port (no token is sent). */
+  async #serviceRuns(): Promise<boolean> {
+    try {
+      await verifiedConnection(this.projectDir);
+      return true;
+    } catch (error) {
+      if (error instanceof ServiceOfflineError) return false;
+      throw error;
+    }
+  }
+
+  async #toIde(message: JSONRPCMessage, upstream: HttpSession): Promise<void> {
+    if (isResult(message) && message.id === this.#initializeId) {
       // The SDK client does this after initialize; a raw pump must too, or later requests lack the header.
       const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
       if (typeof version === "string") {
@@ -228,19 +231,19 @@ class Bridge {
         this.#protocolVersion = version;
       }
     }
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
-      const id = message.id!;
+    if (isAnswer(message)) {
+      const id = message.id;
       if (this.#ownIds.delete(String(id))) return;
       const uri = this.#subscribing.get(id);
       if (uri !== undefined) {
         this.#subscribing.delete(id);
-        if (isJSONRPCResultResponse(message)) this.#subscribed.add(uri);
+        if (isResult(message)) this.#subscribed.add(uri);
       }
     }
     await this.#stdio.send(message);
   }
 
-  #connect(): Promise<StreamableHTTPClientTransport> {
+  #connect(): Promise<HttpSession> {
     this.#upstream ??= this.#open().catch((error) => {
       this.#upstream = undefined;
       throw error;
@@ -248,7 +251,7 @@ class Bridge {
     return this.#upstream;
   }
 
-  async #open(): Promise<StreamableHTTPClientTransport> {
+  async #open(): Promise<HttpSession> {
     let connection;
     try {
       // The checks every client makes before sending a token, but no session of the bridge's own (that
@@ -267,13 +270,15 @@ class Bridge {
       );
     }
     const endpoint = endpointFor("agent_ide", { codex: this.codex });
-    const upstream = endpointTransport(connection, endpoint);
+    const upstream = new HttpSession(
+      new URL(endpoint.path, connection.url),
+      endpointToken(connection, endpoint),
+    );
     upstream.onmessage = (message) => void this.#toIde(message, upstream).catch((e) => warn(describe(e)));
     upstream.onerror = (error) => {
       warn(`service stream: ${describe(error)}`);
       this.#streamFailed();
     };
-    await upstream.start();
     return upstream;
   }
 

@@ -31,6 +31,7 @@ export type {
   ElicitRequestFormParams,
   ElicitResult,
   JSONRPCMessage,
+  JSONRPCNotification,
   JSONRPCRequest,
   ServerNotification,
   ServerRequest,

@@ -6,7 +6,7 @@
  */
 
 import { CallToolRequestSchema, ListToolsRequestSchema, Server } from "../../src/mcp/sdk.ts";
-import { StdioServerTransport } from "../../src/mcp/sdk_client.ts";
+import { StdioServerTransport } from "../support/sdk_test_client.ts";
 
 const server = new Server({ name: "bare", version: "0.0.0" }, {
   capabilities: { tools: { listChanged: false } },

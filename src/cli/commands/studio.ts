@@ -7,7 +7,7 @@
  * @module
  */
 
-import { verifiedConnection } from "../../client/connect.ts";
+import { verifiedConnection } from "../../client/verified_connection.ts";
 import { ServiceOfflineError } from "../../client/offline.ts";
 import { STUDIO_TICKET_PATH } from "../../http/studio_pages.ts";
 import type { ConnectionInfo } from "../../weft_dir/connection.ts";

@@ -1,0 +1,210 @@
+/**
+ * The service's side of `weft mcp`: one session of MCP's Streamable HTTP transport, as a forwarder needs it.
+ * Messages go out by POST and their answers come back as JSON or on the request's event stream; once the
+ * session is initialized, a GET stream carries what the service sends on its own (notifications). A stream
+ * that breaks is resumed with `Last-Event-ID`, as the SDK's client does (a few tries, growing waits); every
+ * break is also reported, so the bridge can tell a restarted service from a passing hiccup.
+ *
+ * No message is validated here: the service checks what it receives, the IDE what it is sent.
+ *
+ * @module
+ */
+
+import { isAnswer, isNotification, type JSONRPCMessage } from "./jsonrpc.ts";
+import { serverSentEvents } from "./sse.ts";
+
+/** The service answered with an HTTP error status; `code` is the status (404: the session is gone). */
+export class HttpStatusError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+/** How a broken stream is resumed: the SDK client's defaults. */
+const RESUME = { firstWaitMs: 1000, maxWaitMs: 30_000, growth: 1.5, tries: 2 };
+
+/** One MCP session on one endpoint of the service. */
+export class HttpSession {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+  #sessionId: string | undefined;
+  #protocolVersion: string | undefined;
+  #closed = false;
+  readonly #abort = new AbortController();
+  /** The wait the service asked for with `retry:`, if it did. */
+  #retryMs: number | undefined;
+
+  constructor(readonly url: URL, private readonly token: string) {}
+
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  /** The version negotiated by `initialize`, sent on every later request as MCP requires. */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
+  }
+
+  /**
+   * POSTs one message. Resolves once the service has accepted it; its answer, and whatever the service sends
+   * on the way, arrive through `onmessage`.
+   */
+  async send(message: JSONRPCMessage): Promise<void> {
+    const response = await fetch(this.url, {
+      method: "POST",
+      headers: this.#headers({
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      }),
+      body: JSON.stringify(message),
+      signal: this.#abort.signal,
+    });
+    const sessionId = response.headers.get("mcp-session-id");
+    if (sessionId) this.#sessionId = sessionId;
+    if (!response.ok) {
+      const text = await response.text().catch(() => "");
+      throw new HttpStatusError(
+        response.status,
+        `Error POSTing to endpoint (HTTP ${response.status}): ${text}`,
+      );
+    }
+    if (response.status === 202) {
+      await response.body?.cancel();
+      if (isNotification(message) && message.method === "notifications/initialized") void this.#follow();
+      return;
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (type.includes("text/event-stream")) {
+      const answers = "method" in message && "id" in message ? message.id : undefined;
+      void this.#read(response.body!, answers);
+      return;
+    }
+    if (type.includes("application/json")) {
+      const body: unknown = await response.json();
+      for (const each of Array.isArray(body) ? body : [body]) this.onmessage?.(each as JSONRPCMessage);
+      return;
+    }
+    await response.body?.cancel();
+    throw new HttpStatusError(response.status, `Unexpected content type: ${type}`);
+  }
+
+  /** Ends the session on the service (DELETE); a service that does not allow it (405) is fine. */
+  async terminateSession(): Promise<void> {
+    if (!this.#sessionId) return;
+    const response = await fetch(this.url, {
+      method: "DELETE",
+      headers: this.#headers({}),
+      signal: this.#abort.signal,
+    });
+    await response.body?.cancel();
+    if (!response.ok && response.status !== 405) {
+      throw new HttpStatusError(response.status, `Failed to terminate session: ${response.statusText}`);
+    }
+    this.#sessionId = undefined;
+  }
+
+  /** Stops every request and stream of this session. */
+  close(): Promise<void> {
+    this.#closed = true;
+    this.#abort.abort();
+    return Promise.resolve();
+  }
+
+  /** Reads a request's event stream; if it breaks before the answer, resumes it. */
+  async #read(body: ReadableStream<Uint8Array>, answers: string | number | undefined): Promise<void> {
+    const outcome = await this.#deliver(body, answers).catch((error) => ({ error, lastEventId: undefined }));
+    if (outcome === "answered" || this.#closed) return;
+    if ("error" in outcome && outcome.error) this.onerror?.(outcome.error);
+    // Without an event id there is nothing to resume from: the answer is lost with the stream.
+    if (answers !== undefined && outcome.lastEventId !== undefined) {
+      await this.#follow(outcome.lastEventId, answers);
+    }
+  }
+
+  /**
+   * The GET stream: the session's own (`answers` undefined), or the resumption of a request's stream after
+   * `lastEventId`. Reopened after a break, a few times with growing waits, each break reported.
+   */
+  async #follow(lastEventId?: string, answers?: string | number): Promise<void> {
+    let failures = 0;
+    while (!this.#closed) {
+      let error: Error;
+      try {
+        const response = await fetch(this.url, {
+          method: "GET",
+          headers: this.#headers({
+            accept: "text/event-stream",
+            ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }),
+          }),
+          signal: this.#abort.signal,
+        });
+        // The service offers no stream of its own.
+        if (response.status === 405 && answers === undefined) return void await response.body?.cancel();
+        if (!response.ok || !response.body) {
+          await response.body?.cancel();
+          throw new HttpStatusError(response.status, `Failed to open SSE stream: ${response.statusText}`);
+        }
+        failures = 0;
+        const outcome = await this.#deliver(response.body, answers, lastEventId);
+        if (outcome === "answered") return;
+        lastEventId = outcome.lastEventId;
+        error = outcome.error ?? new Error("SSE stream disconnected");
+      } catch (thrown) {
+        error = thrown as Error;
+      }
+      if (this.#closed) return;
+      this.onerror?.(error);
+      if (++failures > RESUME.tries) return;
+      const wait = this.#retryMs ?? RESUME.firstWaitMs * RESUME.growth ** (failures - 1);
+      await this.#sleep(Math.min(wait, RESUME.maxWaitMs));
+    }
+  }
+
+  /**
+   * Passes on the messages of one event stream until it ends; "answered" once the answer to `answers` came,
+   * else the last event id seen and the error that ended it, if any.
+   */
+  async #deliver(
+    body: ReadableStream<Uint8Array>,
+    answers: string | number | undefined,
+    lastEventId?: string,
+  ): Promise<"answered" | { lastEventId: string | undefined; error?: Error }> {
+    try {
+      for await (const event of serverSentEvents(body)) {
+        if (event.id !== undefined) lastEventId = event.id;
+        if (event.retry !== undefined) this.#retryMs = event.retry;
+        if (event.event !== "message" || !event.data) continue;
+        let message: JSONRPCMessage;
+        try {
+          message = JSON.parse(event.data);
+        } catch {
+          this.onerror?.(new Error(`unreadable event from the service: ${event.data.slice(0, 80)}`));
+          continue;
+        }
+        this.onmessage?.(message);
+        if (answers !== undefined && isAnswer(message) && message.id === answers) return "answered";
+      }
+      return { lastEventId };
+    } catch (error) {
+      return { lastEventId, error: error as Error };
+    }
+  }
+
+  #headers(extra: Record<string, string>): Headers {
+    const headers = new Headers(extra);
+    headers.set("authorization", `Bearer ${this.token}`);
+    if (this.#sessionId) headers.set("mcp-session-id", this.#sessionId);
+    if (this.#protocolVersion) headers.set("mcp-protocol-version", this.#protocolVersion);
+    return headers;
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#abort.signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
+    });
+  }
+}

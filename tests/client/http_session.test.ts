@@ -1,0 +1,92 @@
+/**
+ * The Streamable HTTP session `weft mcp` keeps with the service, against a scripted server: the session id and
+ * protocol version travel on every request, a request's stream that ends before its answer is resumed with
+ * `Last-Event-ID`, and an HTTP error keeps its status (404 tells the bridge the service restarted).
+ */
+import assert from "node:assert/strict";
+import { HttpSession, HttpStatusError } from "../../src/client/http_session.ts";
+import type { JSONRPCMessage } from "../../src/client/jsonrpc.ts";
+import { within } from "../support/deadline.ts";
+
+const sse = (text: string) => new TextEncoder().encode(text);
+const EVENTS = { headers: { "content-type": "text/event-stream", "mcp-session-id": "sess-1" } };
+
+Deno.test("a request's stream that ends before its answer is resumed after its last event id, and answered once", async () => {
+  const seen: { method: string; headers: Headers }[] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (request) => {
+    seen.push({ method: request.method, headers: request.headers });
+    if (request.method === "POST") {
+      // The priming event, then the stream ends before the answer (as a service closing it early would).
+      return new Response(sse("id: 7.stream\ndata: \n\n"), EVENTS);
+    }
+    return new Response(
+      sse('event: message\nid: 8.stream\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n'),
+      EVENTS,
+    );
+  });
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret");
+  const received: JSONRPCMessage[] = [];
+  const errors: Error[] = [];
+  const answered = new Promise<void>((resolve) => {
+    session.onmessage = (message) => {
+      received.push(message);
+      resolve();
+    };
+  });
+  session.onerror = (error) => errors.push(error);
+  try {
+    session.setProtocolVersion("2025-11-25");
+    await session.send({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    await within("the answer through the resumed stream", answered);
+    assert.deepEqual(received, [{ jsonrpc: "2.0", id: 1, result: {} }]);
+    assert.deepEqual(errors, [], "a stream the service ended is no error");
+    const [post, get] = seen;
+    assert.equal(get.method, "GET");
+    assert.equal(get.headers.get("last-event-id"), "7.stream");
+    assert.equal(get.headers.get("mcp-session-id"), "sess-1", "the session id the POST's answer gave");
+    for (const { headers } of [post, get]) {
+      assert.equal(headers.get("authorization"), "Bearer secret");
+      assert.equal(headers.get("mcp-protocol-version"), "2025-11-25");
+    }
+  } finally {
+    await session.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("an HTTP error keeps its status; a service that offers no GET stream is left alone", async () => {
+  const methods: string[] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (request) => {
+    methods.push(request.method);
+    if (request.method === "GET") return new Response(null, { status: 405 });
+    const message = await request.json();
+    if (message.method === "notifications/initialized") return new Response(null, { status: 202 });
+    return Response.json({
+      jsonrpc: "2.0",
+      id: message.id,
+      error: { code: -32001, message: "Session not found" },
+    }, {
+      status: 404,
+    });
+  });
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret");
+  const errors: Error[] = [];
+  session.onerror = (error) => errors.push(error);
+  try {
+    const failure = await session.send({ jsonrpc: "2.0", id: 2, method: "ping" }).catch((error) => error);
+    assert.ok(failure instanceof HttpStatusError);
+    assert.equal(failure.code, 404);
+    assert.match(failure.message, /HTTP 404\): .*Session not found/);
+    await session.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await within(
+      "the GET stream's attempt",
+      (async () => {
+        while (!methods.includes("GET")) await new Promise((resolve) => setTimeout(resolve, 5));
+      })(),
+    );
+    assert.deepEqual(errors, [], "405: no stream, and nothing to report");
+  } finally {
+    await session.close();
+    await server.shutdown();
+  }
+});
