@@ -1,11 +1,13 @@
 /**
  * The typed client helper that the CLI and Studio use: find this project's service from its metadata, check
- * the instance is alive, and open the endpoint of the caller's source with that endpoint class's token.
+ * the instance is alive, and open the endpoint of the caller's source with that endpoint class's token. The
+ * MCP SDK's client is loaded only once a service is found: a command that finds none (`weft status` with the
+ * service stopped, say) answers without it (~60 ms less).
  *
  * @module
  */
 
-import { Client, StreamableHTTPClientTransport } from "../mcp/sdk_client.ts";
+import type { Client, StreamableHTTPClientTransport } from "../mcp/sdk_client.ts";
 import { type Endpoint, endpointFor } from "../mcp/endpoints.ts";
 import type { Source } from "../engine/views.ts";
 import type { ConnectionInfo } from "../weft_dir/connection.ts";
@@ -65,16 +67,6 @@ export function unwrapToolResult<T>(result: unknown): T {
   return value.structuredContent as T;
 }
 
-/** An HTTP transport to `endpoint` that presents the token of that endpoint's class, and no other. */
-function endpointTransport(
-  connection: ConnectionInfo,
-  endpoint: Endpoint,
-): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL(endpoint.path, connection.url), {
-    requestInit: { headers: { authorization: `Bearer ${endpointToken(connection, endpoint)}` } },
-  });
-}
-
 /**
  * Opens a session on the endpoint of `source` of the project's checked service ({@linkcode verifiedConnection}).
  * An internal source never falls back to an external endpoint.
@@ -82,8 +74,12 @@ function endpointTransport(
 export async function connect(projectDir: string, options: ConnectOptions): Promise<WeftClient> {
   const connection = await verifiedConnection(projectDir);
   const endpoint = endpointFor(options.source, { codex: options.codex });
+  const { Client, StreamableHTTPClientTransport } = await import("../mcp/sdk_client.ts");
   const client = new Client({ name: options.clientName ?? `weft-${options.source}`, version: VERSION });
-  const transport = endpointTransport(connection, endpoint);
+  // An endpoint is sent the token of its own class, and no other.
+  const transport = new StreamableHTTPClientTransport(new URL(endpoint.path, connection.url), {
+    requestInit: { headers: { authorization: `Bearer ${endpointToken(connection, endpoint)}` } },
+  });
   try {
     await client.connect(transport);
   } catch (error) {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type Client, ResourceUpdatedNotificationSchema } from "../mcp/sdk_client.ts";
+import type { Client } from "../mcp/sdk_client.ts";
 
 /** A subscription to one resource of an open session, and a way to wait for its next change. */
 export class ResourceWatch {
@@ -20,6 +20,9 @@ export class ResourceWatch {
    */
   static async open(client: Client, uri: string): Promise<ResourceWatch> {
     const watch = new ResourceWatch(client, uri);
+    // Loaded with the client by `connect`, so this costs nothing more; a static import would load the SDK
+    // for every command that merely might watch, the service offline or not.
+    const { ResourceUpdatedNotificationSchema } = await import("../mcp/sdk_client.ts");
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
       if (notification.params.uri === uri) watch.#notify();
     });
