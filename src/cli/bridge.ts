@@ -78,9 +78,7 @@ class Bridge {
 
   /** Forwards until the IDE closes stdin. */
   async run(): Promise<void> {
-    this.#stdio.onmessage = (message) => {
-      this.#queue = this.#queue.then(() => this.#toService(message));
-    };
+    this.#stdio.onmessage = (message) => this.#enqueue(() => this.#toService(message));
     this.#stdio.onerror = (error) => warn(`unreadable message from the IDE: ${error.message}`);
     // Connect early so the IDE's initialize does not also wait for a service start; errors surface on use.
     this.#connect().catch(() => {});
@@ -118,10 +116,17 @@ class Bridge {
    */
   async #forward(message: JSONRPCMessage): Promise<void> {
     const upstream = await this.#connect();
+    const isOwnInitialize = isRequest(message) && message.id === this.#initializeId;
+    if (this.#initialize && !isOwnInitialize && upstream.sessionId === undefined) {
+      // The IDE joined, but this session never did: a rejoin failed (the service refused it, or went away
+      // again). The service would refuse everything without a session, so join again first.
+      await this.#disconnect();
+      await (await this.#rejoin()).send(message);
+      return;
+    }
     try {
       await upstream.send(message);
     } catch (error) {
-      const isOwnInitialize = isRequest(message) && message.id === this.#initializeId;
       if (!this.#initialize || isOwnInitialize || !isLostService(error)) throw error;
       warn("the service restarted or stopped; joining it again");
       await this.#disconnect();
@@ -170,7 +175,15 @@ class Bridge {
   #streamFailed(): void {
     if (this.#recovering || this.#closed || !this.#subscribed.size || !this.#initialize) return;
     this.#recovering = true;
-    this.#queue = this.#queue.then(() => this.#recover()).finally(() => this.#recovering = false);
+    this.#enqueue(() => this.#recover().finally(() => this.#recovering = false));
+  }
+
+  /**
+   * Runs `task` once the tasks before it are done. A task that fails is reported and the next still runs: a
+   * rejection left in the chain would skip every later message and, unhandled, end the process.
+   */
+  #enqueue(task: () => Promise<void>): void {
+    this.#queue = this.#queue.then(task).catch((error) => warn(describe(error)));
   }
 
   async #recover(): Promise<void> {

@@ -11,6 +11,7 @@ import { StdioClientTransport } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, serve, tempProject } from "../support/service.ts";
 import { Inbox } from "../support/notifications.ts";
+import { within } from "../support/deadline.ts";
 import { REVIEW_ANSWER, reviewManifest, workflowFiles } from "../support/workflows.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -51,6 +52,62 @@ Deno.test("notifications reach the IDE through weft mcp, also after the service 
     const { contents } = await ide.readResource({ uri });
     assert.equal(JSON.parse((contents[0] as { text: string }).text).run.status, "cancelled");
   } finally {
+    await ide.close();
+    await served.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a rejoin the restarted service refuses neither ends nor wedges weft mcp: the IDE's next message joins again", async () => {
+  const dir = await tempProject(workflowFiles(reviewManifest()));
+  let served = await serve(dir);
+  const ide = new Client({ name: "ide-over-stdio", version: "0.0.0" }, { capabilities: {} });
+  const inbox = new Inbox(ide);
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", MAIN, "mcp", "--project", dir],
+    env: Deno.env.toObject(),
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+  let other: Client | undefined;
+  try {
+    await ide.connect(transport);
+    const cli = await mcpClient(served, "/internal/mcp");
+    const { run } = await call<{ run: RunView }>(cli, "flow", { flowName: "review", intent: "refused" });
+    await closeClient(cli);
+    const uri = `weft://runs/${run.runId}`;
+    await ide.subscribeResource({ uri });
+
+    // The bridge sleeps through the restart; when it wakes, another IDE holds the only session the new
+    // service allows, so its rejoin is refused (503).
+    const bridge = transport.pid!;
+    Deno.kill(bridge, "SIGSTOP");
+    try {
+      await served.stop();
+      served = await serve(dir, { extraArgs: ["--max-sessions", "1"] });
+      other = await mcpClient(served, "/mcp");
+    } finally {
+      Deno.kill(bridge, "SIGCONT");
+    }
+    await within(
+      "the bridge's refused rejoin",
+      (async () => {
+        while (!stderr.includes("HTTP 503")) await new Promise((resolve) => setTimeout(resolve, 20));
+      })(),
+    );
+    await closeClient(other);
+    other = undefined;
+
+    // The bridge still runs, and the IDE's next request joins the service again and is answered.
+    const reread = inbox.received.length;
+    const { contents } = await ide.readResource({ uri });
+    assert.equal(JSON.parse((contents[0] as { text: string }).text).run.runId, run.runId);
+    await inbox.until(`updated ${uri}`, reread);
+    assert.doesNotMatch(stderr, /Uncaught/);
+  } finally {
+    if (other) await closeClient(other);
     await ide.close();
     await served.stop();
     await Deno.remove(dir, { recursive: true });
