@@ -288,6 +288,19 @@ class Bridge {
       endpointToken(connection, endpoint),
     );
     upstream.onmessage = (message) => void this.#toIde(message, upstream).catch((e) => warn(describe(e)));
+    upstream.onlost = (id, error) => {
+      warn(`the answer to request ${id} was lost: ${error.message}`);
+      const lost: JSONRPCMessage = {
+        jsonrpc: "2.0",
+        id,
+        error: {
+          code: UNREACHABLE,
+          message:
+            `the weft service's answer was lost (${error.message}); the request may or may not have taken effect`,
+        },
+      };
+      void this.#toIde(lost, upstream).catch((e) => warn(describe(e)));
+    };
     upstream.onerror = (error) => {
       warn(`service stream: ${describe(error)}`);
       this.#streamFailed();

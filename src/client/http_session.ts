@@ -27,6 +27,11 @@ const RESUME = { firstWaitMs: 1000, maxWaitMs: 30_000, growth: 1.5, tries: 2 };
 export class HttpSession {
   onmessage?: (message: JSONRPCMessage) => void;
   onerror?: (error: Error) => void;
+  /**
+   * The answer to request `id` can no longer come: its stream ended before it, and could not be resumed (no
+   * event id to resume from, or every try failed). Whoever sent the request is owed an answer all the same.
+   */
+  onlost?: (id: string | number, error: Error) => void;
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
   #closed = false;
@@ -115,10 +120,16 @@ export class HttpSession {
     const outcome = await this.#deliver(body, answers).catch((error) => ({ error, lastEventId: undefined }));
     if (outcome === "answered" || this.#closed) return;
     if ("error" in outcome && outcome.error) this.onerror?.(outcome.error);
-    // Without an event id there is nothing to resume from: the answer is lost with the stream.
-    if (answers !== undefined && outcome.lastEventId !== undefined) {
-      await this.#follow(outcome.lastEventId, answers);
+    if (answers === undefined) return;
+    if (outcome.lastEventId === undefined) {
+      // Without an event id there is nothing to resume from: the answer is lost with the stream.
+      const reason = outcome.error?.message ?? "the service ended the stream";
+      return this.onlost?.(
+        answers,
+        new Error(`${reason}, before the answer and with no event id to resume from`),
+      );
     }
+    await this.#follow(outcome.lastEventId, answers);
   }
 
   /**
@@ -154,7 +165,12 @@ export class HttpSession {
       }
       if (this.#closed) return;
       this.onerror?.(error);
-      if (++failures > RESUME.tries) return;
+      if (++failures > RESUME.tries) {
+        if (answers !== undefined) {
+          this.onlost?.(answers, new Error(`the stream could not be resumed: ${error.message}`));
+        }
+        return;
+      }
       const wait = this.#retryMs ?? RESUME.firstWaitMs * RESUME.growth ** (failures - 1);
       await this.#sleep(Math.min(wait, RESUME.maxWaitMs));
     }

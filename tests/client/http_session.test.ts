@@ -90,3 +90,33 @@ Deno.test("an HTTP error keeps its status; a service that offers no GET stream i
     await server.shutdown();
   }
 });
+
+Deno.test("an answer that can no longer come is reported lost: a stream ended with nothing to resume from, or resumes that all fail", async () => {
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (request) => {
+    if (request.method === "GET") return new Response(null, { status: 404 }); // a restarted service
+    const message = await request.json();
+    // Request 1's stream ends before any event; request 2's after its priming event (with a short retry).
+    const events = message.id === 1 ? "" : "id: 7.stream\nretry: 10\ndata: \n\n";
+    return new Response(sse(events), EVENTS);
+  });
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret");
+  const lost: (string | number)[] = [];
+  const errors: Error[] = [];
+  let bothLost: () => void;
+  const done = new Promise<void>((resolve) => bothLost = resolve);
+  session.onlost = (id) => {
+    lost.push(id);
+    if (lost.length === 2) bothLost();
+  };
+  session.onerror = (error) => errors.push(error);
+  try {
+    await session.send({ jsonrpc: "2.0", id: 1, method: "tools/call" });
+    await session.send({ jsonrpc: "2.0", id: 2, method: "tools/call" });
+    await within(() => `both answers reported lost (lost: ${lost}, errors: ${errors.length})`, done, 5_000);
+    assert.deepEqual(lost.toSorted(), [1, 2]);
+    assert.equal(errors.length, 3, "request 2's three failed resumes are each reported");
+  } finally {
+    await session.close();
+    await server.shutdown();
+  }
+});
