@@ -18,7 +18,11 @@ export interface ServerSentEvent {
 /** The events of `body` in order, until it ends. */
 export async function* serverSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerSentEvent> {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
+  // The line in progress, in the pieces it arrived in: each chunk is scanned once, and a long line (a large
+  // answer is one `data` line) is joined once, when its line break comes.
+  let pieces: string[] = [];
+  // The last chunk ended with `\r`: a `\n` opening the next one is the rest of that `\r\n`.
+  let afterCarriageReturn = false;
   let event = "";
   let data: string[] = [];
   let id: string | undefined;
@@ -26,14 +30,20 @@ export async function* serverSentEvents(body: ReadableStream<Uint8Array>): Async
   try {
     while (true) {
       const { done, value } = await reader.read();
-      if (!done) buffer += value;
+      // What is left without a blank line after it is an event the stream cut off: not delivered.
+      if (done) return;
+      if (!value) continue;
+      let start: number = afterCarriageReturn && value.startsWith("\n") ? 1 : 0;
+      afterCarriageReturn = false;
       const lineBreak = /\r\n|\r|\n/g;
-      let start = 0;
+      lineBreak.lastIndex = start;
       let end: RegExpExecArray | null;
-      // A `\r` at the very end may be the first half of `\r\n`: it waits for the next chunk, or the end.
-      while ((end = lineBreak.exec(buffer)) && (done || end[0] !== "\r" || end.index < buffer.length - 1)) {
-        const line = buffer.slice(start, end.index);
+      while ((end = lineBreak.exec(value))) {
+        pieces.push(value.slice(start, end.index));
+        const line = pieces.length === 1 ? pieces[0] : pieces.join("");
+        pieces = [];
         start = end.index + end[0].length;
+        afterCarriageReturn = end[0] === "\r" && start === value.length;
         if (line === "") {
           if (data.length || id !== undefined) {
             yield { event: event || "message", data: data.join("\n"), id, retry };
@@ -50,9 +60,7 @@ export async function* serverSentEvents(body: ReadableStream<Uint8Array>): Async
         else if (field === "id" && !text.includes("\0")) id = text;
         else if (field === "retry" && /^\d+$/.test(text)) retry = Number(text);
       }
-      buffer = buffer.slice(start);
-      // What is left without a blank line after it is an event the stream cut off: not delivered.
-      if (done) return;
+      if (start < value.length) pieces.push(value.slice(start));
     }
   } finally {
     await reader.cancel().catch(() => {});

@@ -31,3 +31,17 @@ Deno.test("events: an event cut off by the end of the stream is not delivered", 
     { event: "message", data: "{}", id: "1.s", retry: undefined },
   ]);
 });
+
+Deno.test("events: a large event in many small chunks is read in time linear in its size", async () => {
+  // 16 MB in 4 KiB chunks: rescanning all that is buffered on every chunk took ~15 s; once over, ~0.1 s.
+  const size = 16_000_000;
+  const text = `event: message\nid: 1.s\ndata: ${"x".repeat(size)}\n\n`;
+  const chunks = [];
+  for (let at = 0; at < text.length; at += 4096) chunks.push(text.slice(at, at + 4096));
+  const started = performance.now();
+  const events = await parse(chunks);
+  const ms = performance.now() - started;
+  assert.equal(events.length, 1);
+  assert.equal(events[0].data.length, size);
+  assert.ok(ms < 2_000, `took ${Math.round(ms)} ms`);
+});
