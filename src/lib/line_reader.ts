@@ -20,13 +20,26 @@ export class LineReader {
    * unterminated rest, if any, and then `null`.
    */
   async next(): Promise<string | null> {
-    while (!this.#buffer.includes("\n") && !this.#ended) {
-      const { done, value } = await this.#reader.read();
-      if (done) this.#ended = true;
-      else this.#buffer += value;
+    let end = this.#buffer.indexOf("\n");
+    if (end < 0 && !this.#ended) {
+      // Chunks without a line break are only collected: a long line (a large message on `weft mcp`'s stdin)
+      // is joined once, not re-scanned and re-copied as each chunk of it arrives.
+      const pieces = [this.#buffer];
+      let length = this.#buffer.length;
+      while (end < 0) {
+        const { done, value } = await this.#reader.read();
+        if (done) {
+          this.#ended = true;
+          break;
+        }
+        const at = value.indexOf("\n");
+        if (at >= 0) end = length + at;
+        pieces.push(value);
+        length += value.length;
+      }
+      this.#buffer = pieces.join("");
     }
     if (!this.#buffer) return null;
-    const end = this.#buffer.indexOf("\n");
     const line = end < 0 ? this.#buffer : this.#buffer.slice(0, end);
     this.#buffer = end < 0 ? "" : this.#buffer.slice(end + 1);
     return line.replace(/\r$/, "");
