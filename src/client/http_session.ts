@@ -28,13 +28,16 @@ export class HttpSession {
   onmessage?: (message: JSONRPCMessage) => void;
   onerror?: (error: Error) => void;
   /**
-   * The answer to request `id` can no longer come: its stream ended before it, and could not be resumed (no
-   * event id to resume from, or every try failed). Whoever sent the request is owed an answer all the same.
+   * The answer to request `id` can no longer come: its stream ended before it and could not be resumed (no
+   * event id to resume from, or every try failed), or the session was closed while it was awaited. Whoever
+   * sent the request is owed an answer all the same.
    */
   onlost?: (id: string | number, error: Error) => void;
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
   #closed = false;
+  /** Requests whose answers are awaited on an event stream (the request's own, or its resumption). */
+  readonly #awaiting = new Set<string | number>();
   readonly #abort = new AbortController();
   /** The wait the service asked for with `retry:`, if it did. */
   #retryMs: number | undefined;
@@ -81,6 +84,7 @@ export class HttpSession {
     const type = response.headers.get("content-type") ?? "";
     if (type.includes("text/event-stream")) {
       const answers = "method" in message && "id" in message ? message.id : undefined;
+      if (answers !== undefined) this.#awaiting.add(answers);
       void this.#read(response.body!, answers);
       return;
     }
@@ -112,6 +116,9 @@ export class HttpSession {
   close(): Promise<void> {
     this.#closed = true;
     this.#abort.abort();
+    for (const id of [...this.#awaiting]) {
+      this.#lost(id, new Error("the session with the service was closed before the answer came"));
+    }
     return Promise.resolve();
   }
 
@@ -124,7 +131,7 @@ export class HttpSession {
     if (outcome.lastEventId === undefined) {
       // Without an event id there is nothing to resume from: the answer is lost with the stream.
       const reason = outcome.error?.message ?? "the service ended the stream";
-      return this.onlost?.(
+      return this.#lost(
         answers,
         new Error(`${reason}, before the answer and with no event id to resume from`),
       );
@@ -167,7 +174,7 @@ export class HttpSession {
       this.onerror?.(error);
       if (++failures > RESUME.tries) {
         if (answers !== undefined) {
-          this.onlost?.(answers, new Error(`the stream could not be resumed: ${error.message}`));
+          this.#lost(answers, new Error(`the stream could not be resumed: ${error.message}`));
         }
         return;
       }
@@ -197,13 +204,21 @@ export class HttpSession {
           this.onerror?.(new Error(`unreadable event from the service: ${event.data.slice(0, 80)}`));
           continue;
         }
+        const isTheAnswer = answers !== undefined && isAnswer(message) && message.id === answers;
+        // No longer awaited from here on: a close() while this stream is wound up must not report it lost.
+        if (isTheAnswer) this.#awaiting.delete(answers);
         this.onmessage?.(message);
-        if (answers !== undefined && isAnswer(message) && message.id === answers) return "answered";
+        if (isTheAnswer) return "answered";
       }
       return { lastEventId };
     } catch (error) {
       return { lastEventId, error: error as Error };
     }
+  }
+
+  /** Reports the answer to `id` lost, once. */
+  #lost(id: string | number, error: Error): void {
+    if (this.#awaiting.delete(id)) this.onlost?.(id, error);
   }
 
   #headers(extra: Record<string, string>): Headers {

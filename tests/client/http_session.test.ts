@@ -120,3 +120,36 @@ Deno.test("an answer that can no longer come is reported lost: a stream ended wi
     await server.shutdown();
   }
 });
+
+Deno.test("closing the session reports the answers still awaited on a stream lost, and none already given", async () => {
+  let streams = 0;
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (request) => {
+    const message = await request.json();
+    // Request 1 is answered; request 2's stream stays open with no answer (a tool call that takes its time).
+    const events = message.id === 1
+      ? 'id: 1.a\ndata: \n\nevent: message\nid: 2.a\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n'
+      : "id: 3.b\ndata: \n\n";
+    streams++;
+    return new Response(
+      new ReadableStream({ start: (controller) => controller.enqueue(sse(events)) }),
+      EVENTS,
+    );
+  });
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret");
+  const lost: (string | number)[] = [];
+  let answered: () => void;
+  const first = new Promise<void>((resolve) => answered = resolve);
+  session.onmessage = () => answered();
+  session.onlost = (id) => lost.push(id);
+  try {
+    await session.send({ jsonrpc: "2.0", id: 1, method: "tools/call" });
+    await session.send({ jsonrpc: "2.0", id: 2, method: "tools/call" });
+    await within("the answer to request 1", first);
+    assert.equal(streams, 2);
+    await session.close();
+    assert.deepEqual(lost, [2], "only the request still waiting is owed an answer");
+  } finally {
+    await session.close();
+    await server.shutdown();
+  }
+});
