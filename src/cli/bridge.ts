@@ -16,9 +16,10 @@ import {
   type JSONRPCMessage,
   type JSONRPCRequest,
 } from "../client/jsonrpc.ts";
-import { HttpSession } from "../client/http_session.ts";
+import { HttpSession, ServiceGoneError } from "../client/http_session.ts";
 import { StdioLines } from "../client/stdio_lines.ts";
 import { endpointToken, verifiedConnection } from "../client/verified_connection.ts";
+import type { ConnectionInfo } from "../weft_dir/connection.ts";
 import { ServiceOfflineError } from "../client/offline.ts";
 import { endpointFor } from "../mcp/endpoints.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
@@ -286,6 +287,7 @@ class Bridge {
     const upstream = new HttpSession(
       new URL(endpoint.path, connection.url),
       endpointToken(connection, endpoint),
+      () => this.#stillServes(connection),
     );
     upstream.onmessage = (message) => void this.#toIde(message, upstream).catch((e) => warn(describe(e)));
     upstream.onlost = (id, error) => {
@@ -308,6 +310,16 @@ class Bridge {
     return upstream;
   }
 
+  /** Whether the instance `connection` names still holds the project's lock and listens on its port. */
+  async #stillServes(connection: ConnectionInfo): Promise<boolean> {
+    try {
+      const now = await verifiedConnection(this.projectDir);
+      return now.instanceId === connection.instanceId && now.port === connection.port;
+    } catch {
+      return false;
+    }
+  }
+
   async #disconnect(): Promise<void> {
     const upstream = await this.#upstream?.catch(() => undefined);
     this.#upstream = undefined;
@@ -323,9 +335,13 @@ class Bridge {
   }
 }
 
-/** Whether a send failed because the service's session is gone (404) or nothing listens any more. */
+/**
+ * Whether a send failed because the service's session is gone (404), nothing listens any more, or the
+ * service the session was opened with no longer runs.
+ */
 function isLostService(error: unknown): boolean {
-  return (error as { code?: unknown })?.code === 404 || error instanceof TypeError;
+  return (error as { code?: unknown })?.code === 404 || error instanceof TypeError ||
+    error instanceof ServiceGoneError;
 }
 
 /** A one-line reason the IDE can show; transport errors carry no token, only status and text. */

@@ -7,6 +7,11 @@
  *
  * No message is validated here: the service checks what it receives, the IDE what it is sent.
  *
+ * The token goes only to the service the session was opened with. Once a stream has broken or a request found
+ * nobody listening, the service may be gone and another program may hold its port: the session sends nothing
+ * more (no resume, no message, no DELETE) until `stillServes` confirms that the same instance still holds the
+ * project and listens there, and stops for good when it does not.
+ *
  * @module
  */
 
@@ -19,6 +24,12 @@ export class HttpStatusError extends Error {
     super(message);
   }
 }
+
+/** The service the session was opened with no longer runs (or is not the one on its port): nothing was sent. */
+export class ServiceGoneError extends Error {}
+
+/** A DELETE at the end of a session waits this long for a service that hangs, then gives up. */
+const TERMINATE_MS = 2000;
 
 /** How a broken stream is resumed: the SDK client's defaults. */
 const RESUME = { firstWaitMs: 1000, maxWaitMs: 30_000, growth: 1.5, tries: 2 };
@@ -42,7 +53,20 @@ export class HttpSession {
   /** The wait the service asked for with `retry:`, if it did. */
   #retryMs: number | undefined;
 
-  constructor(readonly url: URL, private readonly token: string) {}
+  /** Set once a stream broke or a request found nobody: the next request waits for `stillServes`. */
+  #suspect = false;
+  /** `stillServes` said no: nothing is sent any more. */
+  #gone = false;
+
+  /**
+   * `stillServes` says whether the service this session was opened with still runs and listens at `url`
+   * (checked before any token is sent after a break).
+   */
+  constructor(
+    readonly url: URL,
+    private readonly token: string,
+    private readonly stillServes: () => Promise<boolean>,
+  ) {}
 
   get sessionId(): string | undefined {
     return this.#sessionId;
@@ -58,7 +82,7 @@ export class HttpSession {
    * on the way, arrive through `onmessage`.
    */
   async send(message: JSONRPCMessage): Promise<void> {
-    const response = await fetch(this.url, {
+    const response = await this.#dial({
       method: "POST",
       headers: this.#headers({
         "content-type": "application/json",
@@ -100,10 +124,10 @@ export class HttpSession {
   /** Ends the session on the service (DELETE); a service that does not allow it (405) is fine. */
   async terminateSession(): Promise<void> {
     if (!this.#sessionId) return;
-    const response = await fetch(this.url, {
+    const response = await this.#dial({
       method: "DELETE",
       headers: this.#headers({}),
-      signal: this.#abort.signal,
+      signal: AbortSignal.any([this.#abort.signal, AbortSignal.timeout(TERMINATE_MS)]),
     });
     await response.body?.cancel();
     if (!response.ok && response.status !== 405) {
@@ -126,6 +150,8 @@ export class HttpSession {
   async #read(body: ReadableStream<Uint8Array>, answers: string | number | undefined): Promise<void> {
     const outcome = await this.#deliver(body, answers).catch((error) => ({ error, lastEventId: undefined }));
     if (outcome === "answered" || this.#closed) return;
+    // A stream that ends before its answer may mean the service went away: the resume waits for the check.
+    this.#suspect = true;
     if ("error" in outcome && outcome.error) this.onerror?.(outcome.error);
     if (answers === undefined) return;
     if (outcome.lastEventId === undefined) {
@@ -148,7 +174,7 @@ export class HttpSession {
     while (!this.#closed) {
       let error: Error;
       try {
-        const response = await fetch(this.url, {
+        const response = await this.#dial({
           method: "GET",
           headers: this.#headers({
             accept: "text/event-stream",
@@ -171,8 +197,9 @@ export class HttpSession {
         error = thrown as Error;
       }
       if (this.#closed) return;
+      this.#suspect = true;
       this.onerror?.(error);
-      if (++failures > RESUME.tries) {
+      if (this.#gone || ++failures > RESUME.tries) {
         if (answers !== undefined) {
           this.#lost(answers, new Error(`the stream could not be resumed: ${error.message}`));
         }
@@ -216,6 +243,26 @@ export class HttpSession {
     }
   }
 
+  /**
+   * `fetch` to the service, unless it may be gone: after a break, only once `stillServes` has confirmed it.
+   * Finding nobody listening makes the session suspect too.
+   */
+  async #dial(init: RequestInit): Promise<Response> {
+    if (this.#suspect && !this.#gone) {
+      this.#gone = !(await this.stillServes().catch(() => false));
+      if (!this.#gone) this.#suspect = false;
+    }
+    if (this.#gone) {
+      throw new ServiceGoneError("the service this session was opened with no longer runs; nothing was sent");
+    }
+    try {
+      return await fetch(this.url, init);
+    } catch (error) {
+      if (error instanceof TypeError) this.#suspect = true;
+      throw error;
+    }
+  }
+
   /** Reports the answer to `id` lost, once. */
   #lost(id: string | number, error: Error): void {
     if (this.#awaiting.delete(id)) this.onlost?.(id, error);
@@ -231,11 +278,15 @@ export class HttpSession {
 
   #sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.#abort.signal.addEventListener("abort", () => {
+      const woken = () => {
         clearTimeout(timer);
         resolve();
-      }, { once: true });
+      };
+      const timer = setTimeout(() => {
+        this.#abort.signal.removeEventListener("abort", woken);
+        resolve();
+      }, ms);
+      this.#abort.signal.addEventListener("abort", woken, { once: true });
     });
   }
 }

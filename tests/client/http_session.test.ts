@@ -4,12 +4,14 @@
  * `Last-Event-ID`, and an HTTP error keeps its status (404 tells the bridge the service restarted).
  */
 import assert from "node:assert/strict";
-import { HttpSession, HttpStatusError } from "../../src/client/http_session.ts";
+import { HttpSession, HttpStatusError, ServiceGoneError } from "../../src/client/http_session.ts";
 import type { JSONRPCMessage } from "../../src/client/jsonrpc.ts";
 import { within } from "../support/deadline.ts";
 
 const sse = (text: string) => new TextEncoder().encode(text);
 const EVENTS = { headers: { "content-type": "text/event-stream", "mcp-session-id": "sess-1" } };
+/** The check before a token is sent after a break: here the service always still runs. */
+const stillServes = () => Promise.resolve(true);
 
 Deno.test("a request's stream that ends before its answer is resumed after its last event id, and answered once", async () => {
   const seen: { method: string; headers: Headers }[] = [];
@@ -24,7 +26,7 @@ Deno.test("a request's stream that ends before its answer is resumed after its l
       EVENTS,
     );
   });
-  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret");
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret", stillServes);
   const received: JSONRPCMessage[] = [];
   const errors: Error[] = [];
   const answered = new Promise<void>((resolve) => {
@@ -69,7 +71,7 @@ Deno.test("an HTTP error keeps its status; a service that offers no GET stream i
       status: 404,
     });
   });
-  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret");
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret", stillServes);
   const errors: Error[] = [];
   session.onerror = (error) => errors.push(error);
   try {
@@ -99,7 +101,7 @@ Deno.test("an answer that can no longer come is reported lost: a stream ended wi
     const events = message.id === 1 ? "" : "id: 7.stream\nretry: 10\ndata: \n\n";
     return new Response(sse(events), EVENTS);
   });
-  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret");
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret", stillServes);
   const lost: (string | number)[] = [];
   const errors: Error[] = [];
   let bothLost: () => void;
@@ -135,7 +137,7 @@ Deno.test("closing the session reports the answers still awaited on a stream los
       EVENTS,
     );
   });
-  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret");
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret", stillServes);
   const lost: (string | number)[] = [];
   let answered: () => void;
   const first = new Promise<void>((resolve) => answered = resolve);
@@ -148,6 +150,35 @@ Deno.test("closing the session reports the answers still awaited on a stream los
     assert.equal(streams, 2);
     await session.close();
     assert.deepEqual(lost, [2], "only the request still waiting is owed an answer");
+  } finally {
+    await session.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("after a break the token goes nowhere until the same service is confirmed; to a gone one, nothing more", async () => {
+  const requests: string[] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (request) => {
+    requests.push(request.method);
+    // The priming event, then the stream ends before the answer: the service may have gone away.
+    return new Response(sse("id: 7.stream\ndata: \n\n"), EVENTS);
+  });
+  let checks = 0;
+  // Another program may hold the port now: the check says the service the session was opened with is gone.
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret", () => {
+    checks++;
+    return Promise.resolve(false);
+  });
+  let reported: () => void;
+  const lost = new Promise<void>((resolve) => reported = resolve);
+  session.onlost = () => reported();
+  try {
+    await session.send({ jsonrpc: "2.0", id: 1, method: "tools/call" });
+    await within("the answer reported lost", lost);
+    assert.equal(checks, 1, "the resume asked first");
+    await assert.rejects(session.send({ jsonrpc: "2.0", id: 2, method: "ping" }), ServiceGoneError);
+    await assert.rejects(session.terminateSession(), ServiceGoneError);
+    assert.deepEqual(requests, ["POST"], "no resume, no message and no DELETE reached the port");
   } finally {
     await session.close();
     await server.shutdown();
