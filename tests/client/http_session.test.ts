@@ -10,6 +10,7 @@ import { within } from "../support/deadline.ts";
 
 const sse = (text: string) => new TextEncoder().encode(text);
 const EVENTS = { headers: { "content-type": "text/event-stream", "mcp-session-id": "sess-1" } };
+const EVENTS_JSON = { headers: { "mcp-session-id": "sess-1" } };
 /** The check before a token is sent after a break: here the service always still runs. */
 const stillServes = () => Promise.resolve(true);
 
@@ -180,6 +181,28 @@ Deno.test("after a break the token goes nowhere until the same service is confir
     await assert.rejects(session.terminateSession(), ServiceGoneError);
     assert.deepEqual(requests, ["POST"], "no resume, no message and no DELETE reached the port");
   } finally {
+    await session.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("ending the session does not wait forever for a service that hangs", async () => {
+  let release!: () => void;
+  const hung = new Promise<void>((resolve) => release = resolve);
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (request) => {
+    if (request.method === "DELETE") {
+      await hung;
+      return new Response(null, { status: 200 });
+    }
+    return Response.json({ jsonrpc: "2.0", id: 1, result: {} }, EVENTS_JSON);
+  });
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret", stillServes);
+  try {
+    await session.send({ jsonrpc: "2.0", id: 1, method: "initialize" });
+    assert.equal(session.sessionId, "sess-1");
+    await within("the DELETE to give up", assert.rejects(session.terminateSession()));
+  } finally {
+    release();
     await session.close();
     await server.shutdown();
   }
