@@ -191,6 +191,8 @@ class Bridge {
     try {
       const upstream = await this.#connect();
       await upstream.send({ jsonrpc: "2.0", id: this.#ownId("ping"), method: "ping" });
+      // The session lives: its notification stream may have given up meanwhile, so it is opened again.
+      upstream.listen();
       return;
     } catch (error) {
       if (!isLostService(error) && !(error instanceof ServiceUnreachable)) throw error;

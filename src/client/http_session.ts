@@ -57,6 +57,12 @@ export class HttpSession {
   #suspect = false;
   /** `stillServes` said no: nothing is sent any more. */
   #gone = false;
+  /** The session is initialized, so it has a GET stream of its own. */
+  #initialized = false;
+  /** That stream is open, or being reopened after a break. */
+  #listening = false;
+  /** The last event id of that stream, to resume from when it is reopened. */
+  #listenedUpTo: string | undefined;
 
   /**
    * `stillServes` says whether the service this session was opened with still runs and listens at `url`
@@ -102,7 +108,10 @@ export class HttpSession {
     }
     if (response.status === 202) {
       await response.body?.cancel();
-      if (isNotification(message) && message.method === "notifications/initialized") void this.#follow();
+      if (isNotification(message) && message.method === "notifications/initialized") {
+        this.#initialized = true;
+        this.listen();
+      }
       return;
     }
     const type = response.headers.get("content-type") ?? "";
@@ -119,6 +128,16 @@ export class HttpSession {
     }
     await response.body?.cancel();
     throw new HttpStatusError(response.status, `Unexpected content type: ${type}`);
+  }
+
+  /**
+   * Opens the session's own GET stream again if it gave up after its tries (say, the service refused it while
+   * it still held the broken one), resuming after its last event. Does nothing while it is open.
+   */
+  listen(): void {
+    if (!this.#initialized || this.#listening || this.#closed || this.#gone) return;
+    this.#listening = true;
+    void this.#follow(this.#listenedUpTo).finally(() => this.#listening = false);
   }
 
   /** Ends the session on the service (DELETE); a service that does not allow it (405) is fine. */
@@ -192,6 +211,7 @@ export class HttpSession {
         const outcome = await this.#deliver(response.body, answers, lastEventId);
         if (outcome === "answered") return;
         lastEventId = outcome.lastEventId;
+        if (answers === undefined) this.#listenedUpTo = lastEventId;
         error = outcome.error ?? new Error("SSE stream disconnected");
       } catch (thrown) {
         error = thrown as Error;

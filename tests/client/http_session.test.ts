@@ -207,3 +207,41 @@ Deno.test("ending the session does not wait forever for a service that hangs", a
     await server.shutdown();
   }
 });
+
+Deno.test("the session's own stream, given up after its tries, opens again on listen() from its last event", async () => {
+  const gets: (string | null)[] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (request) => {
+    if (request.method === "POST") return new Response(null, { status: 202, headers: EVENTS_JSON.headers });
+    gets.push(request.headers.get("last-event-id"));
+    const note = (uri: string) =>
+      `event: message\nid: ${gets.length}.g\ndata: {"jsonrpc":"2.0","method":"n","params":{"uri":"${uri}"}}\n\n`;
+    // The first stream carries one event and breaks; the next two opens are refused (the service still holds
+    // the broken one); the one after works.
+    if (gets.length === 1) return new Response(sse(note("first")), EVENTS);
+    if (gets.length <= 3) return new Response(null, { status: 409 });
+    return new Response(sse(note("again")), EVENTS);
+  });
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret", stillServes);
+  const uris: string[] = [];
+  let errors = 0;
+  let gaveUp!: () => void;
+  const given = new Promise<void>((resolve) => gaveUp = resolve);
+  let heard!: () => void;
+  const again = new Promise<void>((resolve) => heard = resolve);
+  session.onerror = () => ++errors === 3 && gaveUp();
+  session.onmessage = (message) => {
+    uris.push((message as unknown as { params: { uri: string } }).params.uri);
+    if (uris.includes("again")) heard();
+  };
+  try {
+    await session.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await within("the stream to give up after its tries", given);
+    session.listen();
+    await within("the stream opened again", again);
+    assert.deepEqual(uris, ["first", "again"]);
+    assert.deepEqual(gets, [null, "1.g", "1.g", "1.g"], "every reopen resumes after the last event");
+  } finally {
+    await session.close();
+    await server.shutdown();
+  }
+});
