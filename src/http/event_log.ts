@@ -44,6 +44,8 @@ export class EventLog {
   readonly #evicted = new Map<string, number>();
   /** The newest sequence of a stream no longer remembered in `#evicted`: any stream may have lost up to it. */
   #forgottenEvictions = 0;
+  /** Request streams forgotten as delivered, newest last; at most `limits.events` are remembered. */
+  readonly #delivered = new Set<string>();
 
   constructor(private readonly limits = EVENT_LOG_LIMITS) {}
 
@@ -80,6 +82,10 @@ export class EventLog {
     }
     this.#events.length = kept;
     this.#evicted.delete(streamId);
+    this.#delivered.add(streamId);
+    if (this.#delivered.size > this.limits.events) {
+      this.#delivered.delete(this.#delivered.values().next().value!);
+    }
   }
 
   getStreamIdForEventId(eventId: string): Promise<string | undefined> {
@@ -100,10 +106,15 @@ export class EventLog {
     return resumption.streamId;
   }
 
-  /** What `eventId` resumes, or undefined when this log never issued it. */
+  /**
+   * What `eventId` resumes, or undefined when this log never issued it or its stream was delivered whole. A
+   * client resumes a delivered stream only if the end of it was lost on the way after all (its connection
+   * died with the last bytes in flight): it is refused (the SDK answers 400) rather than left waiting on a
+   * stream that will carry nothing more.
+   */
   resumption(eventId: string): Resumption | undefined {
     const id = parse(eventId);
-    if (!id || id.seq >= this.#next) return undefined;
+    if (!id || id.seq >= this.#next || this.#delivered.has(id.streamId)) return undefined;
     const evictedThrough = this.#evicted.get(id.streamId) ?? this.#forgottenEvictions;
     return { streamId: id.streamId, missed: evictedThrough > id.seq };
   }

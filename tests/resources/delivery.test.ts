@@ -50,6 +50,12 @@ Deno.test("the event log forgets a request stream once delivered, never the GET 
   await log.storeEvent("_GET_stream", note("b"));
   log.delivered(primed);
   assert.equal(log.size, 2, "the answer's stream is gone");
+  assert.equal(
+    log.resumption(primed),
+    undefined,
+    "a delivered stream is not resumed into a wait for nothing",
+  );
+  assert.equal(await log.getStreamIdForEventId(primed), undefined);
   log.delivered(seen);
   assert.equal(log.size, 2, "the GET stream stays while its session lives");
   assert.deepEqual(
