@@ -100,13 +100,7 @@ class Bridge {
     } catch (error) {
       const reason = describe(error);
       warn(reason);
-      if (isRequest(message)) {
-        await this.#stdio.send({
-          jsonrpc: "2.0",
-          id: message.id,
-          error: { code: UNREACHABLE, message: reason },
-        });
-      }
+      if (isRequest(message)) await this.#fail(message.id, reason);
     }
   }
 
@@ -238,12 +232,21 @@ class Bridge {
     }
   }
 
-  async #toIde(message: JSONRPCMessage, upstream: HttpSession): Promise<void> {
+  /**
+   * Answers the IDE's request `id` with the bridge's own error, the service's answer being out of reach; as
+   * an answer from the service would, it ends what the bridge tracked for that request.
+   */
+  #fail(id: string | number, reason: string): Promise<void> {
+    return this.#toIde({ jsonrpc: "2.0", id, error: { code: UNREACHABLE, message: reason } });
+  }
+
+  /** Passes `message` to the IDE; `upstream` is the session it came from, when it came from the service. */
+  async #toIde(message: JSONRPCMessage, upstream?: HttpSession): Promise<void> {
     if (isResult(message) && message.id === this.#initializeId) {
       // The SDK client does this after initialize; a raw pump must too, or later requests lack the header.
       const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
       if (typeof version === "string") {
-        upstream.setProtocolVersion(version);
+        upstream?.setProtocolVersion(version);
         this.#protocolVersion = version;
       }
     }
@@ -294,16 +297,9 @@ class Bridge {
     upstream.onmessage = (message) => void this.#toIde(message, upstream).catch((e) => warn(describe(e)));
     upstream.onlost = (id, error) => {
       warn(`the answer to request ${id} was lost: ${error.message}`);
-      const lost: JSONRPCMessage = {
-        jsonrpc: "2.0",
-        id,
-        error: {
-          code: UNREACHABLE,
-          message:
-            `the weft service's answer was lost (${error.message}); the request may or may not have taken effect`,
-        },
-      };
-      void this.#toIde(lost, upstream).catch((e) => warn(describe(e)));
+      const reason = `the weft service's answer was lost (${error.message}); ` +
+        "the request may or may not have taken effect";
+      void this.#fail(id, reason).catch((e) => warn(describe(e)));
     };
     upstream.onerror = (error) => {
       warn(`service stream: ${describe(error)}`);
