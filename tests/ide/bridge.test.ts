@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { ElicitRequestSchema } from "../../src/mcp/sdk.ts";
 import { Client } from "../../src/mcp/sdk_client.ts";
-import { StdioClientTransport } from "../support/sdk_test_client.ts";
+import { bridgeTransport, spawnBridge } from "../support/bridge.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { isProcessAlive } from "../../src/weft_dir/process.ts";
 import { call, runWeft, serve, tempProject } from "../support/service.ts";
@@ -18,8 +18,6 @@ import { specification } from "../support/intent_agent.ts";
 import { initializeRequest } from "../support/jsonrpc.ts";
 import { StreamText, within } from "../support/deadline.ts";
 import type { FormRequest, Interaction } from "./fixture.ts";
-
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 Deno.test("weft mcp bridges an IDE to a service it starts, forms included", async () => {
   const projectDir = await tempProject();
@@ -34,12 +32,7 @@ Deno.test("weft mcp bridges an IDE to a service it starts, forms included", asyn
       forms.push(request.params as unknown as FormRequest);
       return { action: "accept", content: { decision: "confirm" } };
     });
-    const transport = new StdioClientTransport({
-      command: Deno.execPath(),
-      args: ["run", "-A", MAIN, "mcp", "--project", projectDir],
-      env: Deno.env.toObject(),
-      stderr: "pipe",
-    });
+    const transport = bridgeTransport(projectDir);
     try {
       await client.connect(transport);
       const { service } = await call<{ service: { pid: number; endpoint: { path: string } } }>(
@@ -94,12 +87,7 @@ Deno.test("weft mcp answers with a JSON-RPC error when no service can start, and
   const dir = await Deno.makeTempDir({ prefix: "weft-test-" });
   // A file where the state folder belongs: the project exists, but no service can start in it.
   await Deno.writeTextFile(`${dir}/.weft`, "not a folder");
-  const bridge = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "mcp", "--project", dir],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
+  const bridge = spawnBridge(dir);
   const stdout = new StreamText(bridge.stdout, "the stdout of weft mcp");
   try {
     const writer = bridge.stdin.getWriter();

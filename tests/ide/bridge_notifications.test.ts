@@ -7,26 +7,19 @@
 
 import assert from "node:assert/strict";
 import { Client } from "../../src/mcp/sdk_client.ts";
-import { StdioClientTransport } from "../support/sdk_test_client.ts";
+import { bridgeTransport } from "../support/bridge.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, serve, tempProject } from "../support/service.ts";
 import { Inbox } from "../support/notifications.ts";
 import { within } from "../support/deadline.ts";
 import { REVIEW_ANSWER, reviewManifest, workflowFiles } from "../support/workflows.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
-
 Deno.test("notifications reach the IDE through weft mcp, also after the service restarted", async () => {
   const dir = await tempProject(workflowFiles(reviewManifest()));
   let served = await serve(dir);
   const ide = new Client({ name: "ide-over-stdio", version: "0.0.0" }, { capabilities: {} });
   const inbox = new Inbox(ide);
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", MAIN, "mcp", "--project", dir],
-    env: Deno.env.toObject(),
-    stderr: "pipe",
-  });
+  const transport = bridgeTransport(dir);
   try {
     await ide.connect(transport);
     let cli = await mcpClient(served, "/internal/mcp");
@@ -63,12 +56,7 @@ Deno.test("a rejoin the restarted service refuses neither ends nor wedges weft m
   let served = await serve(dir);
   const ide = new Client({ name: "ide-over-stdio", version: "0.0.0" }, { capabilities: {} });
   const inbox = new Inbox(ide);
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", MAIN, "mcp", "--project", dir],
-    env: Deno.env.toObject(),
-    stderr: "pipe",
-  });
+  const transport = bridgeTransport(dir);
   let stderr = "";
   transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
   let other: Client | undefined;

@@ -9,9 +9,8 @@ import assert from "node:assert/strict";
 import { runWeft, serve, tempProject } from "../support/service.ts";
 import { StreamText, within } from "../support/deadline.ts";
 import { initializeRequest } from "../support/jsonrpc.ts";
+import { spawnBridge } from "../support/bridge.ts";
 import { isProcessAlive } from "../../src/weft_dir/process.ts";
-
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 /**
  * A loopback listener that counts the connections it gets: a planted URL must never be dialled. Its port is
@@ -253,12 +252,7 @@ async function bridgeOnce(
   dir: string,
   intent: string,
 ): Promise<{ id: number; error?: { message: string } }[]> {
-  const bridge = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "mcp", "--project", dir],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
+  const bridge = spawnBridge(dir);
   const stdout = new StreamText(bridge.stdout, "the stdout of weft mcp");
   try {
     const writer = bridge.stdin.getWriter();
