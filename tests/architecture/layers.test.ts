@@ -1,7 +1,7 @@
 /**
  * The folders of `src/` are layers: every import (static, re-export or dynamic) between two top-level
  * folders must be allowed by {@linkcode MAY_IMPORT}, and no folder graph, at any depth, may have a cycle.
- * README's "How it is built" walks through the same table.
+ * docs/architecture.md walks through the same table.
  */
 import assert from "node:assert/strict";
 import { dirname, join, relative, resolve } from "node:path";

@@ -8,7 +8,7 @@
 export const QUICK = Deno.args.includes("--quick");
 /**
  * Whether `--startup` asked for the start-up rows only (`weft serve` from source and from the bundle, and
- * `weft mcp`): what README's five-run spread of the start-up ratios is made of.
+ * `weft mcp`): what docs/performance.md's five-run spread of the start-up ratios is made of.
  */
 export const STARTUP_ONLY = Deno.args.includes("--startup");
 /** The whole run stops (and cleans up) after this long, whatever it is doing. */

@@ -20,7 +20,7 @@
  *     static page of the same server; and the bytes of Studio's embedded files.
  * 12. the connection gate: the bare `echo` through weft's TCP front against the same server without it.
  *
- * Prints a table, a Markdown section for the README and, last, one JSON line of figures. Only 127.0.0.1 is
+ * Prints a table, a Markdown section for docs/performance.md and, last, one JSON line of figures. Only 127.0.0.1 is
  * contacted; every child process and temp directory is removed at the end, on error, on Ctrl-C and when the
  * overall deadline passes. `--quick` runs fewer iterations (for a smoke test); `--startup` runs rows 1 and 7
  * only.
@@ -109,7 +109,7 @@ async function main(): Promise<number> {
   return report(meta, started);
 }
 
-/** Prints the table, the README section and the JSON line of figures. */
+/** Prints the table, the docs section and the JSON line of figures. */
 function report(meta: Record<string, unknown>, started: number): number {
   const seconds = round((performance.now() - started) / 1000, 1);
   console.log("");

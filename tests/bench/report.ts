@@ -1,6 +1,6 @@
 /**
- * The results: rows of figures against their baselines, printed as a table, a Markdown section for the
- * README and one JSON line.
+ * The results: rows of figures against their baselines, printed as a table, a Markdown section for
+ * docs/performance.md and one JSON line.
  *
  * @module
  */
@@ -150,7 +150,7 @@ export function table(): string {
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
-/** The rows as the README's Performance section. */
+/** The rows as docs/performance.md's table. */
 export function markdown(meta: Record<string, unknown>): string {
   const lines = [
     "## Performance",

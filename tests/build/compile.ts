@@ -13,7 +13,7 @@
  * The V8 flags built into the executable, so every weft process (service, bridge, commands) runs with them.
  * By default V8 lets the old space grow to several times what is live while allocation is brisk, so a busy
  * service holds far more than it uses; a growing factor of 1.5 keeps the heap near its live size. Under the
- * 64-session soak the service ends at ~220 MB instead of ~300 MB, for ~2% fewer calls (README, "Performance";
+ * 64-session soak the service ends at ~220 MB instead of ~300 MB, for ~2% fewer calls (docs/performance.md;
  * `deno task soak --compiled-flags` measures it). A factor, not a limit: the heap still grows as far as the
  * work needs. Not passed to `deno run`: V8 keys its code cache to the flags, so a checkout's service and its
  * commands, run with different flags, would each discard the other's cache (~80 ms per start).

@@ -37,7 +37,7 @@ export async function launchBrowser(): Promise<Browser> {
   if (!info?.isFile) {
     throw new Error(
       `the browser tests need Chromium at ${CHROMIUM}, and it is not there. Install it with ` +
-        "`apt-get install -y chromium` as root (.ci/run does, see README's Development), or point " +
+        "`apt-get install -y chromium` as root (.ci/run does, see docs/development.md), or point " +
         "WEFT_CHROMIUM at a Chromium binary",
     );
   }
