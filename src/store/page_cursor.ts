@@ -5,6 +5,7 @@
  * @module
  */
 import { invalid } from "../errors.ts";
+import { PAGE_SIZE } from "../engine/paging.ts";
 import { base64url, fromBase64url } from "../lib/base64url.ts";
 import type { SqlValue } from "./database.ts";
 
@@ -63,10 +64,12 @@ function decodeCursor(cursor: string, filters: Record<string, unknown>): number 
   return parsed.a;
 }
 
-/** Checks a page size: 1..200, default 50. */
+/** Checks a page size against {@linkcode PAGE_SIZE}. */
 function pageLimit(limit: number | undefined): number {
-  if (limit === undefined) return 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalid("limit must be an integer 1..200");
+  if (limit === undefined) return PAGE_SIZE.default;
+  if (!Number.isInteger(limit) || limit < PAGE_SIZE.min || limit > PAGE_SIZE.max) {
+    throw invalid(`limit must be an integer ${PAGE_SIZE.min}..${PAGE_SIZE.max}`);
+  }
   return limit;
 }
 

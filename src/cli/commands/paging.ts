@@ -5,11 +5,18 @@
  */
 
 import type { IntegerOption, TextOption } from "../args.ts";
+import { PAGE_SIZE, PAGE_SIZE_TEXT } from "../../engine/paging.ts";
 
 /** The paging options, as list commands declare them. */
 export function pagingOptions(what: string): { limit: IntegerOption; cursor: TextOption } {
   return {
-    limit: { type: "integer", arg: "N", min: 1, max: 200, help: `at most N ${what} (1–200, default 50)` },
+    limit: {
+      type: "integer",
+      arg: "N",
+      min: PAGE_SIZE.min,
+      max: PAGE_SIZE.max,
+      help: `at most N ${what} (${PAGE_SIZE_TEXT})`,
+    },
     cursor: {
       type: "string",
       arg: "C",

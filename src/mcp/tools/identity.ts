@@ -7,6 +7,7 @@
  */
 
 import { z } from "../../lib/zod.ts";
+import { PAGE_SIZE } from "../../engine/paging.ts";
 
 /** A non-blank identity of at most 512 characters. */
 export const Identity = z.string().max(512).refine((value) => value.trim().length > 0, "must not be blank");
@@ -14,8 +15,8 @@ export const Identity = z.string().max(512).refine((value) => value.trim().lengt
 /** A workflow or stage name as a filter or target. */
 export const Name = z.string().min(1).max(200);
 
-/** The paging fields of a list tool: a page size of 1–200 (default 50) and the opaque cursor of a page. */
+/** The paging fields of a list tool: a page size ({@linkcode PAGE_SIZE}) and the opaque cursor of a page. */
 export const Paging = {
-  limit: z.number().int().min(1).max(200).optional(),
+  limit: z.number().int().min(PAGE_SIZE.min).max(PAGE_SIZE.max).optional(),
   cursor: z.string().min(1).max(1024).optional(),
 };

@@ -12,6 +12,7 @@ import {
   WorkflowViewSchema,
 } from "../../engine/views.ts";
 import { MAX_INTENT_CHARS } from "../../engine/data_limits.ts";
+import { PAGE_SIZE_TEXT } from "../../engine/paging.ts";
 import { defineTool } from "../tool.ts";
 import { Identity, Name, Paging } from "./identity.ts";
 
@@ -67,7 +68,7 @@ export const listRunsTool = defineTool({
   name: "list_runs",
   title: "List Runs",
   description: "List Runs newest first, optionally by flowName and status, in pages of " +
-    "limit (1–200, default 50); pass nextCursor with the same filters for the next page.",
+    `limit (${PAGE_SIZE_TEXT}); pass nextCursor with the same filters for the next page.`,
   input: z.strictObject({
     flowName: Name.optional(),
     status: RunStatusSchema.optional(),
