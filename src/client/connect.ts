@@ -1,8 +1,8 @@
 /**
- * The typed client helper that the CLI and Studio use: find this project's service from its metadata, check
- * the instance is alive, and open the endpoint of the caller's source with that endpoint class's token. The
- * MCP SDK's client is loaded only once a service is found: a command that finds none (`weft status` with the
- * service stopped, say) answers without it (~60 ms less).
+ * The typed client helper that the CLI uses (Studio's page, a browser client, has its own): find this
+ * project's service from its metadata, check the instance is alive, and open the endpoint of the caller's
+ * source with that endpoint class's token. The MCP SDK's client is loaded only once a service is found: a
+ * command that finds none (`weft status` with the service stopped, say) answers without it (~60 ms less).
  *
  * @module
  */

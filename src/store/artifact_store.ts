@@ -30,7 +30,6 @@ export class ArtifactStore implements ArtifactStorage {
     this.#db = db;
   }
 
-  /** Writes the stage's Artifact as a new revision and appends its Record; returns both views. */
   commit(c: StageCommit): { artifact: ArtifactView; record: RecordView } {
     const data = JSON.stringify(c.data ?? null);
     const existing = this.#db.get<ArtifactRow>(
@@ -90,7 +89,6 @@ export class ArtifactStore implements ArtifactStorage {
     return { artifact: this.findArtifact({ artifactId })!, record: this.findRecord(c.recordId)! };
   }
 
-  /** An Artifact with its data, at its current or a given earlier revision; null when there is none. */
   findArtifact(q: ArtifactQuery, revision?: number): ArtifactView | null {
     const row = "artifactId" in q
       ? this.#db.get<ArtifactRow>("SELECT * FROM artifacts WHERE id = ?", q.artifactId)
@@ -119,7 +117,6 @@ export class ArtifactStore implements ArtifactStorage {
     };
   }
 
-  /** One page of Artifacts (metadata only), most recently created first. */
   list(q: { flowName?: string; stageName?: string; limit?: number; cursor?: string }): {
     artifacts: ArtifactView[];
     nextCursor?: string;
@@ -139,7 +136,6 @@ export class ArtifactStore implements ArtifactStorage {
     return { artifacts: page.map(artifactView), nextCursor };
   }
 
-  /** A Record by id, or null. */
   findRecord(recordId: string): RecordView | null {
     const row = this.#db.get<Record<string, string | number>>("SELECT * FROM records WHERE id = ?", recordId);
     if (!row) return null;
@@ -156,7 +152,6 @@ export class ArtifactStore implements ArtifactStorage {
     };
   }
 
-  /** The data each stage committed in one Run, oldest first (the latest commit per stage). */
   committedByRun(
     runId: string,
   ): { stageName: string; artifactId: string; revision: number; data: unknown }[] {

@@ -15,17 +15,14 @@ export class DefinitionStore implements DefinitionStorage {
     this.#db = db;
   }
 
-  /** Whether the definition of `version` is stored. */
   has(version: string): boolean {
     return this.#db.get("SELECT 1 FROM definitions WHERE version = ?", version) !== undefined;
   }
 
-  /** Whether a file content of this digest is stored. */
   hasBlob(digest: string): boolean {
     return this.#db.get("SELECT 1 FROM blobs WHERE digest = ?", digest) !== undefined;
   }
 
-  /** Stores one file content under its digest (a no-op when it is stored already). */
   putBlob(digest: string, bytes: Uint8Array): void {
     this.#db.run(
       "INSERT OR IGNORE INTO blobs (digest, size, bytes) VALUES (?, ?, ?)",
@@ -35,7 +32,6 @@ export class DefinitionStore implements DefinitionStorage {
     );
   }
 
-  /** Stores a definition whose file contents are stored already (a no-op when it is stored already). */
   save(
     definition: Omit<StoredDefinition, "files"> & { files: Omit<StoredFile, "size">[] },
     at: string,
@@ -58,7 +54,6 @@ export class DefinitionStore implements DefinitionStorage {
     }
   }
 
-  /** The definition of `version`, or undefined. */
   find(version: string): StoredDefinition | undefined {
     const row = this.#db.get<{ flow_name: string; origin: string; manifest: string }>(
       "SELECT flow_name, origin, manifest FROM definitions WHERE version = ?",
@@ -79,12 +74,10 @@ export class DefinitionStore implements DefinitionStorage {
     };
   }
 
-  /** One stored file content, or undefined. */
   readBlob(digest: string): Uint8Array | undefined {
     return this.#db.get<{ bytes: Uint8Array }>("SELECT bytes FROM blobs WHERE digest = ?", digest)?.bytes;
   }
 
-  /** Drops the definitions no Run names, then the file contents no definition declares; returns the counts. */
   prune(): { definitions: number; blobs: number } {
     const definitions = this.#count("definitions");
     const blobs = this.#count("blobs");

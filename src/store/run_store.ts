@@ -21,7 +21,6 @@ export class RunStore implements RunStorage {
     this.#db = db;
   }
 
-  /** Inserts a new Run. */
   insert(run: RunState): void {
     this.#db.run(
       "INSERT INTO runs (id, flow_name, version, status, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -35,7 +34,6 @@ export class RunStore implements RunStorage {
     );
   }
 
-  /** Saves a changed Run. */
   update(run: RunState): void {
     this.#db.run(
       "UPDATE runs SET version = ?, status = ?, body = ?, updated_at = ? WHERE id = ?",
@@ -47,13 +45,11 @@ export class RunStore implements RunStorage {
     );
   }
 
-  /** A Run by id, or undefined. */
   find(runId: string): RunState | undefined {
     const row = this.#db.get<{ body: string }>("SELECT body FROM runs WHERE id = ?", runId);
     return row ? JSON.parse(row.body) : undefined;
   }
 
-  /** Whether the flow has a running or waiting Run. */
   hasActive(flowName: string): boolean {
     return this.#db.get(
       `SELECT 1 FROM runs WHERE flow_name = ? AND status IN (${ACTIVE}) LIMIT 1`,
@@ -61,7 +57,6 @@ export class RunStore implements RunStorage {
     ) !== undefined;
   }
 
-  /** One page of Runs, newest first. */
   list(q: { flowName?: string; status?: RunStatus; limit?: number; cursor?: string }): {
     runs: RunState[];
     nextCursor?: string;
@@ -77,7 +72,6 @@ export class RunStore implements RunStorage {
     return { runs: page.map((row) => JSON.parse(row.body)), nextCursor };
   }
 
-  /** How many active (running or waiting) Runs each version of each workflow has. */
   activeVersions(): { flowName: string; version: string | null; count: number }[] {
     return this.#db.all<{ flow_name: string; version: string | null; n: number }>(
       `SELECT flow_name, version, COUNT(*) AS n FROM runs WHERE status IN (${ACTIVE})
@@ -85,7 +79,6 @@ export class RunStore implements RunStorage {
     ).map((row) => ({ flowName: row.flow_name, version: row.version, count: Number(row.n) }));
   }
 
-  /** The Runs that may still be driven (not completed or cancelled) but name no version yet. */
   unversioned(): RunState[] {
     return this.#db.all<{ body: string }>(
       "SELECT body FROM runs WHERE version IS NULL AND status NOT IN ('completed', 'cancelled') ORDER BY seq",
@@ -100,7 +93,6 @@ export class RunStore implements RunStorage {
     return Object.fromEntries(rows.map((row) => [row.name.slice("runs.".length), Number(row.n)]));
   }
 
-  /** Runs that a restart interrupts: running ones, and waiting ones with a pending agent call. */
   listInterruptible(): RunState[] {
     return this.#db.all<{ body: string }>(
       `SELECT body FROM runs
@@ -108,7 +100,6 @@ export class RunStore implements RunStorage {
     ).map((row): RunState => JSON.parse(row.body));
   }
 
-  /** Appends entries to a Run's timeline. */
   appendEvents(runId: string, events: NewRunEvent[]): void {
     if (events.length === 0) return;
     const last = this.#db.get<{ seq: number | null }>(
@@ -128,7 +119,6 @@ export class RunStore implements RunStorage {
     }
   }
 
-  /** A Run's timeline, oldest first. */
   timeline(runId: string): RunEventView[] {
     return this.#db.all<{ seq: number; at: string; type: string; body: string }>(
       "SELECT seq, at, type, body FROM run_events WHERE run_id = ? ORDER BY seq",
