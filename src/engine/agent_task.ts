@@ -5,7 +5,6 @@
  * @module
  */
 import { invalid, WeftError } from "../errors.ts";
-import type { ArtifactStorage } from "./storage.ts";
 import type { RunState } from "./run_state.ts";
 import { publishTool, type RunContext } from "./tool_kinds.ts";
 import type { AgentAssetView, AgentTaskDefinition } from "./views.ts";
@@ -41,8 +40,8 @@ export function buildAgentTask(
   };
 }
 
-/** The document the `run_context` tool returns. */
-export function buildRunContext(run: RunState, artifacts: ArtifactStorage): RunContext {
+/** The document the `run_context` tool returns, with what the Run's stages committed (`committed`). */
+export function buildRunContext(run: RunState, committed: RunContext["artifacts"]): RunContext {
   return {
     runId: run.runId,
     flowName: run.flowName,
@@ -63,7 +62,7 @@ export function buildRunContext(run: RunState, artifacts: ArtifactStorage): RunC
         ? [answer.feedback]
         : [];
     }),
-    artifacts: artifacts.committedByRun(run.runId),
+    artifacts: committed,
   };
 }
 
@@ -71,17 +70,17 @@ export function buildRunContext(run: RunState, artifacts: ArtifactStorage): RunC
  * Reads a declared asset of the step's skills through `read`, which gives the bytes stored with the Run's
  * version: an edited or deleted folder never changes what a Run reads.
  */
-export function readSkillAsset(
+export async function readSkillAsset(
   workflow: LoadedWorkflow,
   step: AgentStep,
   assetId: string,
-  read: (path: string) => Uint8Array,
-): AgentAssetView {
+  read: (path: string) => Promise<Uint8Array>,
+): Promise<AgentAssetView> {
   const asset = (step.skills ?? []).flatMap((name) => workflow.skills.get(name)!.assets)
     .find((candidate) => candidate.id === assetId);
   if (!asset) throw invalid(`asset "${assetId}" is not declared by this agent step's skills`);
   const { name } = asset;
-  const bytes = read(assetPath(assetId));
+  const bytes = await read(assetPath(assetId));
   if (bytes.length > MAX_ASSET_BYTES) {
     throw new WeftError("TOOL_FAILED", `asset "${assetId}" is larger than 1 MiB`);
   }

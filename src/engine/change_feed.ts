@@ -16,6 +16,8 @@ export interface RunChange {
   run: RunView;
   /** True for the commit that created the Run. */
   created: boolean;
+  /** The types of the timeline events the commit added, in order: what happened, not only where it led. */
+  eventTypes: readonly string[];
 }
 
 /** A stage committed a new revision of its Artifact (revision 1 creates it). */
@@ -88,6 +90,6 @@ export function commitChanges(
       runId: run.runId,
       created: Number(event.revision) === 1,
     }));
-  changes.push({ kind: "run", run, created });
+  changes.push({ kind: "run", run, created, eventTypes: events.map((event) => event.type) });
   return changes;
 }

@@ -1,6 +1,8 @@
 /**
- * The engine: the one entry the MCP layer uses. It knows nothing of HTTP or MCP; every method that changes
- * state does so in one SQLite transaction committed before it returns.
+ * The engine: the one entry the MCP layer uses. It knows nothing of HTTP, MCP or SQL. Every operation is one
+ * unit of work of the storage port: an operation that changes a Run loads it, lets the state machine decide
+ * (`run_driver.ts`), applies the decision (the Run, its timeline events, its stage commits) in one
+ * transaction committed before the promise resolves, and then tells the change feed.
  *
  * It is longer than our other files on purpose: it is the engine's whole public surface, one short method per
  * operation the tools offer, so a reader sees in one place everything a client can do to a Run. What each
@@ -17,9 +19,11 @@ import { checkIntent, dataLimits, jsonLargerThan } from "./data_limits.ts";
 import { currentStep, RunDriver } from "./run_driver.ts";
 import { ChangeFeed, type ChangeListener, commitChanges } from "./change_feed.ts";
 import { type NewRunEvent, newRunState, type RunState, toRunView } from "./run_state.ts";
-import type { ArtifactQuery, Storage } from "./storage.ts";
+import type { ArtifactQuery, Storage, StorageUnit } from "./storage.ts";
 import type {
   AgentAssetView,
+  AgentCallPhase,
+  AgentExecutor,
   AgentTaskDefinition,
   ArtifactView,
   EngineStats,
@@ -71,6 +75,9 @@ interface SavedRun {
   events: readonly NewRunEvent[];
 }
 
+/** A Run's definition as the unit of work could resolve it, or why it could not (cancel needs none). */
+type Resolved = { workflow: LoadedWorkflow } | { error: unknown };
+
 /** The workflow engine of one project. */
 export class Engine {
   readonly #storage: Storage;
@@ -91,41 +98,39 @@ export class Engine {
     this.#changes = new ChangeFeed(this.#log);
     this.#models = options.models ?? NO_MODELS;
     this.#registry = new WorkflowRegistry(options.embedded, this.#projectDir);
-    this.#versions = new WorkflowVersions(this.#registry, options.storage.definitions);
+    this.#versions = new WorkflowVersions(this.#registry);
   }
 
   /** Opens the store, loads the workflows and applies the restart rules (docs/reference.md, "Durability and restart"). */
-  static open(options: EngineOptions): Engine {
+  static async open(options: EngineOptions): Promise<Engine> {
     try {
       const engine = new Engine(options);
-      engine.#pinUnversionedRuns();
-      engine.#interruptActiveCalls();
+      await engine.#pinUnversionedRuns();
+      await engine.#interruptActiveCalls();
       return engine;
     } catch (error) {
-      options.storage.close();
+      await options.storage.close();
       throw error;
     }
   }
 
   /** Closes the storage. */
-  close(): void {
-    this.#storage.close();
+  close(): Promise<void> {
+    return this.#storage.close();
   }
 
   /**
    * Every workflow with availability, readiness as seen from `source`, its current version and how many
    * active Runs another version drives; picks up edited project ones.
    */
-  listWorkflows(source: Source): WorkflowView[] {
+  async listWorkflows(source: Source): Promise<WorkflowView[]> {
     this.#registry.refresh();
-    return this.#versions.describe(
-      this.#registry.views(source, this.#models),
-      this.#storage.runs.activeVersions(),
-    );
+    const active = await this.#storage.read((unit) => unit.runs.activeVersions());
+    return this.#versions.describe(this.#registry.views(source, this.#models), active);
   }
 
   /** Starts a Run of `flowName` for `intent`; not idempotent. */
-  flow(input: { flowName: string; intent: string; source: Source }): RunView {
+  async flow(input: { flowName: string; intent: string; source: Source }): Promise<RunView> {
     checkIntent(input.intent);
     this.#registry.refresh();
     const entry = this.#registry.find(input.flowName);
@@ -135,56 +140,59 @@ export class Engine {
     const blocked = readinessBlock(workflow, input.source, this.#models);
     if (blocked) throw new WeftError("CONFIGURATION_REQUIRED", `workflow "${input.flowName}": ${blocked}`);
     const run = newRunState(workflow, input.intent, input.source, this.#timestamp());
-    const saved = this.#storage.transaction(() => {
-      if (workflow.manifest.exclusive && this.#storage.runs.hasActive(run.flowName)) {
+    const saved = await this.#storage.transaction(async (unit) => {
+      if (workflow.manifest.exclusive && await unit.runs.hasActive(run.flowName)) {
         throw conflict(`workflow "${run.flowName}" is exclusive and already has an active Run`);
       }
-      run.version = this.#versions.pin(workflow, run.createdAt);
-      this.#storage.runs.insert(run);
-      const driver = new RunDriver(() => workflow, run, run.createdAt, this.#storage.artifacts);
+      run.version = await this.#versions.pin(unit.definitions, workflow, run.createdAt);
+      const driver = new RunDriver(() => workflow, run, run.createdAt);
       driver.start(input.source);
-      return this.#save(driver);
+      return await this.#apply(unit, driver, true);
     });
     return this.#publish(saved, true);
   }
 
   /** One Run; `NOT_FOUND` when unknown. */
-  getRun(runId: string): RunView {
-    return toRunView(this.#load(runId));
+  async getRun(runId: string): Promise<RunView> {
+    return toRunView(await this.#storage.read((unit) => this.#load(unit, runId)));
   }
 
   /** A Run's timeline, oldest first. */
-  getRunTimeline(runId: string): RunEventView[] {
-    this.#load(runId);
-    return this.#storage.runs.timeline(runId);
+  getRunTimeline(runId: string): Promise<RunEventView[]> {
+    return this.#storage.read(async (unit) => {
+      await this.#load(unit, runId);
+      return await unit.runs.timeline(runId);
+    });
   }
 
   /** A page of Runs, newest first. */
-  listRuns(q: { flowName?: string; status?: RunStatus; limit?: number; cursor?: string }): {
+  async listRuns(q: { flowName?: string; status?: RunStatus; limit?: number; cursor?: string }): Promise<{
     runs: RunView[];
     nextCursor?: string;
-  } {
-    const page = this.#storage.runs.list(q);
+  }> {
+    const page = await this.#storage.read((unit) => unit.runs.list(q));
     return { runs: page.runs.map(toRunView), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 
   /** Answers a pending human action; the first valid answer wins. */
-  answerAsk(input: { runId: string; actionId: string; answer: unknown; source: Source }): RunView {
-    return this.#mutate(input.runId, { actionId: input.actionId }, (driver) => {
+  answerAsk(input: { runId: string; actionId: string; answer: unknown; source: Source }): Promise<RunView> {
+    return this.#change(input.runId, { actionId: input.actionId }, (driver) => {
       driver.answer(input.source, input.answer);
     });
   }
 
   /** The pending action `actionId` of a Run (for `interact`); `CONFLICT` when it is not pending. */
-  pendingAction(runId: string, actionId: string): { run: RunView; action: PendingActionView } {
-    const run = this.#load(runId);
-    this.#expect(run, { actionId });
-    return { run: toRunView(run), action: run.pendingAction! };
+  pendingAction(runId: string, actionId: string): Promise<{ run: RunView; action: PendingActionView }> {
+    return this.#storage.read(async (unit) => {
+      const run = await this.#load(unit, runId);
+      await this.#expect(unit, run, { actionId });
+      return { run: toRunView(run), action: run.pendingAction! };
+    });
   }
 
   /** Cancels an active Run; `CONFLICT` when it has already ended. Agent-call listeners are notified. */
-  cancelRun(runId: string, source: Source): RunView {
-    return this.#mutate(runId, null, (driver) => driver.cancel(source));
+  cancelRun(runId: string, source: Source): Promise<RunView> {
+    return this.#change(runId, null, (driver) => driver.cancel(source));
   }
 
   /**
@@ -192,102 +200,137 @@ export class Engine {
    * exist, its state matches the stage's new schema and what it waits for still makes sense. Otherwise
    * `CONFLICT` lists what does not fit, and the Run goes on under its own version.
    */
-  moveRun(runId: string, source: Source): RunView {
+  async moveRun(runId: string, source: Source): Promise<RunView> {
     this.#registry.refresh();
-    const saved = this.#storage.transaction(() => {
-      const run = this.#load(runId);
+    const saved = await this.#storage.transaction(async (unit) => {
+      const run = await this.#load(unit, runId);
       const at = this.#timestamp();
-      const moved = this.#versions.moveToCurrent(run, at);
-      if (!moved) return undefined;
+      const moved = await this.#versions.moveToCurrent(unit.definitions, run, at);
+      if (!moved) return toRunView(run);
       run.updatedAt = at;
       const { stageName, stepName } = run;
       const events = [{ type: "run_moved", at, stageName, stepName, source, ...moved }];
-      this.#storage.runs.update(run);
-      this.#storage.runs.appendEvents(runId, events);
+      await unit.runs.update(run);
+      await unit.runs.appendEvents(runId, events);
       return { view: toRunView(run), events };
     });
-    return saved ? this.#publish(saved, false) : this.getRun(runId);
+    return "events" in saved ? this.#publish(saved, false) : saved;
   }
 
   /** One Record, or null. */
-  getRecord(recordId: string): RecordView | null {
-    return this.#storage.artifacts.findRecord(recordId);
+  getRecord(recordId: string): Promise<RecordView | null> {
+    return this.#storage.read((unit) => unit.artifacts.findRecord(recordId));
   }
 
   /** One Artifact with its data, at its current or an earlier revision, or null. */
-  getArtifact(q: ArtifactQuery, revision?: number): ArtifactView | null {
-    return this.#storage.artifacts.findArtifact(q, revision);
+  getArtifact(q: ArtifactQuery, revision?: number): Promise<ArtifactView | null> {
+    return this.#storage.read((unit) => unit.artifacts.findArtifact(q, revision));
   }
 
   /** A page of Artifacts (metadata only). */
-  listArtifacts(q: { flowName?: string; stageName?: string; limit?: number; cursor?: string }): {
+  async listArtifacts(
+    q: { flowName?: string; stageName?: string; limit?: number; cursor?: string },
+  ): Promise<{
     artifacts: ArtifactView[];
     nextCursor?: string;
-  } {
-    const page = this.#storage.artifacts.list(q);
+  }> {
+    const page = await this.#storage.read((unit) => unit.artifacts.list(q));
     return { artifacts: page.artifacts, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 
-  /** Counts for the `status` tool. */
-  stats(): EngineStats {
-    const counts = this.#storage.runs.countByStatus();
+  /** Counts for the `status` tool; workflow readiness is counted as an IDE sees it. */
+  async stats(): Promise<EngineStats> {
+    const [counts, stored] = await this.#storage.read(async (unit) =>
+      [await unit.runs.countByStatus(), await unit.artifacts.counts()] as const
+    );
+    const journalMode = await this.#storage.journalMode();
     const views = this.#registry.views("agent_ide", this.#models);
     return {
       runs: Object.fromEntries(
         RUN_STATUSES.map((status) => [status, counts[status] ?? 0]),
       ) as EngineStats["runs"],
-      ...this.#storage.artifacts.counts(),
+      ...stored,
       workflows: {
         available: views.filter((view) => view.available).length,
         unavailable: views.filter((view) => !view.available).length,
       },
-      storage: { kind: "sqlite", journalMode: this.#storage.journalMode() },
+      storage: { kind: this.#storage.kind, journalMode },
     };
   }
 
-  /** The task of the pending agent call `callId`. */
-  agentTask(runId: string, callId: string): AgentTaskDefinition {
-    const { run, workflow, step } = this.#agentCall(runId, callId);
-    return buildAgentTask(run, workflow, step, callId);
+  /** The pending agent call `callId`: its task, and whether it is claimed yet. */
+  async agentCall(
+    runId: string,
+    callId: string,
+  ): Promise<{ task: AgentTaskDefinition; phase: AgentCallPhase }> {
+    const { run, workflow, step } = await this.#storage.read((unit) => this.#agentCall(unit, runId, callId));
+    return { task: buildAgentTask(run, workflow, step, callId), phase: run.pendingAgentCall!.phase };
   }
 
-  /** Marks the pending agent call as claimed (persisted, so a restart interrupts it). */
-  markAgentCallClaimed(runId: string, callId: string): RunView {
-    return this.#mutate(runId, { callId }, (driver) => driver.claimAgentCall());
+  /**
+   * Marks the pending agent call as claimed by `claimant` (persisted, so a restart interrupts it) and returns
+   * its task; `CONFLICT` when the Run's agent steps are another executor's.
+   */
+  async claimAgentCall(
+    runId: string,
+    callId: string,
+    claimant: AgentExecutor,
+  ): Promise<{ task: AgentTaskDefinition; run: RunView }> {
+    let task: AgentTaskDefinition | undefined;
+    const run = await this.#change(runId, { callId }, (driver) => {
+      const executor = driver.run.agentExecutor;
+      if (executor !== claimant) {
+        throw conflict(
+          executor === "service"
+            ? `Run ${runId} executes its agent steps with the service's model, not an MCP client`
+            : `Run ${runId} waits for an IDE's agent; the service's model does not take its agent calls`,
+        );
+      }
+      task = buildAgentTask(driver.run, driver.workflow, driver.step as AgentStep, callId);
+      driver.claimAgentCall();
+    });
+    return { task: task!, run };
   }
 
   /** Runs one tool the agent step declares, with validated input and output. */
-  runAgentTool(runId: string, callId: string, toolId: string, input: unknown): Promise<unknown> {
+  async runAgentTool(runId: string, callId: string, toolId: string, input: unknown): Promise<unknown> {
     try {
-      const { run, step } = this.#agentCall(runId, callId);
+      const { step } = await this.#storage.read((unit) => this.#agentCall(unit, runId, callId));
       const tool = step.tools?.find((candidate) => candidate.id === toolId);
       if (!tool) throw invalid(`tool "${toolId}" is not declared by this agent step`);
-      return executeTool(tool, input, {
+      return await executeTool(tool, input, {
         projectRoot: this.#projectDir,
-        runContext: () => buildRunContext(this.#load(runId), this.#storage.artifacts),
-        submitState: (target, value) =>
-          void this.#mutate(run.runId, { callId }, (driver) => driver.submitState(toolId, target, value)),
-      }).catch((error) => this.#toolFailure(error, runId, toolId));
+        runContext: () =>
+          this.#storage.read(async (unit) =>
+            buildRunContext(await this.#load(unit, runId), await unit.artifacts.committedByRun(runId))
+          ),
+        submitState: async (target, value) => {
+          await this.#change(runId, { callId }, (driver) => driver.submitState(toolId, target, value));
+        },
+      });
     } catch (error) {
-      return this.#toolFailure(error, runId, toolId);
+      if (error instanceof WeftError) throw error;
+      this.#log({ event: "agent_tool_failed", runId, toolId, ...errorKind(error) });
+      throw new WeftError("TOOL_FAILED", `tool "${toolId}" failed`, { cause: error });
     }
   }
 
-  #toolFailure(error: unknown, runId: string, toolId: string): Promise<never> {
-    if (error instanceof WeftError) return Promise.reject(error);
-    this.#log({ event: "agent_tool_failed", runId, toolId, ...errorKind(error) });
-    return Promise.reject(new WeftError("TOOL_FAILED", `tool "${toolId}" failed`, { cause: error }));
-  }
-
   /** Reads one declared skill asset of the pending agent call. */
-  readAgentAsset(runId: string, callId: string, assetId: string): AgentAssetView {
-    const { workflow, step } = this.#agentCall(runId, callId);
-    return readSkillAsset(workflow, step, assetId, (path) => this.#versions.fileBytes(workflow, path));
+  readAgentAsset(runId: string, callId: string, assetId: string): Promise<AgentAssetView> {
+    return this.#storage.read(async (unit) => {
+      const { workflow, step } = await this.#agentCall(unit, runId, callId);
+      return await readSkillAsset(
+        workflow,
+        step,
+        assetId,
+        (path) => this.#versions.fileBytes(unit.definitions, workflow, path),
+      );
+    });
   }
 
   /** Completes the pending agent call with its result and continues the Run until it waits or ends. */
-  completeAgentCall(runId: string, callId: string, result: unknown): RunView {
-    return this.#mutate(runId, { callId }, (driver) => {
+  completeAgentCall(runId: string, callId: string, result: unknown): Promise<RunView> {
+    return this.#change(runId, { callId }, (driver) => {
       const { resultBytes } = dataLimits(driver.workflow.manifest);
       const size = jsonLargerThan(result, resultBytes);
       if (size !== false) {
@@ -303,19 +346,19 @@ export class Engine {
    * Fails the Run of the pending agent call with the agent's message, keeping earlier effects. The service's
    * model executor passes the classified code of what went wrong instead of `AGENT_CALL_FAILED`.
    */
-  failAgentCall(
+  async failAgentCall(
     runId: string,
     callId: string,
     message: string,
     code: AgentCallFailureCode = "AGENT_CALL_FAILED",
-  ): RunView {
+  ): Promise<RunView> {
     if (typeof message !== "string" || !message.trim()) throw invalid("message must not be blank");
-    return this.#mutate(runId, { callId }, (driver) => driver.failAgentCall(message, code));
+    return await this.#change(runId, { callId }, (driver) => driver.failAgentCall(message, code));
   }
 
   /** Which model role runs the pending agent call, and its budgets (step, then workflow, then defaults). */
-  agentCallModel(runId: string, callId: string): ModelCallSettings {
-    const { workflow, step } = this.#agentCall(runId, callId);
+  async agentCallModel(runId: string, callId: string): Promise<ModelCallSettings> {
+    const { workflow, step } = await this.#storage.read((unit) => this.#agentCall(unit, runId, callId));
     return modelCallSettings(workflow.manifest, step);
   }
 
@@ -325,8 +368,8 @@ export class Engine {
     callId: string,
     type: AgentCallNote,
     fields: Record<string, unknown>,
-  ): RunView {
-    return this.#mutate(runId, { callId }, (driver) => driver.record(type, { callId, ...fields }));
+  ): Promise<RunView> {
+    return this.#change(runId, { callId }, (driver) => driver.record(type, { callId, ...fields }));
   }
 
   /**
@@ -334,14 +377,14 @@ export class Engine {
    * did not answer): the Run waits again at the same step with a new agent call id, for the same executor.
    * Receipts of the old attempt are gone with it; nothing is replayed.
    */
-  retryRun(runId: string, source: Source): RunView {
-    return this.#mutate(runId, null, (driver) => driver.retry(source));
+  retryRun(runId: string, source: Source): Promise<RunView> {
+    return this.#change(runId, null, (driver) => driver.retry(source));
   }
 
-  /** Subscribes to every committed change of any Run; returns the unsubscribe function. */
-  onRunChanged(listener: (run: RunView) => void): () => void {
+  /** Subscribes to every committed change of any Run, with the types of the events it added; returns the unsubscribe. */
+  onRunChanged(listener: (run: RunView, eventTypes: readonly string[]) => void): () => void {
     return this.#changes.listen((change) => {
-      if (change.kind === "run") listener(change.run);
+      if (change.kind === "run") listener(change.run, change.eventTypes);
     });
   }
 
@@ -359,71 +402,115 @@ export class Engine {
     return this.#now().toISOString();
   }
 
-  #load(runId: string): RunState {
-    const run = typeof runId === "string" ? this.#storage.runs.find(runId) : undefined;
+  async #load(unit: StorageUnit, runId: string): Promise<RunState> {
+    const run = typeof runId === "string" ? await unit.runs.find(runId) : undefined;
     if (!run) throw notFound(`no Run with id "${runId}"`);
     return run;
   }
 
-  #expect(run: RunState, expectation: Expectation): void {
+  /**
+   * Checks that `run` waits on what the request names. A wrong agent call is told apart only on this failing
+   * path, by the timeline: `NOT_FOUND` when the Run never started it, `CONFLICT` when it is no longer active.
+   */
+  async #expect(unit: StorageUnit, run: RunState, expectation: Expectation): Promise<void> {
     if ("actionId" in expectation && run.pendingAction?.id !== expectation.actionId) {
       throw conflict(
         `action "${expectation.actionId}" is not pending on Run ${run.runId} (answered, stale or ended)`,
       );
     }
-    if ("callId" in expectation && run.pendingAgentCall?.id !== expectation.callId) {
-      throw conflict(
-        `agent call "${expectation.callId}" is not pending on Run ${run.runId} (finished, stale or ended)`,
-      );
+    if (!("callId" in expectation) || run.pendingAgentCall?.id === expectation.callId) return;
+    const { callId } = expectation;
+    const started = (await unit.runs.timeline(run.runId))
+      .some((event) => event.type === "agent_call_started" && event.callId === callId);
+    if (!started) {
+      throw notFound(`Run ${run.runId} has no agent call ${callId}; get_run shows its pendingAgentCall`);
     }
+    const now = run.pendingAgentCall ? `; its current agent call is ${run.pendingAgentCall.id}` : "";
+    throw conflict(
+      `agent call ${callId} of Run ${run.runId} is no longer active (the Run is ${run.status}${now})`,
+    );
   }
 
-  /** The definition a Run is driven by: always the version it started with (or was moved to). */
-  #workflowOf(run: RunState): LoadedWorkflow {
-    if (run.version) return this.#versions.resolve(run.flowName, run.version);
-    // Stored by an older weft and not pinned when the store was opened: pinned to the current definition now.
+  /**
+   * The definition a Run is driven by: always the version it started with (or was moved to). A Run stored by
+   * an older weft and not pinned when the store was opened is pinned to the current definition, but only by
+   * a unit that may write (`pin`); one that only reads follows the current definition without pinning it.
+   */
+  async #workflowOf(unit: StorageUnit, run: RunState, pin: boolean): Promise<LoadedWorkflow> {
+    if (run.version) return await this.#versions.resolve(unit.definitions, run.flowName, run.version);
     const workflow = this.#registry.loaded(run.flowName);
     if (!workflow) throw conflict(`workflow "${run.flowName}" is currently unavailable; fix it and reload`);
-    run.version = this.#versions.pin(workflow, this.#timestamp());
+    if (pin) run.version = await this.#versions.pin(unit.definitions, workflow, this.#timestamp());
     return workflow;
   }
 
-  #agentCall(
+  async #agentCall(
+    unit: StorageUnit,
     runId: string,
     callId: string,
-  ): { run: RunState; workflow: LoadedWorkflow; step: AgentStep } {
-    const run = this.#load(runId);
-    this.#expect(run, { callId });
-    const workflow = this.#workflowOf(run);
+  ): Promise<{ run: RunState; workflow: LoadedWorkflow; step: AgentStep }> {
+    const run = await this.#load(unit, runId);
+    await this.#expect(unit, run, { callId });
+    const workflow = await this.#workflowOf(unit, run, false);
     const step = currentStep(workflow, run);
     if (step.kind !== "agent") throw conflict(`Run ${runId} is not at an agent step`);
     return { run, workflow, step };
   }
 
   /**
-   * Loads a Run, checks what must be pending (nothing when `expectation` is null), applies one transition of
-   * its driver and saves, all in one transaction.
+   * A driver for one change of `run`. Its definition is resolved first, since the driver decides
+   * synchronously; a definition that cannot be had fails only the transitions that need it (cancel and
+   * interrupt need none, so they work on any Run).
    */
-  #mutate(runId: string, expectation: Expectation | null, work: (driver: RunDriver) => void): RunView {
-    const saved = this.#storage.transaction(() => {
-      const run = this.#load(runId);
-      if (expectation) this.#expect(run, expectation);
-      const driver = new RunDriver(
-        () => this.#workflowOf(run),
-        run,
-        this.#timestamp(),
-        this.#storage.artifacts,
-      );
-      work(driver);
-      return this.#save(driver);
+  async #driver(unit: StorageUnit, run: RunState, at: string): Promise<RunDriver> {
+    const resolved: Resolved = await this.#workflowOf(unit, run, true).then(
+      (workflow) => ({ workflow }),
+      (error) => ({ error }),
+    );
+    return new RunDriver(
+      () => {
+        if ("error" in resolved) throw resolved.error;
+        return resolved.workflow;
+      },
+      run,
+      at,
+    );
+  }
+
+  /**
+   * Loads a Run, checks what must be pending (nothing when `expectation` is null), lets its driver decide one
+   * transition and applies the decision, all in one transaction; then tells the change feed.
+   */
+  async #change(
+    runId: string,
+    expectation: Expectation | null,
+    decide: (driver: RunDriver) => void,
+  ): Promise<RunView> {
+    const saved = await this.#storage.transaction(async (unit) => {
+      const run = await this.#load(unit, runId);
+      if (expectation) await this.#expect(unit, run, expectation);
+      const driver = await this.#driver(unit, run, this.#timestamp());
+      decide(driver);
+      return await this.#apply(unit, driver, false);
     });
     return this.#publish(saved, false);
   }
 
-  #save(driver: RunDriver): SavedRun {
-    this.#storage.runs.update(driver.run);
-    this.#storage.runs.appendEvents(driver.run.runId, driver.events);
-    return { view: toRunView(driver.run), events: driver.events };
+  /**
+   * Applies what a driver decided, inside the caller's transaction: a new Run is inserted first (its stage
+   * commits refer to it), each stage commit is stored and its timeline event completed with the Artifact id
+   * and revision the store assigned, then the Run is saved and its events appended.
+   */
+  async #apply(unit: StorageUnit, driver: RunDriver, created: boolean): Promise<SavedRun> {
+    const { run, events } = driver;
+    if (created) await unit.runs.insert(run);
+    for (const { commit, event } of driver.commits) {
+      const { artifact } = await unit.artifacts.commit(commit);
+      Object.assign(event, { artifactId: artifact.artifactId, revision: artifact.revision });
+    }
+    if (!created) await unit.runs.update(run);
+    await unit.runs.appendEvents(run.runId, events);
+    return { view: toRunView(run), events };
   }
 
   /**
@@ -437,22 +524,22 @@ export class Engine {
   }
 
   /** Pins the Runs an older weft stored without a version (see {@linkcode WorkflowVersions.pinUnversioned}). */
-  #pinUnversionedRuns(): void {
-    const pinned = this.#storage.transaction(() =>
-      this.#versions.pinUnversioned(this.#storage.runs, this.#timestamp())
+  async #pinUnversionedRuns(): Promise<void> {
+    const pinned = await this.#storage.transaction((unit) =>
+      this.#versions.pinUnversioned(unit, this.#timestamp())
     );
     if (pinned) this.#log({ event: "runs_pinned", count: pinned });
   }
 
   /** Agent calls and executing steps do not survive a restart; human waits do. */
-  #interruptActiveCalls(): void {
-    const count = this.#storage.transaction(() => {
+  async #interruptActiveCalls(): Promise<void> {
+    const count = await this.#storage.transaction(async (unit) => {
       const at = this.#timestamp();
-      const runs = this.#storage.runs.listInterruptible();
+      const runs = await unit.runs.listInterruptible();
       for (const run of runs) {
-        const driver = new RunDriver(() => this.#workflowOf(run), run, at, this.#storage.artifacts);
+        const driver = await this.#driver(unit, run, at);
         driver.interrupt();
-        this.#save(driver);
+        await this.#apply(unit, driver, false);
       }
       return runs.length;
     });

@@ -2,15 +2,16 @@
  * The state machine of one Run: every change to a Run is a transition here. It enters steps, executes the ones
  * that decide on their own (`check`, `commit`), publishes the waits (`agent`, `ask`, `confirm`), takes answers,
  * agent results, cancellation and restart interruption, follows outcome routes across stages and enforces
- * budgets. It mutates the Run in memory and queues timeline events, each stamped with the stage and step it
- * happened at; the engine persists both in one transaction.
+ * budgets. It touches no storage: it changes the Run in memory and decides what should follow (timeline
+ * events, each stamped with the stage and step it happened at, and the stage commits to store), and the
+ * engine applies all of it in one transaction.
  *
  * @module
  */
 import { z } from "../lib/zod.ts";
 import { conflict, ERROR_CODES, type ErrorCode, invalid, WeftError } from "../errors.ts";
 import type { AgentStep } from "./agent_task.ts";
-import type { ArtifactStorage } from "./storage.ts";
+import type { StageCommit } from "./storage.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import {
   type PublishedQuestion,
@@ -45,9 +46,19 @@ export function currentStep(workflow: LoadedWorkflow, run: RunState): StepDef {
   return step;
 }
 
+/**
+ * A stage commit the driver decided on, with the timeline event that reports it; the engine stores the
+ * commit and completes the event with the Artifact id and revision the store assigned.
+ */
+export interface DecidedCommit {
+  commit: StageCommit;
+  event: NewRunEvent;
+}
+
 /** One change to a Run. */
 export class RunDriver {
   readonly events: NewRunEvent[] = [];
+  readonly commits: DecidedCommit[] = [];
 
   readonly #workflowOf: () => LoadedWorkflow;
   #workflow: LoadedWorkflow | undefined;
@@ -60,7 +71,6 @@ export class RunDriver {
     workflowOf: () => LoadedWorkflow,
     readonly run: RunState,
     readonly at: string,
-    readonly artifacts: ArtifactStorage,
   ) {
     this.#workflowOf = workflowOf;
     run.updatedAt = at;
@@ -350,21 +360,19 @@ export class RunDriver {
       this.fail("INVALID_REQUEST", `nothing to commit: the stage state has no value at ${step.data || "/"}`);
       return undefined;
     }
-    const { artifact, record } = this.artifacts.commit({
+    const commit: StageCommit = {
       artifactId: newId("art"),
       recordId: newId("rec"),
       runId: this.run.runId,
       flowName: this.run.flowName,
       stageName: this.run.stageName,
-      data,
-      answers: this.run.stageAnswers,
+      // Copied: later steps of this same change may replace the state before the engine stores the commit.
+      data: structuredClone(data),
+      answers: [...this.run.stageAnswers],
       at: this.at,
-    });
-    this.record("artifact_committed", {
-      artifactId: artifact.artifactId,
-      revision: artifact.revision,
-      recordId: record.recordId,
-    });
+    };
+    this.record("artifact_committed", { recordId: commit.recordId });
+    this.commits.push({ commit, event: this.events.at(-1)! });
     return "committed";
   }
 

@@ -1,7 +1,9 @@
 /**
  * What the engine needs from persistence. The engine owns these interfaces; `src/store/` implements them
- * over SQLite, and the composition root hands the engine an implementation. Every method is synchronous and
- * joins the transaction of {@linkcode Storage.transaction} it is called in.
+ * over SQLite, and the composition root hands the engine an implementation. Every method returns a promise,
+ * so that a store across a network (PostgreSQL, say) can implement the same port without touching the
+ * engine, and is reached only inside one unit of work, {@linkcode Storage.transaction} or
+ * {@linkcode Storage.read}: each engine operation is one such unit, and units of one storage never interleave.
  *
  * @module
  */
@@ -14,30 +16,30 @@ export type ArtifactQuery = { artifactId: string } | { flowName: string; stageNa
 /** Runs and their timelines. */
 export interface RunStorage {
   /** Inserts a new Run. */
-  insert(run: RunState): void;
+  insert(run: RunState): Promise<void>;
   /** Saves a changed Run. */
-  update(run: RunState): void;
+  update(run: RunState): Promise<void>;
   /** A Run by id, or undefined. */
-  find(runId: string): RunState | undefined;
+  find(runId: string): Promise<RunState | undefined>;
   /** Whether the flow has a running or waiting Run. */
-  hasActive(flowName: string): boolean;
+  hasActive(flowName: string): Promise<boolean>;
   /** One page of Runs, newest first. */
-  list(q: { flowName?: string; status?: RunStatus; limit?: number; cursor?: string }): {
+  list(q: { flowName?: string; status?: RunStatus; limit?: number; cursor?: string }): Promise<{
     runs: RunState[];
     nextCursor?: string;
-  };
+  }>;
   /** Counts of Runs per status. */
-  countByStatus(): Record<string, number>;
+  countByStatus(): Promise<Record<string, number>>;
   /** How many active (running or waiting) Runs each version of each workflow has. */
-  activeVersions(): { flowName: string; version: string | null; count: number }[];
+  activeVersions(): Promise<{ flowName: string; version: string | null; count: number }[]>;
   /** The Runs that may still be driven (not completed or cancelled) but name no version yet. */
-  unversioned(): RunState[];
+  unversioned(): Promise<RunState[]>;
   /** Runs that a restart interrupts: running ones, and waiting ones with a pending agent call. */
-  listInterruptible(): RunState[];
+  listInterruptible(): Promise<RunState[]>;
   /** Appends entries to a Run's timeline. */
-  appendEvents(runId: string, events: NewRunEvent[]): void;
+  appendEvents(runId: string, events: NewRunEvent[]): Promise<void>;
   /** A Run's timeline, oldest first. */
-  timeline(runId: string): RunEventView[];
+  timeline(runId: string): Promise<RunEventView[]>;
 }
 
 /** What one stage commit needs to be stored. */
@@ -55,20 +57,22 @@ export interface StageCommit {
 /** Artifacts (current output per stage, with earlier revisions) and Records (appended per commit). */
 export interface ArtifactStorage {
   /** Writes the stage's Artifact as a new revision and appends its Record; returns both views. */
-  commit(c: StageCommit): { artifact: ArtifactView; record: RecordView };
+  commit(c: StageCommit): Promise<{ artifact: ArtifactView; record: RecordView }>;
   /** An Artifact with its data, at its current or a given earlier revision; null when there is none. */
-  findArtifact(q: ArtifactQuery, revision?: number): ArtifactView | null;
+  findArtifact(q: ArtifactQuery, revision?: number): Promise<ArtifactView | null>;
   /** One page of Artifacts (metadata only), most recently created first. */
-  list(q: { flowName?: string; stageName?: string; limit?: number; cursor?: string }): {
+  list(q: { flowName?: string; stageName?: string; limit?: number; cursor?: string }): Promise<{
     artifacts: ArtifactView[];
     nextCursor?: string;
-  };
+  }>;
   /** A Record by id, or null. */
-  findRecord(recordId: string): RecordView | null;
+  findRecord(recordId: string): Promise<RecordView | null>;
   /** The data each stage committed in one Run, oldest first (the latest commit per stage). */
-  committedByRun(runId: string): { stageName: string; artifactId: string; revision: number; data: unknown }[];
+  committedByRun(
+    runId: string,
+  ): Promise<{ stageName: string; artifactId: string; revision: number; data: unknown }[]>;
   /** How many Artifacts and Records are stored. */
-  counts(): { artifacts: number; records: number };
+  counts(): Promise<{ artifacts: number; records: number }>;
 }
 
 /** One declared file of a stored definition. */
@@ -93,30 +97,44 @@ export interface StoredDefinition {
  */
 export interface DefinitionStorage {
   /** Whether the definition of `version` is stored. */
-  has(version: string): boolean;
+  has(version: string): Promise<boolean>;
   /** Whether a file content of this digest is stored. */
-  hasBlob(digest: string): boolean;
+  hasBlob(digest: string): Promise<boolean>;
   /** Stores one file content under its digest (a no-op when it is stored already). */
-  putBlob(digest: string, bytes: Uint8Array): void;
+  putBlob(digest: string, bytes: Uint8Array): Promise<void>;
   /** Stores a definition whose file contents are stored already (a no-op when it is stored already). */
-  save(definition: Omit<StoredDefinition, "files"> & { files: Omit<StoredFile, "size">[] }, at: string): void;
+  save(
+    definition: Omit<StoredDefinition, "files"> & { files: Omit<StoredFile, "size">[] },
+    at: string,
+  ): Promise<void>;
   /** The definition of `version`, or undefined. */
-  find(version: string): StoredDefinition | undefined;
+  find(version: string): Promise<StoredDefinition | undefined>;
   /** One stored file content, or undefined. */
-  readBlob(digest: string): Uint8Array | undefined;
+  readBlob(digest: string): Promise<Uint8Array | undefined>;
   /** Drops the definitions no Run names, then the file contents no definition declares; returns the counts. */
-  prune(): { definitions: number; blobs: number };
+  prune(): Promise<{ definitions: number; blobs: number }>;
 }
 
-/** The engine's storage: Runs, Artifacts, Records and definitions, one transaction at a time. */
-export interface Storage {
+/** The stores one unit of work reaches. */
+export interface StorageUnit {
   readonly runs: RunStorage;
   readonly artifacts: ArtifactStorage;
   readonly definitions: DefinitionStorage;
-  /** Runs `work` in one transaction, committed before returning; nested calls join the outer one. */
-  transaction<T>(work: () => T): T;
+}
+
+/** The engine's storage: Runs, Artifacts, Records and definitions, one unit of work at a time. */
+export interface Storage {
+  /** What kind of store it is, as `status` reports it (`sqlite`). */
+  readonly kind: string;
+  /**
+   * Runs `work` as one transaction, committed before the promise resolves and rolled back when `work`
+   * throws. Units of one storage run one after another, never interleaved; `work` must not start another.
+   */
+  transaction<T>(work: (unit: StorageUnit) => Promise<T>): Promise<T>;
+  /** Runs `work`, which only reads, as one unit: it sees no other unit's uncommitted changes. */
+  read<T>(work: (unit: StorageUnit) => Promise<T>): Promise<T>;
   /** The journal mode reported by `status` (`wal` for a file, `memory` in memory). */
-  journalMode(): string;
-  /** Closes the storage. */
-  close(): void;
+  journalMode(): Promise<string>;
+  /** Closes the storage once the units under way have ended. */
+  close(): Promise<void>;
 }

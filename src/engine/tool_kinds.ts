@@ -17,9 +17,9 @@ export interface ToolContext {
   /** The project folder with links resolved: file tools compare what they open with paths under it. */
   projectRoot: string;
   /** The `run_context` document of the current Run. */
-  runContext: () => RunContext;
+  runContext: () => Promise<RunContext>;
   /** Validates and persists `value` at `target` in the stage state; throws `INVALID_REQUEST` on rejection. */
-  submitState: (target: string, value: unknown) => void;
+  submitState: (target: string, value: unknown) => Promise<void>;
 }
 
 const RunContext = z.object({
@@ -129,17 +129,21 @@ export async function executeTool(
   return checked.data;
 }
 
-function run(tool: AgentToolDef, input: Record<string, unknown>, context: ToolContext): unknown {
+async function run(
+  tool: AgentToolDef,
+  input: Record<string, unknown>,
+  context: ToolContext,
+): Promise<unknown> {
   switch (tool.kind) {
     case "run_context":
-      return context.runContext();
+      return await context.runContext();
     case "submit_state":
-      context.submitState(tool.target ?? "", input.value);
+      await context.submitState(tool.target ?? "", input.value);
       return { accepted: true, target: tool.target ?? "" };
     case "list_project_files":
-      return listProjectFiles(context.projectRoot, input.dir as string | undefined);
+      return await listProjectFiles(context.projectRoot, input.dir as string | undefined);
     case "read_project_file":
-      return readProjectFile(context.projectRoot, input.path as string);
+      return await readProjectFile(context.projectRoot, input.path as string);
   }
 }
 

@@ -206,5 +206,5 @@ export interface EngineStats {
   artifacts: number;
   records: number;
   workflows: { available: number; unavailable: number };
-  storage: { kind: "sqlite"; journalMode: string };
+  storage: { kind: string; journalMode: string };
 }

@@ -6,7 +6,7 @@
 
 import type { Engine } from "../engine/engine.ts";
 import type { Logger } from "../lib/logger.ts";
-import type { ClaimTable } from "./agent/claims.ts";
+import type { ClaimTable } from "../agent_calls/claim_table.ts";
 import type { ModelRoles } from "../engine/model_roles.ts";
 
 /** Facts about the running instance that `status` reports. */

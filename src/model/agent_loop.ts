@@ -24,11 +24,11 @@ import type { TurnRequest, TurnResponse } from "./turn.ts";
 /** What the loop may do to its agent call; the executor binds it to the claim it holds. */
 export interface AgentCallPort {
   callTool(toolCallId: string, toolId: string, input: unknown): Promise<unknown>;
-  readAsset(assetId: string): AgentAssetView;
-  /** Submits the result; throws `AGENT_OUTPUT_INVALID` with the violations when it does not fit. */
-  complete(result: unknown): void;
-  fail(message: string, code: AgentCallFailureCode): void;
-  note(type: AgentCallNote, fields: Record<string, unknown>): void;
+  readAsset(assetId: string): Promise<AgentAssetView>;
+  /** Submits the result; rejects with `AGENT_OUTPUT_INVALID` and the violations when it does not fit. */
+  complete(result: unknown): Promise<void>;
+  fail(message: string, code: AgentCallFailureCode): Promise<void>;
+  note(type: AgentCallNote, fields: Record<string, unknown>): Promise<void>;
 }
 
 /** Everything one agent call needs. */
@@ -60,7 +60,7 @@ export async function driveAgentCall(input: AgentLoopInput): Promise<void> {
     if (!(error instanceof ModelFailure)) input.log?.({ event: "model.call_error", detail: String(error) });
     const failure = error instanceof ModelFailure ? error : unexpected(error);
     try {
-      input.port.fail(failure.message, failure.code);
+      await input.port.fail(failure.message, failure.code);
     } catch {
       // The call ended meanwhile (cancelled, or settled): there is nothing left to fail.
     }
@@ -103,7 +103,7 @@ async function loop(input: AgentLoopInput): Promise<void> {
       who,
       now,
     );
-    port.note("model_turn", {
+    await port.note("model_turn", {
       turn,
       role: model.role,
       model: model.entry.model,
@@ -140,7 +140,7 @@ async function loop(input: AgentLoopInput): Promise<void> {
       } else pushToolResults(messages, results);
       continue;
     }
-    const verdict = submit(port, result.value);
+    const verdict = await submit(port, result.value);
     if (verdict === true) return;
     if (++repairs > settings.maxRepairs) throw invalidAfterRepairs(who, settings, verdict);
     const rejection = { error: { code: "AGENT_OUTPUT_INVALID", message: verdict } };
@@ -214,23 +214,23 @@ async function runTool(
 ): Promise<unknown> {
   try {
     const output = call.toolName === assetTool
-      ? port.readAsset(String((call.input as { assetId?: unknown } | null)?.assetId ?? ""))
+      ? await port.readAsset(String((call.input as { assetId?: unknown } | null)?.assetId ?? ""))
       : await port.callTool(toolCallId, call.toolName, call.input ?? {});
-    port.note("model_tool_call", { toolId: call.toolName, outcome: "ok" });
+    await port.note("model_tool_call", { toolId: call.toolName, outcome: "ok" });
     return output;
   } catch (error) {
     const classified = toWeftError(error);
     // A call that ended meanwhile (cancelled, interrupted) ends the loop; the model cannot fix that.
     if (classified.code === "CONFLICT" || classified.code === "NOT_FOUND") throw error;
-    port.note("model_tool_call", { toolId: call.toolName, outcome: classified.code });
+    await port.note("model_tool_call", { toolId: call.toolName, outcome: classified.code });
     return { error: { code: classified.code, message: classified.message } };
   }
 }
 
 /** True when the engine accepted the result; the violations when it did not. */
-function submit(port: AgentCallPort, value: unknown): true | string {
+async function submit(port: AgentCallPort, value: unknown): Promise<true | string> {
   try {
-    port.complete(value);
+    await port.complete(value);
     return true;
   } catch (error) {
     if (error instanceof WeftError && error.code === "AGENT_OUTPUT_INVALID") return error.message;

@@ -5,9 +5,9 @@
  *
  * @module
  */
+import type { ClaimTable } from "../agent_calls/claim_table.ts";
 import type { Engine } from "../engine/engine.ts";
-import type { AgentCallFailureCode } from "../engine/engine.ts";
-import type { AgentAssetView, AgentTaskDefinition, RunView } from "../engine/views.ts";
+import type { RunView } from "../engine/views.ts";
 import { type AgentCallPort, driveAgentCall } from "./agent_loop.ts";
 import type { ModelConfig } from "./config.ts";
 import type { TurnRequest, TurnResponse } from "./turn.ts";
@@ -18,27 +18,11 @@ export type ExecutorEngine = Pick<
   "agentCallModel" | "noteAgentCall" | "failAgentCall" | "onRunChanged"
 >;
 
-/** An agent call the executor owns. */
-interface OwnerRef {
-  runId: string;
-  callId: string;
-  ownerToken: string;
-}
-
 /**
  * The claim table's operations the executor uses: the same ones behind an IDE agent's tools, so claims,
  * receipts and validation are identical (the service passes its claim table).
  */
-export interface AgentCallClaims {
-  claim(
-    ref: { runId: string; callId: string; claimId: string },
-    claimant: "service",
-  ): { task: AgentTaskDefinition; ownerToken: string };
-  callTool(ref: OwnerRef, request: { toolCallId: string; toolId: string; input: unknown }): Promise<unknown>;
-  readAsset(ref: OwnerRef, assetId: string): AgentAssetView;
-  complete(ref: OwnerRef, result: unknown): RunView;
-  fail(ref: OwnerRef, message: string, code?: AgentCallFailureCode): RunView;
-}
+export type AgentCallClaims = Pick<ClaimTable, "claim" | "callTool" | "readAsset" | "complete" | "fail">;
 
 /** Options of {@linkcode ModelExecutor}. */
 export interface ModelExecutorOptions {
@@ -104,22 +88,25 @@ export class ModelExecutor {
   async #drive(runId: string, callId: string, signal: AbortSignal): Promise<void> {
     const { engine, claims, log } = this.#options;
     if (signal.aborted) return;
-    const { task, ownerToken } = claims.claim({ runId, callId, claimId: `service:${callId}` }, "service");
+    const { task, ownerToken } = await claims.claim(
+      { runId, callId, claimId: `service:${callId}` },
+      "service",
+    );
     const owner = { runId, callId, ownerToken };
-    const settings = engine.agentCallModel(runId, callId);
+    const settings = await engine.agentCallModel(runId, callId);
     const config = this.#options.config();
     const resolved = config.resolve(settings.role);
     const readiness = config.readiness(settings.role);
     if (!resolved.ok || !readiness.ready) {
-      claims.fail(owner, readiness.reason ?? "the model role is not ready", "CONFIGURATION_REQUIRED");
+      await claims.fail(owner, readiness.reason ?? "the model role is not ready", "CONFIGURATION_REQUIRED");
       return;
     }
     const port: AgentCallPort = {
       callTool: (toolCallId, toolId, input) => claims.callTool(owner, { toolCallId, toolId, input }),
       readAsset: (assetId) => claims.readAsset(owner, assetId),
-      complete: (result) => void claims.complete(owner, result),
-      fail: (message, code) => void claims.fail(owner, message, code),
-      note: (type, fields) => void engine.noteAgentCall(runId, callId, type, fields),
+      complete: async (result) => void await claims.complete(owner, result),
+      fail: async (message, code) => void await claims.fail(owner, message, code),
+      note: async (type, fields) => void await engine.noteAgentCall(runId, callId, type, fields),
     };
     const started = performance.now();
     await driveAgentCall({

@@ -15,7 +15,7 @@ import { StudioAccess } from "../http/studio_access.ts";
 import { studioUrl } from "../http/studio_pages.ts";
 import type { ServiceContext } from "../mcp/context.ts";
 import { createSessionServer } from "../mcp/server.ts";
-import { ClaimTable } from "../mcp/agent/claims.ts";
+import { ClaimTable } from "../agent_calls/claim_table.ts";
 import { toolsFor } from "../mcp/tools/mod.ts";
 import { openSqliteStorage } from "../store/sqlite_storage.ts";
 import { ModelConfig, modelRolesOf } from "../model/config.ts";
@@ -65,7 +65,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   try {
     // Read when asked, not cached: an edited weft.json or a newly exported key applies to the next question.
     const models = modelRolesOf(paths.projectDir);
-    engine = Engine.open({
+    engine = await Engine.open({
       projectDir: paths.projectDir,
       storage: openSqliteStorage(paths.database),
       embedded: EMBEDDED_WORKFLOWS,
@@ -141,7 +141,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             await running.shutdown();
           } finally {
             // Whatever failed above, the store is closed and the lock released, so the next start is clean.
-            openedEngine.close();
+            await openedEngine.close();
             logger.log("service.stopped", {});
             logger.close();
             await releaseLock(paths, owner);
@@ -150,7 +150,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     };
   } catch (error) {
     await server?.shutdown();
-    engine?.close();
+    await engine?.close();
     logger.log("service.failed", errorKind(error));
     logger.close();
     await releaseLock(paths, owner);

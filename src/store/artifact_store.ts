@@ -1,3 +1,5 @@
+// deno-lint-ignore-file require-await -- node:sqlite is synchronous; the methods are async to fulfil the
+// engine's asynchronous storage port (a failure becomes a rejected promise, as from a networked store).
 /**
  * Persistence of Artifacts (current revision plus every earlier one) and Records (immutable, appended when a
  * stage commits). A commit writes both in the caller's transaction.
@@ -30,7 +32,7 @@ export class ArtifactStore implements ArtifactStorage {
     this.#db = db;
   }
 
-  commit(c: StageCommit): { artifact: ArtifactView; record: RecordView } {
+  async commit(c: StageCommit): Promise<{ artifact: ArtifactView; record: RecordView }> {
     const data = JSON.stringify(c.data ?? null);
     const existing = this.#db.get<ArtifactRow>(
       "SELECT * FROM artifacts WHERE flow_name = ? AND stage_name = ?",
@@ -86,10 +88,13 @@ export class ArtifactStore implements ArtifactStorage {
       JSON.stringify(c.answers),
       c.at,
     );
-    return { artifact: this.findArtifact({ artifactId })!, record: this.findRecord(c.recordId)! };
+    return {
+      artifact: (await this.findArtifact({ artifactId }))!,
+      record: (await this.findRecord(c.recordId))!,
+    };
   }
 
-  findArtifact(q: ArtifactQuery, revision?: number): ArtifactView | null {
+  async findArtifact(q: ArtifactQuery, revision?: number): Promise<ArtifactView | null> {
     const row = "artifactId" in q
       ? this.#db.get<ArtifactRow>("SELECT * FROM artifacts WHERE id = ?", q.artifactId)
       : this.#db.get<ArtifactRow>(
@@ -117,10 +122,10 @@ export class ArtifactStore implements ArtifactStorage {
     };
   }
 
-  list(q: { flowName?: string; stageName?: string; limit?: number; cursor?: string }): {
+  async list(q: { flowName?: string; stageName?: string; limit?: number; cursor?: string }): Promise<{
     artifacts: ArtifactView[];
     nextCursor?: string;
-  } {
+  }> {
     const filters = { flowName: q.flowName, stageName: q.stageName };
     const { where, params, limit } = pageQuery(q, filters, {
       flowName: "flow_name",
@@ -136,7 +141,7 @@ export class ArtifactStore implements ArtifactStorage {
     return { artifacts: page.map(artifactView), nextCursor };
   }
 
-  findRecord(recordId: string): RecordView | null {
+  async findRecord(recordId: string): Promise<RecordView | null> {
     const row = this.#db.get<Record<string, string | number>>("SELECT * FROM records WHERE id = ?", recordId);
     if (!row) return null;
     return {
@@ -152,9 +157,9 @@ export class ArtifactStore implements ArtifactStorage {
     };
   }
 
-  committedByRun(
+  async committedByRun(
     runId: string,
-  ): { stageName: string; artifactId: string; revision: number; data: unknown }[] {
+  ): Promise<{ stageName: string; artifactId: string; revision: number; data: unknown }[]> {
     const rows = this.#db.all<{ stage_name: string; artifact_id: string; revision: number; data: string }>(
       "SELECT stage_name, artifact_id, revision, data FROM records WHERE run_id = ? ORDER BY seq",
       runId,
@@ -169,7 +174,7 @@ export class ArtifactStore implements ArtifactStorage {
   }
 
   /** How many Artifacts and Records are stored, kept by the store's triggers (constant time). */
-  counts(): { artifacts: number; records: number } {
+  async counts(): Promise<{ artifacts: number; records: number }> {
     const rows = this.#db.all<{ name: string; n: number }>(
       "SELECT name, n FROM counts WHERE name IN ('artifacts', 'records')",
     );

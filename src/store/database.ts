@@ -14,7 +14,6 @@ export class Database {
   readonly #db: DatabaseSync;
   /** Prepared once per SQL text: the store runs a small fixed set of statements on every tool call. */
   readonly #statements = new Map<string, StatementSync>();
-  #depth = 0;
 
   private constructor(db: DatabaseSync) {
     this.#db = db;
@@ -41,23 +40,18 @@ export class Database {
     return String(this.get<{ journal_mode: string }>("PRAGMA journal_mode")?.journal_mode);
   }
 
-  /** Runs `work` in one immediate transaction, committed before returning; nested calls join the outer one. */
-  transaction<T>(work: () => T): T {
-    if (this.#depth > 0) return work();
-    return guard(() => {
-      this.#db.exec("BEGIN IMMEDIATE");
-      this.#depth++;
-      try {
-        const result = work();
-        this.#db.exec("COMMIT");
-        return result;
-      } catch (error) {
-        this.#db.exec("ROLLBACK");
-        throw error;
-      } finally {
-        this.#depth--;
-      }
-    });
+  /** Runs `work` in one immediate transaction, committed once it has settled, rolled back when it throws. */
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    guard(() => this.#db.exec("BEGIN IMMEDIATE"));
+    let result: T;
+    try {
+      result = await work();
+    } catch (error) {
+      guard(() => this.#db.exec("ROLLBACK"));
+      throw error;
+    }
+    guard(() => this.#db.exec("COMMIT"));
+    return result;
   }
 
   /** Executes a statement that returns no rows. */
@@ -95,10 +89,15 @@ export class Database {
       throw new WeftError("STORAGE_ERROR", "The store was written by a newer weft; upgrade weft to open it.");
     }
     for (let index = version; index < MIGRATIONS.length; index++) {
-      this.transaction(() => {
+      this.#db.exec("BEGIN IMMEDIATE");
+      try {
         this.#db.exec(MIGRATIONS[index]);
         this.#db.exec(`PRAGMA user_version = ${index + 1}`);
-      });
+        this.#db.exec("COMMIT");
+      } catch (error) {
+        this.#db.exec("ROLLBACK");
+        throw error;
+      }
     }
   }
 }

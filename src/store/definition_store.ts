@@ -1,3 +1,5 @@
+// deno-lint-ignore-file require-await -- node:sqlite is synchronous; the methods are async to fulfil the
+// engine's asynchronous storage port (a failure becomes a rejected promise, as from a networked store).
 /**
  * Workflow definitions by version over SQLite: the manifest and the digest of each declared file, with file
  * contents kept once per digest however many versions share them.
@@ -15,15 +17,15 @@ export class DefinitionStore implements DefinitionStorage {
     this.#db = db;
   }
 
-  has(version: string): boolean {
+  async has(version: string): Promise<boolean> {
     return this.#db.get("SELECT 1 FROM definitions WHERE version = ?", version) !== undefined;
   }
 
-  hasBlob(digest: string): boolean {
+  async hasBlob(digest: string): Promise<boolean> {
     return this.#db.get("SELECT 1 FROM blobs WHERE digest = ?", digest) !== undefined;
   }
 
-  putBlob(digest: string, bytes: Uint8Array): void {
+  async putBlob(digest: string, bytes: Uint8Array): Promise<void> {
     this.#db.run(
       "INSERT OR IGNORE INTO blobs (digest, size, bytes) VALUES (?, ?, ?)",
       digest,
@@ -32,10 +34,10 @@ export class DefinitionStore implements DefinitionStorage {
     );
   }
 
-  save(
+  async save(
     definition: Omit<StoredDefinition, "files"> & { files: Omit<StoredFile, "size">[] },
     at: string,
-  ): void {
+  ): Promise<void> {
     this.#db.run(
       "INSERT OR IGNORE INTO definitions (version, flow_name, origin, manifest, created_at) VALUES (?, ?, ?, ?, ?)",
       definition.version,
@@ -54,7 +56,7 @@ export class DefinitionStore implements DefinitionStorage {
     }
   }
 
-  find(version: string): StoredDefinition | undefined {
+  async find(version: string): Promise<StoredDefinition | undefined> {
     const row = this.#db.get<{ flow_name: string; origin: string; manifest: string }>(
       "SELECT flow_name, origin, manifest FROM definitions WHERE version = ?",
       version,
@@ -74,11 +76,11 @@ export class DefinitionStore implements DefinitionStorage {
     };
   }
 
-  readBlob(digest: string): Uint8Array | undefined {
+  async readBlob(digest: string): Promise<Uint8Array | undefined> {
     return this.#db.get<{ bytes: Uint8Array }>("SELECT bytes FROM blobs WHERE digest = ?", digest)?.bytes;
   }
 
-  prune(): { definitions: number; blobs: number } {
+  async prune(): Promise<{ definitions: number; blobs: number }> {
     const definitions = this.#count("definitions");
     const blobs = this.#count("blobs");
     this.#db.run(

@@ -1,3 +1,5 @@
+// deno-lint-ignore-file require-await -- node:sqlite is synchronous; the methods are async to fulfil the
+// engine's asynchronous storage port (a failure becomes a rejected promise, as from a networked store).
 /**
  * Persistence of Runs and their event timelines. A Run is stored as a few indexed columns plus one JSON body
  * holding everything the engine needs to continue it, so a Run waiting for a human is pure data.
@@ -21,7 +23,7 @@ export class RunStore implements RunStorage {
     this.#db = db;
   }
 
-  insert(run: RunState): void {
+  async insert(run: RunState): Promise<void> {
     this.#db.run(
       "INSERT INTO runs (id, flow_name, version, status, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
       run.runId,
@@ -34,7 +36,7 @@ export class RunStore implements RunStorage {
     );
   }
 
-  update(run: RunState): void {
+  async update(run: RunState): Promise<void> {
     this.#db.run(
       "UPDATE runs SET version = ?, status = ?, body = ?, updated_at = ? WHERE id = ?",
       run.version ?? null,
@@ -45,22 +47,22 @@ export class RunStore implements RunStorage {
     );
   }
 
-  find(runId: string): RunState | undefined {
+  async find(runId: string): Promise<RunState | undefined> {
     const row = this.#db.get<{ body: string }>("SELECT body FROM runs WHERE id = ?", runId);
     return row ? JSON.parse(row.body) : undefined;
   }
 
-  hasActive(flowName: string): boolean {
+  async hasActive(flowName: string): Promise<boolean> {
     return this.#db.get(
       `SELECT 1 FROM runs WHERE flow_name = ? AND status IN (${ACTIVE}) LIMIT 1`,
       flowName,
     ) !== undefined;
   }
 
-  list(q: { flowName?: string; status?: RunStatus; limit?: number; cursor?: string }): {
+  async list(q: { flowName?: string; status?: RunStatus; limit?: number; cursor?: string }): Promise<{
     runs: RunState[];
     nextCursor?: string;
-  } {
+  }> {
     const filters = { flowName: q.flowName, status: q.status };
     const { where, params, limit } = pageQuery(q, filters, { flowName: "flow_name", status: "status" });
     const rows = this.#db.all<{ seq: number; body: string }>(
@@ -72,35 +74,35 @@ export class RunStore implements RunStorage {
     return { runs: page.map((row) => JSON.parse(row.body)), nextCursor };
   }
 
-  activeVersions(): { flowName: string; version: string | null; count: number }[] {
+  async activeVersions(): Promise<{ flowName: string; version: string | null; count: number }[]> {
     return this.#db.all<{ flow_name: string; version: string | null; n: number }>(
       `SELECT flow_name, version, COUNT(*) AS n FROM runs WHERE status IN (${ACTIVE})
        GROUP BY flow_name, version`,
     ).map((row) => ({ flowName: row.flow_name, version: row.version, count: Number(row.n) }));
   }
 
-  unversioned(): RunState[] {
+  async unversioned(): Promise<RunState[]> {
     return this.#db.all<{ body: string }>(
       "SELECT body FROM runs WHERE version IS NULL AND status NOT IN ('completed', 'cancelled') ORDER BY seq",
     ).map((row) => JSON.parse(row.body));
   }
 
   /** Counts of Runs per status, kept by the store's triggers (constant time, whatever the store holds). */
-  countByStatus(): Record<string, number> {
+  async countByStatus(): Promise<Record<string, number>> {
     const rows = this.#db.all<{ name: string; n: number }>(
       "SELECT name, n FROM counts WHERE name LIKE 'runs.%'",
     );
     return Object.fromEntries(rows.map((row) => [row.name.slice("runs.".length), Number(row.n)]));
   }
 
-  listInterruptible(): RunState[] {
+  async listInterruptible(): Promise<RunState[]> {
     return this.#db.all<{ body: string }>(
       `SELECT body FROM runs
        WHERE status = 'running' OR (status = 'waiting' AND json_extract(body, '$.pendingAgentCall') IS NOT NULL)`,
     ).map((row): RunState => JSON.parse(row.body));
   }
 
-  appendEvents(runId: string, events: NewRunEvent[]): void {
+  async appendEvents(runId: string, events: NewRunEvent[]): Promise<void> {
     if (events.length === 0) return;
     const last = this.#db.get<{ seq: number | null }>(
       "SELECT MAX(seq) AS seq FROM run_events WHERE run_id = ?",
@@ -119,7 +121,7 @@ export class RunStore implements RunStorage {
     }
   }
 
-  timeline(runId: string): RunEventView[] {
+  async timeline(runId: string): Promise<RunEventView[]> {
     return this.#db.all<{ seq: number; at: string; type: string; body: string }>(
       "SELECT seq, at, type, body FROM run_events WHERE run_id = ? ORDER BY seq",
       runId,

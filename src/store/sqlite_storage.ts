@@ -2,9 +2,14 @@
  * The engine's {@linkcode Storage} over one SQLite database: the only implementation, and the one place that
  * puts the database and its stores together.
  *
+ * One connection serves every unit of work, so units wait their turn in one queue: a unit that awaited
+ * between two statements would otherwise let another unit's statements join its open transaction, or read
+ * what it has not committed. node:sqlite answers each statement at once, so the queue costs a few
+ * microtasks per operation.
+ *
  * @module
  */
-import type { Storage } from "../engine/storage.ts";
+import type { Storage, StorageUnit } from "../engine/storage.ts";
 import { ArtifactStore } from "./artifact_store.ts";
 import { Database } from "./database.ts";
 import { DefinitionStore } from "./definition_store.ts";
@@ -13,12 +18,23 @@ import { RunStore } from "./run_store.ts";
 /** Opens (creating and migrating when needed) the database at `path`, or an in-memory one, as storage. */
 export function openSqliteStorage(path: string | ":memory:"): Storage {
   const db = Database.open(path);
-  return {
+  const unit: StorageUnit = {
     runs: new RunStore(db),
     artifacts: new ArtifactStore(db),
     definitions: new DefinitionStore(db),
-    transaction: (work) => db.transaction(work),
-    journalMode: () => db.journalMode(),
-    close: () => db.close(),
+  };
+  let queue: Promise<unknown> = Promise.resolve();
+  /** Runs `work` after every unit queued before it has settled, whatever their outcome. */
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = queue.then(work, work);
+    queue = turn.catch(() => {});
+    return turn;
+  };
+  return {
+    kind: "sqlite",
+    transaction: (work) => inTurn(() => db.transaction(() => work(unit))),
+    read: (work) => inTurn(() => work(unit)),
+    journalMode: () => inTurn(() => Promise.resolve(db.journalMode())),
+    close: () => inTurn(() => Promise.resolve(db.close())),
   };
 }

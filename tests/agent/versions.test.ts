@@ -119,7 +119,7 @@ Deno.test("an agent Run of an edited workflow gets its original task and assets"
  * Rewrites the store as an older weft would have left it: the Run is pinned to another definition of the
  * embedded `intent`, whose planner instructions say `planner`. Returns that definition's short version.
  */
-function pinToOlderIntent(dir: string, runId: string, planner: string): string {
+async function pinToOlderIntent(dir: string, runId: string, planner: string): Promise<string> {
   const current = EMBEDDED_WORKFLOWS.find((source) => source.dirName === "intent")!;
   const texts = Object.fromEntries(
     [...current.files].filter(([path]) => path !== "workflow.json")
@@ -131,8 +131,10 @@ function pinToOlderIntent(dir: string, runId: string, planner: string): string {
   assert.ok(older.ok);
   const db = Database.open(`${dir}/.weft/weft.db`);
   try {
-    const versions = new WorkflowVersions(new WorkflowRegistry([], dir), new DefinitionStore(db));
-    const version = db.transaction(() => versions.pin(older.workflow, new Date().toISOString()));
+    const versions = new WorkflowVersions(new WorkflowRegistry([], dir));
+    const version = await db.transaction(() =>
+      versions.pin(new DefinitionStore(db), older.workflow, new Date().toISOString())
+    );
     db.run(
       "UPDATE runs SET version = ?, body = json_set(body, '$.version', ?) WHERE id = ?",
       version,
@@ -166,7 +168,7 @@ Deno.test("a Run of the embedded intent stored under an older weft's definition 
 
     await Promise.all([closeClient(ide), closeClient(person)]);
     await served.stop();
-    const older = pinToOlderIntent(dir, run.runId, "Plan it the way an older weft asked.");
+    const older = await pinToOlderIntent(dir, run.runId, "Plan it the way an older weft asked.");
     assert.notEqual(older, current);
     served = await serve(dir);
     ide = await mcpClient(served, "/mcp");

@@ -21,11 +21,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   store: [ROOT, "lib", "engine"],
   workflows: ["engine"],
   weft_dir: [ROOT, "lib"],
-  mcp: [ROOT, "lib", "engine"],
-  model: [ROOT, "lib", "engine"],
+  agent_calls: [ROOT, "lib", "engine"],
+  mcp: [ROOT, "lib", "engine", "agent_calls"],
+  model: [ROOT, "lib", "engine", "agent_calls"],
   http: [ROOT, "lib", "mcp", "studio"],
   client: [ROOT, "lib", "engine", "mcp", "weft_dir"],
-  service: [ROOT, "lib", "engine", "store", "workflows", "weft_dir", "mcp", "http", "model"],
+  service: [ROOT, "lib", "engine", "store", "workflows", "weft_dir", "agent_calls", "mcp", "http", "model"],
   cli: [ROOT, "lib", "engine", "weft_dir", "mcp", "http", "client", "service", "model", "workflows"],
 };
 

@@ -21,17 +21,17 @@ import { startChild, type Started } from "./servers.ts";
  * through the store module, in the project's `.weft/weft.db` (created and migrated when missing). Run it
  * before `weft serve` starts on the project. 100 stages per flow: `bench-flow-N` / `stage-M`.
  */
-export function seedArtifacts(projectDir: string, count: number): void {
+export async function seedArtifacts(projectDir: string, count: number): Promise<void> {
   const paths = weftPaths(projectDir);
   Deno.mkdirSync(paths.weftDir, { recursive: true, mode: 0o700 });
   const db = Database.open(paths.database);
   try {
     const store = new ArtifactStore(db);
     const at = new Date().toISOString();
-    db.transaction(() => {
+    await db.transaction(async () => {
       for (let i = 0; i < count; i++) {
         const n = String(i).padStart(6, "0");
-        store.commit({
+        await store.commit({
           artifactId: `art_bench${n}`,
           recordId: `rec_bench${n}`,
           runId: `run_bench${String(Math.floor(i / 100)).padStart(6, "0")}`,
@@ -43,7 +43,7 @@ export function seedArtifacts(projectDir: string, count: number): void {
         });
       }
     });
-    const counts = store.counts();
+    const counts = await store.counts();
     if (counts.artifacts !== count) throw new Error(`seeded ${counts.artifacts} artifacts, wanted ${count}`);
   } finally {
     db.close();
@@ -59,8 +59,8 @@ export async function benchListArtifacts(): Promise<void> {
     const smallDir = await tempDir();
     const largeDir = await tempDir();
     const seedStarted = performance.now();
-    seedArtifacts(smallDir, SEED.small);
-    seedArtifacts(largeDir, SEED.large);
+    await seedArtifacts(smallDir, SEED.small);
+    await seedArtifacts(largeDir, SEED.large);
     log(`  seeded in ${round((performance.now() - seedStarted) / 1000, 1)} s`);
     const small = await startChild("weft", smallDir, true);
     servers.push(small);

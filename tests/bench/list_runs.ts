@@ -23,14 +23,14 @@ const STATUSES = ["completed", "failed", "cancelled", "completed", "waiting"] as
  * Stores `count` Runs of a human-only flow through the store module, in the project's `.weft/weft.db`; the
  * waiting ones wait for a person, so a start leaves them as they are.
  */
-export function seedRuns(projectDir: string, count: number): void {
+export async function seedRuns(projectDir: string, count: number): Promise<void> {
   const paths = weftPaths(projectDir);
   Deno.mkdirSync(paths.weftDir, { recursive: true, mode: 0o700 });
   const db = Database.open(paths.database);
   try {
     const store = new RunStore(db);
     const at = new Date().toISOString();
-    db.transaction(() => {
+    await db.transaction(async () => {
       for (let i = 0; i < count; i++) {
         const status = STATUSES[i % STATUSES.length];
         const run: RunState = {
@@ -58,7 +58,7 @@ export function seedRuns(projectDir: string, count: number): void {
           createdAt: at,
           updatedAt: at,
         };
-        store.insert(run);
+        await store.insert(run);
       }
     });
   } finally {
@@ -75,8 +75,8 @@ export async function benchListRuns(): Promise<void> {
   try {
     const smallDir = await tempDir();
     const largeDir = await tempDir();
-    seedRuns(smallDir, SEED.small);
-    seedRuns(largeDir, SEED.large);
+    await seedRuns(smallDir, SEED.small);
+    await seedRuns(largeDir, SEED.large);
     const small = await startChild("weft", smallDir, true);
     servers.push(small);
     const large = await startChild("weft", largeDir, true);

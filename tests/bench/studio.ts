@@ -36,7 +36,7 @@ export async function benchStudioLoad(): Promise<void> {
   try {
     const dir = await tempDir();
     log(`studio: seeding ${STORED_RUNS} Runs, then opening the page in Chromium`);
-    seedRuns(dir, STORED_RUNS);
+    await seedRuns(dir, STORED_RUNS);
     server = await startChild("weft", dir, true);
     browser = await launchBrowser();
     const ready = server;

@@ -73,20 +73,24 @@ Deno.test("every workflow in docs/ loads and runs to completion with the docs' o
     for (const manifest of page.blocks.filter((block) => block?.stages)) {
       const where = `docs/${page.name}: workflow "${manifest.name}"`;
       const project = await Deno.makeTempDir({ prefix: "weft-docs-" });
-      const engine = Engine.open({
+      const engine = await Engine.open({
         projectDir: project,
         storage: openSqliteStorage(":memory:"),
         embedded: [],
       });
       try {
         await writeWorkflow(project, manifest, page);
-        const view = engine.listWorkflows("agent_ide").find((w) => w.name === manifest.name);
+        const view = (await engine.listWorkflows("agent_ide")).find((w) => w.name === manifest.name);
         assert.ok(view?.available, `${where} does not load: ${view?.reason}`);
-        let run = engine.flow({ flowName: manifest.name, intent: "Notes for 1.2", source: "agent_ide" });
+        let run = await engine.flow({
+          flowName: manifest.name,
+          intent: "Notes for 1.2",
+          source: "agent_ide",
+        });
         for (let turn = 0; run.status === "running" || run.status === "waiting"; turn++) {
           assert.ok(
             turn < 20,
-            `${where} keeps going round: ${JSON.stringify(engine.getRunTimeline(run.runId))}`,
+            `${where} keeps going round: ${JSON.stringify(await engine.getRunTimeline(run.runId))}`,
           );
           run = await act(engine, run, page, used);
         }
@@ -96,11 +100,11 @@ Deno.test("every workflow in docs/ loads and runs to completion with the docs' o
           `${where} ended ${run.status}: ${JSON.stringify(run.lastError)}`,
         );
         assert.ok(
-          engine.listArtifacts({ flowName: manifest.name }).artifacts.length,
+          (await engine.listArtifacts({ flowName: manifest.name })).artifacts.length,
           `${where} committed nothing`,
         );
       } finally {
-        engine.close();
+        await engine.close();
         await Deno.remove(project, { recursive: true });
       }
     }
@@ -163,7 +167,7 @@ async function act(engine: Engine, run: RunView, page: Page, used: Set<Json>): P
         answer: "Faster sync",
       }));
     used.add(example);
-    return engine.answerAsk({ runId: run.runId, actionId: action.id, answer, source: "agent_ide" });
+    return await engine.answerAsk({ runId: run.runId, actionId: action.id, answer, source: "agent_ide" });
   }
   if (action) {
     // The revision example is sent once (the Run goes round again), then the confirmation.
@@ -172,7 +176,7 @@ async function act(engine: Engine, run: RunView, page: Page, used: Set<Json>): P
       ? revise
       : page.inline.find((value) => value.isConfirmed === true);
     used.add(example);
-    return engine.answerAsk({
+    return await engine.answerAsk({
       runId: run.runId,
       actionId: action.id,
       answer: example ?? { isConfirmed: true },
@@ -181,7 +185,7 @@ async function act(engine: Engine, run: RunView, page: Page, used: Set<Json>): P
   }
   const call = run.pendingAgentCall;
   assert.ok(call, `the Run waits for nothing: ${JSON.stringify(run)}`);
-  const task = engine.agentTask(run.runId, call.id);
+  const task = (await engine.agentCall(run.runId, call.id)).task;
   for (const tool of task.tools.filter((tool) => tool.kind === "submit_state")) {
     const example = page.inline.find((value) => "value" in value);
     assert.ok(example, `docs/${page.name} shows no input for the ${tool.id} tool`);
@@ -190,5 +194,5 @@ async function act(engine: Engine, run: RunView, page: Page, used: Set<Json>): P
   }
   const result = page.inline.find((value) => "outcome" in value) ?? { outcome: "ready" };
   used.add(result);
-  return engine.completeAgentCall(run.runId, call.id, result);
+  return await engine.completeAgentCall(run.runId, call.id, result);
 }

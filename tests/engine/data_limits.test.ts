@@ -15,11 +15,11 @@ function answerWithTitle(title: string) {
 }
 
 Deno.test("a state submission past 1 MiB is refused by default, and the state stays as it was", async () => {
-  const engine = openEngine();
-  const run = engine.flow({ flowName: "intent", intent: "big", source: "agent_ide" });
+  const engine = await openEngine();
+  const run = await engine.flow({ flowName: "intent", intent: "big", source: "agent_ide" });
   const callId = run.pendingAgentCall!.id;
-  engine.markAgentCallClaimed(run.runId, callId);
-  const before = engine.getRun(run.runId);
+  await engine.claimAgentCall(run.runId, callId, "mcp_client");
+  const before = await engine.getRun(run.runId);
   await assert.rejects(
     () =>
       engine.runAgentTool(run.runId, callId, "submit_specification", {
@@ -29,44 +29,44 @@ Deno.test("a state submission past 1 MiB is refused by default, and the state st
       /stage state would take \d+ bytes, more than this workflow's limit of 1048576 \(limits\.stateBytes\)/,
     ),
   );
-  assert.deepEqual(engine.getRun(run.runId), before, "nothing was written");
-  engine.close();
+  assert.deepEqual(await engine.getRun(run.runId), before, "nothing was written");
+  await engine.close();
 });
 
-Deno.test("a workflow sets its own bounds in limits; a multi-byte text counts in bytes", () => {
+Deno.test("a workflow sets its own bounds in limits; a multi-byte text counts in bytes", async () => {
   const manifest = { ...reviewManifest(), limits: { stateBytes: 2048 } };
-  const engine = openEngine({ manifest });
-  const run = engine.flow({ flowName: "review", intent: "small", source: "cli" });
+  const engine = await openEngine({ manifest });
+  const run = await engine.flow({ flowName: "review", intent: "small", source: "cli" });
   const ask = { runId: run.runId, actionId: run.pendingAction!.id, source: "cli" as const };
   // 700 characters of three bytes each: under 2048 characters, over 2048 bytes.
-  assert.throws(
-    () => engine.answerAsk({ ...ask, answer: answerWithTitle("€".repeat(700)) }),
+  await assert.rejects(
+    async () => await engine.answerAsk({ ...ask, answer: answerWithTitle("€".repeat(700)) }),
     isInvalid(/limit of 2048 \(limits\.stateBytes\)/),
   );
-  assert.equal(engine.answerAsk({ ...ask, answer: REVIEW_ANSWER }).status, "waiting");
-  engine.close();
+  assert.equal((await engine.answerAsk({ ...ask, answer: REVIEW_ANSWER })).status, "waiting");
+  await engine.close();
 });
 
-Deno.test("an agent result past 1 MiB is refused and the call stays open for a smaller one", () => {
-  const engine = openEngine();
-  const run = engine.flow({ flowName: "intent", intent: "huge", source: "agent_ide" });
+Deno.test("an agent result past 1 MiB is refused and the call stays open for a smaller one", async () => {
+  const engine = await openEngine();
+  const run = await engine.flow({ flowName: "intent", intent: "huge", source: "agent_ide" });
   const callId = run.pendingAgentCall!.id;
-  engine.markAgentCallClaimed(run.runId, callId);
-  assert.throws(
+  await engine.claimAgentCall(run.runId, callId, "mcp_client");
+  await assert.rejects(
     () =>
       engine.completeAgentCall(run.runId, callId, { outcome: "ready", padding: "x".repeat(2 * 1024 * 1024) }),
     isInvalid(
       /the result takes \d+ bytes, more than this workflow's limit of 1048576 \(limits\.resultBytes\)/,
     ),
   );
-  assert.equal(engine.getRun(run.runId).pendingAgentCall?.id, callId);
-  engine.close();
+  assert.equal((await engine.getRun(run.runId)).pendingAgentCall?.id, callId);
+  await engine.close();
 });
 
-Deno.test("limits out of range are loader errors naming the field", () => {
-  const engine = openEngine({ manifest: { ...reviewManifest(), limits: { stateBytes: 10 } } });
-  const view = engine.listWorkflows("cli").find((w) => w.name === "review")!;
+Deno.test("limits out of range are loader errors naming the field", async () => {
+  const engine = await openEngine({ manifest: { ...reviewManifest(), limits: { stateBytes: 10 } } });
+  const view = (await engine.listWorkflows("cli")).find((w) => w.name === "review")!;
   assert.equal(view.available, false);
   assert.match(view.reason!, /limits\/stateBytes/);
-  engine.close();
+  await engine.close();
 });

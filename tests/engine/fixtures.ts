@@ -22,7 +22,7 @@ function sharedEmptyProject(): string {
 /** Opens an in-memory engine with the real embedded workflows plus the review fixture. */
 export function openEngine(
   options: { projectDir?: string; databasePath?: string; manifest?: unknown } = {},
-): Engine {
+): Promise<Engine> {
   return Engine.open({
     projectDir: options.projectDir ?? sharedEmptyProject(),
     storage: openSqliteStorage(options.databasePath ?? ":memory:"),

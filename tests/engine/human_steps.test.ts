@@ -8,9 +8,9 @@ function code(error: unknown): string {
   return error.code;
 }
 
-Deno.test("a human-only workflow runs to completion from an internal source", () => {
-  const engine = openEngine();
-  const run = engine.flow({ flowName: "review", intent: "name it", source: "cli" });
+Deno.test("a human-only workflow runs to completion from an internal source", async () => {
+  const engine = await openEngine();
+  const run = await engine.flow({ flowName: "review", intent: "name it", source: "cli" });
   assert.equal(run.status, "waiting");
   assert.equal(run.execution.agentExecutor, "service");
   assert.equal(run.pendingAction?.kind, "user_ask_questions");
@@ -18,7 +18,7 @@ Deno.test("a human-only workflow runs to completion from an internal source", ()
   assert.equal(questions.length, 3);
   assert.equal(questions[0].isSkippable, false);
 
-  const confirm = engine.answerAsk({
+  const confirm = await engine.answerAsk({
     runId: run.runId,
     actionId: run.pendingAction!.id,
     answer: REVIEW_ANSWER,
@@ -27,7 +27,7 @@ Deno.test("a human-only workflow runs to completion from an internal source", ()
   assert.equal(confirm.pendingAction?.kind, "user_ask_confirmation");
   assert.deepEqual((confirm.pendingAction!.request as { context: unknown }).context, REVIEW_ANSWER);
 
-  const revised = engine.answerAsk({
+  const revised = await engine.answerAsk({
     runId: run.runId,
     actionId: confirm.pendingAction!.id,
     answer: { isConfirmed: false, feedback: "use blue" },
@@ -35,13 +35,13 @@ Deno.test("a human-only workflow runs to completion from an internal source", ()
   });
   assert.equal(revised.cursor.stepName, "ask");
   const blue = REVIEW_ANSWER.map((a) => a.questionId === "color" ? { ...a, answer: "blue" } : a);
-  const again = engine.answerAsk({
+  const again = await engine.answerAsk({
     runId: run.runId,
     actionId: revised.pendingAction!.id,
     answer: blue,
     source: "cli",
   });
-  const done = engine.answerAsk({
+  const done = await engine.answerAsk({
     runId: run.runId,
     actionId: again.pendingAction!.id,
     answer: { isConfirmed: true },
@@ -50,47 +50,52 @@ Deno.test("a human-only workflow runs to completion from an internal source", ()
   assert.equal(done.status, "completed");
   assert.equal(done.pendingAction, undefined);
 
-  const artifact = engine.getArtifact({ flowName: "review", stageName: "collect" });
+  const artifact = await engine.getArtifact({ flowName: "review", stageName: "collect" });
   assert.equal(artifact?.revision, 1);
   assert.deepEqual(artifact?.data, blue);
-  const record = engine.getRecord(artifact!.recordId);
+  const record = await engine.getRecord(artifact!.recordId);
   assert.equal(record?.runId, run.runId);
   assert.equal(record?.answers.length, 4);
-  const timeline = engine.getRunTimeline(run.runId);
+  const timeline = await engine.getRunTimeline(run.runId);
   const answered = timeline.filter((event) => event.type === "action_answered");
   assert.deepEqual(answered.map((event) => event.source), ["cli", "studio", "cli", "cli"]);
   assert.equal(timeline.at(-1)?.type, "run_completed");
-  engine.close();
+  await engine.close();
 });
 
-Deno.test("artifacts gain revisions and keep every earlier one", () => {
-  const engine = openEngine();
+Deno.test("artifacts gain revisions and keep every earlier one", async () => {
+  const engine = await openEngine();
   for (const title of ["First title", "Second title"]) {
-    const run = engine.flow({ flowName: "review", intent: "x", source: "cli" });
+    const run = await engine.flow({ flowName: "review", intent: "x", source: "cli" });
     const answer = REVIEW_ANSWER.map((a) => a.questionId === "title" ? { ...a, answer: title } : a);
-    const c = engine.answerAsk({ runId: run.runId, actionId: run.pendingAction!.id, answer, source: "cli" });
-    engine.answerAsk({
+    const c = await engine.answerAsk({
+      runId: run.runId,
+      actionId: run.pendingAction!.id,
+      answer,
+      source: "cli",
+    });
+    await engine.answerAsk({
       runId: run.runId,
       actionId: c.pendingAction!.id,
       answer: { isConfirmed: true },
       source: "cli",
     });
   }
-  const current = engine.getArtifact({ flowName: "review", stageName: "collect" })!;
+  const current = (await engine.getArtifact({ flowName: "review", stageName: "collect" }))!;
   assert.equal(current.revision, 2);
-  const first = engine.getArtifact({ artifactId: current.artifactId }, 1)!;
+  const first = (await engine.getArtifact({ artifactId: current.artifactId }, 1))!;
   assert.equal((first.data as { answer: string }[])[0].answer, "First title");
   assert.notEqual(first.recordId, current.recordId);
-  assert.equal(engine.getArtifact({ artifactId: current.artifactId }, 3), null);
-  assert.equal(engine.getRecord("rec_missing"), null);
-  assert.deepEqual(engine.stats().runs.completed, 2);
-  assert.equal(engine.stats().records, 2);
-  engine.close();
+  assert.equal(await engine.getArtifact({ artifactId: current.artifactId }, 3), null);
+  assert.equal(await engine.getRecord("rec_missing"), null);
+  assert.deepEqual((await engine.stats()).runs.completed, 2);
+  assert.equal((await engine.stats()).records, 2);
+  await engine.close();
 });
 
-Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones are CONFLICT", () => {
-  const engine = openEngine();
-  const run = engine.flow({ flowName: "review", intent: "x", source: "cli" });
+Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones are CONFLICT", async () => {
+  const engine = await openEngine();
+  const run = await engine.flow({ flowName: "review", intent: "x", source: "cli" });
   const actionId = run.pendingAction!.id;
   const bad: unknown[] = [
     {},
@@ -107,28 +112,35 @@ Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones
     REVIEW_ANSWER.map((a) => ({ ...a, isSkipped: "no" })),
   ];
   for (const answer of bad) {
-    assert.throws(
-      () => engine.answerAsk({ runId: run.runId, actionId, answer, source: "cli" }),
+    await assert.rejects(
+      async () => await engine.answerAsk({ runId: run.runId, actionId, answer, source: "cli" }),
       (e) => code(e) === "INVALID_REQUEST",
       JSON.stringify(answer),
     );
   }
-  assert.equal(engine.getRun(run.runId).pendingAction?.id, actionId);
-  assert.throws(
-    () => engine.answerAsk({ runId: run.runId, actionId: "act_other", answer: REVIEW_ANSWER, source: "cli" }),
+  assert.equal((await engine.getRun(run.runId)).pendingAction?.id, actionId);
+  await assert.rejects(
+    async () =>
+      await engine.answerAsk({
+        runId: run.runId,
+        actionId: "act_other",
+        answer: REVIEW_ANSWER,
+        source: "cli",
+      }),
     (e) => code(e) === "CONFLICT",
   );
-  assert.throws(
-    () => engine.answerAsk({ runId: "run_missing", actionId, answer: REVIEW_ANSWER, source: "cli" }),
+  await assert.rejects(
+    async () =>
+      await engine.answerAsk({ runId: "run_missing", actionId, answer: REVIEW_ANSWER, source: "cli" }),
     (e) => code(e) === "NOT_FOUND",
   );
-  const next = engine.answerAsk({ runId: run.runId, actionId, answer: REVIEW_ANSWER, source: "cli" });
-  assert.throws(
-    () => engine.answerAsk({ runId: run.runId, actionId, answer: REVIEW_ANSWER, source: "cli" }),
+  const next = await engine.answerAsk({ runId: run.runId, actionId, answer: REVIEW_ANSWER, source: "cli" });
+  await assert.rejects(
+    async () => await engine.answerAsk({ runId: run.runId, actionId, answer: REVIEW_ANSWER, source: "cli" }),
     (e) => code(e) === "CONFLICT",
   );
   const confirmId = next.pendingAction!.id;
-  assert.equal(engine.pendingAction(run.runId, confirmId).action.kind, "user_ask_confirmation");
+  assert.equal((await engine.pendingAction(run.runId, confirmId)).action.kind, "user_ask_confirmation");
   for (
     const answer of [
       { isConfirmed: false },
@@ -137,22 +149,22 @@ Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones
       [],
     ]
   ) {
-    assert.throws(
-      () => engine.answerAsk({ runId: run.runId, actionId: confirmId, answer, source: "cli" }),
+    await assert.rejects(
+      async () => await engine.answerAsk({ runId: run.runId, actionId: confirmId, answer, source: "cli" }),
       (e) => code(e) === "INVALID_REQUEST",
     );
   }
-  assert.equal(engine.getRun(run.runId).pendingAction?.id, confirmId);
-  engine.close();
+  assert.equal((await engine.getRun(run.runId)).pendingAction?.id, confirmId);
+  await engine.close();
 });
 
-Deno.test("a failing check loops back with feedback, and budgets bound the loop", () => {
-  const engine = openEngine();
-  const run = engine.flow({ flowName: "review", intent: "x", source: "cli" });
+Deno.test("a failing check loops back with feedback, and budgets bound the loop", async () => {
+  const engine = await openEngine();
+  const run = await engine.flow({ flowName: "review", intent: "x", source: "cli" });
   const short = REVIEW_ANSWER.map((a) => a.questionId === "title" ? { ...a, answer: "ab" } : a);
   let view = run;
   for (let round = 1; round <= 3; round++) {
-    view = engine.answerAsk({
+    view = await engine.answerAsk({
       runId: run.runId,
       actionId: view.pendingAction!.id,
       answer: short,
@@ -162,87 +174,86 @@ Deno.test("a failing check loops back with feedback, and budgets bound the loop"
   }
   assert.equal(view.status, "failed");
   assert.equal(view.lastError?.code, "BUDGET_EXCEEDED");
-  const checks = engine.getRunTimeline(run.runId).filter((event) => event.type === "check_evaluated");
+  const checks = (await engine.getRunTimeline(run.runId)).filter((event) => event.type === "check_evaluated");
   assert.deepEqual(checks[0].feedback, ["title too short"]);
-  engine.close();
+  await engine.close();
 });
 
-Deno.test("a check's feedback says a missing value is missing, not what its message says of a wrong one", () => {
+Deno.test("a check's feedback says a missing value is missing, not what its message says of a wrong one", async () => {
   const manifest = structuredClone(reviewManifest());
   const check = manifest.stages.collect.steps.check as { rules: { at: string }[] };
   check.rules[0].at = "/answers/9/answer";
-  const engine = openEngine({ manifest });
-  const run = engine.flow({ flowName: "review", intent: "x", source: "cli" });
-  engine.answerAsk({
+  const engine = await openEngine({ manifest });
+  const run = await engine.flow({ flowName: "review", intent: "x", source: "cli" });
+  await engine.answerAsk({
     runId: run.runId,
     actionId: run.pendingAction!.id,
     answer: REVIEW_ANSWER,
     source: "cli",
   });
-  const [evaluated] = engine.getRunTimeline(run.runId).filter((event) => event.type === "check_evaluated");
+  const [evaluated] = (await engine.getRunTimeline(run.runId)).filter((event) =>
+    event.type === "check_evaluated"
+  );
   assert.deepEqual(evaluated.feedback, ["/answers/9/answer: missing"]);
-  engine.close();
+  await engine.close();
 });
 
-Deno.test("cancel ends an active Run once and notifies listeners", () => {
-  const engine = openEngine();
+Deno.test("cancel ends an active Run once and notifies listeners", async () => {
+  const engine = await openEngine();
   const seen: string[] = [];
   const stop = engine.onRunChanged((run) => seen.push(run.status));
-  const run = engine.flow({ flowName: "review", intent: "x", source: "cli" });
-  const cancelled = engine.cancelRun(run.runId, "studio");
+  const run = await engine.flow({ flowName: "review", intent: "x", source: "cli" });
+  const cancelled = await engine.cancelRun(run.runId, "studio");
   assert.equal(cancelled.status, "cancelled");
   assert.equal(cancelled.pendingAction, undefined);
-  assert.throws(() => engine.cancelRun(run.runId, "cli"), (e) => code(e) === "CONFLICT");
-  assert.throws(
-    () =>
-      engine.answerAsk({
-        runId: run.runId,
-        actionId: run.pendingAction!.id,
-        answer: REVIEW_ANSWER,
-        source: "cli",
-      }),
-    (e) => code(e) === "CONFLICT",
-  );
+  await assert.rejects(async () => await engine.cancelRun(run.runId, "cli"), (e) => code(e) === "CONFLICT");
+  await assert.rejects(async () =>
+    await engine.answerAsk({
+      runId: run.runId,
+      actionId: run.pendingAction!.id,
+      answer: REVIEW_ANSWER,
+      source: "cli",
+    }), (e) => code(e) === "CONFLICT");
   stop();
-  engine.flow({ flowName: "review", intent: "y", source: "cli" });
+  await engine.flow({ flowName: "review", intent: "y", source: "cli" });
   assert.deepEqual(seen, ["waiting", "cancelled"]);
-  assert.equal(engine.getRunTimeline(run.runId).at(-1)?.source, "studio");
-  engine.close();
+  assert.equal((await engine.getRunTimeline(run.runId)).at(-1)?.source, "studio");
+  await engine.close();
 });
 
-Deno.test("flow refuses blank intents, unknown flows, and second Runs of exclusive workflows", () => {
-  const engine = openEngine({ manifest: reviewManifest({ exclusive: true }) });
-  assert.throws(
-    () => engine.flow({ flowName: "review", intent: "  ", source: "cli" }),
+Deno.test("flow refuses blank intents, unknown flows, and second Runs of exclusive workflows", async () => {
+  const engine = await openEngine({ manifest: reviewManifest({ exclusive: true }) });
+  await assert.rejects(
+    async () => await engine.flow({ flowName: "review", intent: "  ", source: "cli" }),
     (e) => code(e) === "INVALID_REQUEST",
   );
-  assert.throws(
-    () => engine.flow({ flowName: "nope", intent: "x", source: "cli" }),
+  await assert.rejects(
+    async () => await engine.flow({ flowName: "nope", intent: "x", source: "cli" }),
     (e) => code(e) === "NOT_FOUND",
   );
-  const first = engine.flow({ flowName: "review", intent: "x", source: "cli" });
-  assert.throws(
-    () => engine.flow({ flowName: "review", intent: "y", source: "agent_ide" }),
+  const first = await engine.flow({ flowName: "review", intent: "x", source: "cli" });
+  await assert.rejects(
+    async () => await engine.flow({ flowName: "review", intent: "y", source: "agent_ide" }),
     (e) => code(e) === "CONFLICT",
   );
-  engine.cancelRun(first.runId, "cli");
-  assert.equal(engine.flow({ flowName: "review", intent: "y", source: "cli" }).status, "waiting");
-  engine.close();
+  await engine.cancelRun(first.runId, "cli");
+  assert.equal((await engine.flow({ flowName: "review", intent: "y", source: "cli" })).status, "waiting");
+  await engine.close();
 });
 
-Deno.test("internal sources cannot start workflows with agent steps and create nothing", () => {
-  const engine = openEngine();
+Deno.test("internal sources cannot start workflows with agent steps and create nothing", async () => {
+  const engine = await openEngine();
   for (const source of ["cli", "studio"] as const) {
-    assert.throws(
-      () => engine.flow({ flowName: "intent", intent: "x", source }),
+    await assert.rejects(
+      async () => await engine.flow({ flowName: "intent", intent: "x", source }),
       (e) => code(e) === "CONFIGURATION_REQUIRED",
     );
-    const intent = engine.listWorkflows(source).find((w) => w.name === "intent")!;
+    const intent = (await engine.listWorkflows(source)).find((w) => w.name === "intent")!;
     assert.equal(intent.ready, false);
     assert.match(intent.reason!, /model/);
-    assert.equal(engine.listWorkflows(source).find((w) => w.name === "review")!.ready, true);
+    assert.equal((await engine.listWorkflows(source)).find((w) => w.name === "review")!.ready, true);
   }
-  assert.equal(engine.listWorkflows("agent_ide").find((w) => w.name === "intent")!.ready, true);
-  assert.equal(engine.listRuns({}).runs.length, 0);
-  engine.close();
+  assert.equal((await engine.listWorkflows("agent_ide")).find((w) => w.name === "intent")!.ready, true);
+  assert.equal((await engine.listRuns({})).runs.length, 0);
+  await engine.close();
 });

@@ -16,19 +16,19 @@ function refusedAsTooLong(error: unknown): boolean {
   return error instanceof WeftError && error.code === "INVALID_REQUEST" && /longer than/.test(error.message);
 }
 
-Deno.test("intent cap: 20,000 characters start a Run, 20,001 are refused and start none", () => {
+Deno.test("intent cap: 20,000 characters start a Run, 20,001 are refused and start none", async () => {
   assert.equal(MAX_INTENT_CHARS, 20_000);
-  const engine = openEngine();
+  const engine = await openEngine();
   try {
-    const run = engine.flow({ flowName: "review", intent: "x".repeat(20_000), source: "cli" });
+    const run = await engine.flow({ flowName: "review", intent: "x".repeat(20_000), source: "cli" });
     assert.equal(run.status, "waiting");
-    assert.throws(
-      () => engine.flow({ flowName: "review", intent: "x".repeat(20_001), source: "cli" }),
+    await assert.rejects(
+      async () => await engine.flow({ flowName: "review", intent: "x".repeat(20_001), source: "cli" }),
       refusedAsTooLong,
     );
-    assert.equal(engine.listRuns({}).runs.length, 1, "the refused intent started no Run");
+    assert.equal((await engine.listRuns({})).runs.length, 1, "the refused intent started no Run");
   } finally {
-    engine.close();
+    await engine.close();
   }
 });
 
@@ -39,47 +39,56 @@ Deno.test("intent cap: the flow tool tells clients the 20,000-character limit in
   assert.equal(schema.properties.intent.maxLength, 20_000);
 });
 
-Deno.test("answer cap: a written answer of 10,000 characters is kept, 10,001 are refused and answer nothing", () => {
+Deno.test("answer cap: a written answer of 10,000 characters is kept, 10,001 are refused and answer nothing", async () => {
   assert.equal(MAX_ANSWER_CHARS, 10_000);
-  const engine = openEngine();
+  const engine = await openEngine();
   try {
-    const run = engine.flow({ flowName: "review", intent: "cap", source: "cli" });
+    const run = await engine.flow({ flowName: "review", intent: "cap", source: "cli" });
     const ask = { runId: run.runId, actionId: run.pendingAction!.id, source: "cli" as const };
     const withTitle = (title: string) => [{ ...REVIEW_ANSWER[0], answer: title }, ...REVIEW_ANSWER.slice(1)];
-    assert.throws(
-      () => engine.answerAsk({ ...ask, answer: withTitle("t".repeat(10_001)) }),
+    await assert.rejects(
+      async () => await engine.answerAsk({ ...ask, answer: withTitle("t".repeat(10_001)) }),
       refusedAsTooLong,
     );
-    assert.equal(engine.getRun(run.runId).pendingAction?.id, ask.actionId, "the questions still wait");
-    const answered = engine.answerAsk({ ...ask, answer: withTitle("t".repeat(10_000)) });
+    assert.equal(
+      (await engine.getRun(run.runId)).pendingAction?.id,
+      ask.actionId,
+      "the questions still wait",
+    );
+    const answered = await engine.answerAsk({ ...ask, answer: withTitle("t".repeat(10_000)) });
     assert.equal(answered.pendingAction?.kind, "user_ask_confirmation");
   } finally {
-    engine.close();
+    await engine.close();
   }
 });
 
-Deno.test("feedback cap: a revision's feedback of 10,000 characters is kept, 10,001 are refused", () => {
-  const engine = openEngine();
+Deno.test("feedback cap: a revision's feedback of 10,000 characters is kept, 10,001 are refused", async () => {
+  const engine = await openEngine();
   try {
-    const run = engine.flow({ flowName: "review", intent: "cap", source: "cli" });
-    const confirm = engine.answerAsk({
+    const run = await engine.flow({ flowName: "review", intent: "cap", source: "cli" });
+    const confirm = await engine.answerAsk({
       runId: run.runId,
       actionId: run.pendingAction!.id,
       answer: REVIEW_ANSWER,
       source: "cli",
     });
     const ask = { runId: run.runId, actionId: confirm.pendingAction!.id, source: "cli" as const };
-    assert.throws(
-      () => engine.answerAsk({ ...ask, answer: { isConfirmed: false, feedback: "f".repeat(10_001) } }),
+    await assert.rejects(
+      async () =>
+        await engine.answerAsk({ ...ask, answer: { isConfirmed: false, feedback: "f".repeat(10_001) } }),
       refusedAsTooLong,
     );
-    assert.equal(engine.getRun(run.runId).pendingAction?.id, ask.actionId, "the confirmation still waits");
-    const revised = engine.answerAsk({
+    assert.equal(
+      (await engine.getRun(run.runId)).pendingAction?.id,
+      ask.actionId,
+      "the confirmation still waits",
+    );
+    const revised = await engine.answerAsk({
       ...ask,
       answer: { isConfirmed: false, feedback: "f".repeat(10_000) },
     });
     assert.notEqual(revised.pendingAction?.id, ask.actionId, "the revision was taken");
   } finally {
-    engine.close();
+    await engine.close();
   }
 });

@@ -10,8 +10,8 @@ async function tool(engine: Engine, run: RunView, toolId: string, input: unknown
   return await engine.runAgentTool(run.runId, run.pendingAgentCall!.id, toolId, input);
 }
 
-function answer(engine: Engine, run: RunView, value: unknown): RunView {
-  return engine.answerAsk({
+async function answer(engine: Engine, run: RunView, value: unknown): Promise<RunView> {
+  return await engine.answerAsk({
     runId: run.runId,
     actionId: run.pendingAction!.id,
     answer: value,
@@ -22,12 +22,12 @@ function answer(engine: Engine, run: RunView, value: unknown): RunView {
 Deno.test("the intent workflow runs both stages through clarification, repair and revision loops", async () => {
   const projectDir = await tempProject({ "README.md": "# demo\n", "src/main.ts": "" });
   try {
-    const engine = openEngine({ projectDir });
-    let run = engine.flow({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+    const engine = await openEngine({ projectDir });
+    let run = await engine.flow({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
     assert.equal(run.execution.agentExecutor, "mcp_client");
     assert.equal(run.pendingAgentCall?.agentId, "specifier");
 
-    const task = engine.agentTask(run.runId, run.pendingAgentCall!.id);
+    const task = (await engine.agentCall(run.runId, run.pendingAgentCall!.id)).task;
     assert.deepEqual(task.tools.map((t) => t.id), [
       "get_context",
       "list_files",
@@ -37,11 +37,14 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
     ]);
     assert.equal(task.skills[0].assets[0].id, "specification-writing/template.md");
     assert.equal(
-      engine.readAgentAsset(run.runId, task.callId, "specification-writing/template.md").encoding,
+      (await engine.readAgentAsset(run.runId, task.callId, "specification-writing/template.md")).encoding,
       "utf8",
     );
     assert.doesNotMatch(JSON.stringify(task), /\/tmp\//);
-    assert.equal(engine.markAgentCallClaimed(run.runId, task.callId).pendingAgentCall?.phase, "claimed");
+    assert.equal(
+      (await engine.claimAgentCall(run.runId, task.callId, "mcp_client")).run.pendingAgentCall?.phase,
+      "claimed",
+    );
 
     assert.deepEqual(await tool(engine, run, "list_files", {}), {
       files: ["README.md", "src/main.ts"],
@@ -54,9 +57,9 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
 
     // Clarification loop.
     await tool(engine, run, "submit_questions", { value: [{ id: "scope", question: "Which reports?" }] });
-    run = engine.completeAgentCall(run.runId, task.callId, { outcome: "clarification_required" });
+    run = await engine.completeAgentCall(run.runId, task.callId, { outcome: "clarification_required" });
     assert.equal(run.pendingAction?.kind, "user_ask_questions");
-    run = answer(engine, run, [{ questionId: "scope", isSkipped: false, answer: "All of them" }]);
+    run = await answer(engine, run, [{ questionId: "scope", isSkipped: false, answer: "All of them" }]);
     assert.notEqual(run.pendingAgentCall?.id, task.callId);
     const context = (await tool(engine, run, "get_context", {})) as {
       answers: { answer: unknown }[];
@@ -80,73 +83,74 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
       (e) => e instanceof WeftError && e.code === "INVALID_REQUEST",
     );
     await tool(engine, run, "submit_specification", { value: { ...SPECIFICATION, goals: [] } });
-    assert.throws(
-      () => engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "done" }),
+    await assert.rejects(
+      async () => await engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "done" }),
       (e) => e instanceof WeftError && e.code === "AGENT_OUTPUT_INVALID" && e.message.includes("/outcome"),
     );
-    assert.ok(engine.getRun(run.runId).pendingAgentCall);
-    run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+    assert.ok((await engine.getRun(run.runId)).pendingAgentCall);
+    run = await engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
     assert.equal(run.pendingAgentCall?.agentId, "specifier", JSON.stringify(run));
     const repaired = (await tool(engine, run, "get_context", {})) as { state: { checkFeedback: string[] } };
     assert.deepEqual(repaired.state.checkFeedback, ["List at least one goal."]);
 
     // Revision loop, then confirmation and commit.
     await tool(engine, run, "submit_specification", { value: SPECIFICATION });
-    run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+    run = await engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
     assert.equal(run.pendingAction?.kind, "user_ask_confirmation");
     assert.deepEqual((run.pendingAction!.request as { context: unknown }).context, SPECIFICATION);
-    run = answer(engine, run, { isConfirmed: false, feedback: "add a size limit" });
+    run = await answer(engine, run, { isConfirmed: false, feedback: "add a size limit" });
     const revised = (await tool(engine, run, "get_context", {})) as { feedback: string[] };
     assert.deepEqual(revised.feedback, ["add a size limit"]);
-    run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
-    run = answer(engine, run, { isConfirmed: true });
+    run = await engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+    run = await answer(engine, run, { isConfirmed: true });
     assert.equal(run.cursor.stageName, "plan");
     assert.equal(run.pendingAgentCall?.agentId, "planner");
 
     // Plan stage reads the committed specification.
     const planContext = (await tool(engine, run, "get_context", {})) as { artifacts: unknown[] };
-    const specArtifact = engine.getArtifact({ flowName: "intent", stageName: "specification" })!;
+    const specArtifact = (await engine.getArtifact({ flowName: "intent", stageName: "specification" }))!;
     assert.deepEqual(planContext.artifacts, [
       { stageName: "specification", artifactId: specArtifact.artifactId, revision: 1, data: SPECIFICATION },
     ]);
     await tool(engine, run, "submit_plan", { value: PLAN });
-    run = engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
-    run = answer(engine, run, { isConfirmed: true });
+    run = await engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+    run = await answer(engine, run, { isConfirmed: true });
     assert.equal(run.status, "completed");
-    assert.deepEqual(engine.getArtifact({ flowName: "intent", stageName: "plan" })?.data, PLAN);
-    assert.equal(engine.getRecord(specArtifact.recordId)!.answers.length, 3);
-    engine.close();
+    assert.deepEqual((await engine.getArtifact({ flowName: "intent", stageName: "plan" }))?.data, PLAN);
+    assert.equal((await engine.getRecord(specArtifact.recordId))!.answers.length, 3);
+    await engine.close();
   } finally {
     await Deno.remove(projectDir, { recursive: true });
   }
 });
 
-Deno.test("agent call hooks refuse stale calls and failures end the Run", () => {
-  const engine = openEngine();
-  const run = engine.flow({ flowName: "intent", intent: "x", source: "agent_ide" });
+Deno.test("agent call hooks refuse stale calls and failures end the Run", async () => {
+  const engine = await openEngine();
+  const run = await engine.flow({ flowName: "intent", intent: "x", source: "agent_ide" });
   const callId = run.pendingAgentCall!.id;
-  assert.throws(
-    () => engine.agentTask(run.runId, "call_other"),
-    (e) => e instanceof WeftError && e.code === "CONFLICT",
-  );
-  assert.throws(
-    () => engine.agentTask("run_none", callId),
+  // A call the Run never started is unknown; one it started and moved past is a conflict (below).
+  await assert.rejects(
+    () => engine.agentCall(run.runId, "call_other"),
     (e) => e instanceof WeftError && e.code === "NOT_FOUND",
   );
-  assert.throws(
-    () => engine.readAgentAsset(run.runId, callId, "../workflow.json"),
+  await assert.rejects(
+    () => engine.agentCall("run_none", callId),
+    (e) => e instanceof WeftError && e.code === "NOT_FOUND",
+  );
+  await assert.rejects(
+    async () => await engine.readAgentAsset(run.runId, callId, "../workflow.json"),
     (e) => e instanceof WeftError && e.code === "INVALID_REQUEST",
   );
-  const failed = engine.failAgentCall(run.runId, callId, "cannot read the repository");
+  const failed = await engine.failAgentCall(run.runId, callId, "cannot read the repository");
   assert.equal(failed.status, "failed");
   assert.deepEqual(failed.lastError, {
     code: "AGENT_CALL_FAILED",
     message: "cannot read the repository",
     retryable: false,
   });
-  assert.throws(
-    () => engine.completeAgentCall(run.runId, callId, { outcome: "ready" }),
+  await assert.rejects(
+    async () => await engine.completeAgentCall(run.runId, callId, { outcome: "ready" }),
     (e) => e instanceof WeftError && e.code === "CONFLICT",
   );
-  engine.close();
+  await engine.close();
 });

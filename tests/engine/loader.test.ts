@@ -176,10 +176,10 @@ Deno.test("a workflow.json placed directly in workflows/ is reported, not ignore
     "workflows/weft.schema.json": "{}",
   });
   try {
-    const engine = openEngine({ projectDir: project });
+    const engine = await openEngine({ projectDir: project });
     // Schemas beside the folders (`weft init` writes one where the scaffolded $schema points) are no
     // stray manifests.
-    const listed = engine.listWorkflows("cli").filter((view) => view.source === "project");
+    const listed = (await engine.listWorkflows("cli")).filter((view) => view.source === "project");
     assert.equal(listed.length, 1, JSON.stringify(listed));
     const [stray] = listed;
     assert.equal(stray?.available, false);
@@ -188,7 +188,7 @@ Deno.test("a workflow.json placed directly in workflows/ is reported, not ignore
       "workflows/workflow.json: a workflow lives in a folder of its own; move this file to " +
         "workflows/<name>/workflow.json, where <name> is the workflow's name",
     );
-    engine.close();
+    await engine.close();
   } finally {
     await Deno.remove(project, { recursive: true });
   }
@@ -202,8 +202,8 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
     "workflows/empty/readme.md": "no manifest",
   });
   try {
-    const engine = openEngine({ projectDir: project });
-    const views = engine.listWorkflows("cli");
+    const engine = await openEngine({ projectDir: project });
+    const views = await engine.listWorkflows("cli");
     const byName = (name: string, source: string) =>
       views.find((v) => v.name === name && v.source === source)!;
     assert.equal(byName("demo", "project").available, true);
@@ -211,8 +211,8 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
     assert.match(byName("empty", "project").reason!, /workflows\/empty\/workflow.json: missing/);
     assert.match(byName("intent", "project").reason!, /belongs to an embedded workflow/);
     assert.equal(byName("intent", "embedded").available, true);
-    assert.equal(engine.flow({ flowName: "demo", intent: "x", source: "cli" }).status, "waiting");
-    assert.deepEqual(engine.stats().workflows, { available: 3, unavailable: 3 });
+    assert.equal((await engine.flow({ flowName: "demo", intent: "x", source: "cli" })).status, "waiting");
+    assert.deepEqual((await engine.stats()).workflows, { available: 3, unavailable: 3 });
     Deno.writeTextFileSync(
       `${project}/workflows/broken/workflow.json`,
       JSON.stringify(reviewManifest({ name: "broken" })),
@@ -223,9 +223,9 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
       JSON.stringify(reviewManifest({ name: "later" })),
     );
     // Edits and new folders are picked up by the next listing or flow, without a restart.
-    assert.equal(engine.listWorkflows("cli").find((v) => v.name === "broken")!.available, true);
-    assert.equal(engine.flow({ flowName: "later", intent: "x", source: "cli" }).status, "waiting");
-    engine.close();
+    assert.equal((await engine.listWorkflows("cli")).find((v) => v.name === "broken")!.available, true);
+    assert.equal((await engine.flow({ flowName: "later", intent: "x", source: "cli" })).status, "waiting");
+    await engine.close();
   } finally {
     await Deno.remove(project, { recursive: true });
   }
@@ -244,18 +244,18 @@ Deno.test("project skill assets are read by id from the Run's version, never fro
   });
   try {
     Deno.writeFileSync(`${project}/workflows/assets/skills/style/logo.bin`, new Uint8Array([0xff, 0xfe, 0]));
-    const engine = openEngine({ projectDir: project });
-    const run = engine.flow({ flowName: "assets", intent: "x", source: "agent_ide" });
+    const engine = await openEngine({ projectDir: project });
+    const run = await engine.flow({ flowName: "assets", intent: "x", source: "agent_ide" });
     const callId = run.pendingAgentCall!.id;
-    const task = engine.agentTask(run.runId, callId);
+    const task = (await engine.agentCall(run.runId, callId)).task;
     assert.deepEqual(task.skills[0].assets.map((a) => a.id).sort(), ["style/guide.md", "style/logo.bin"]);
-    assert.equal(engine.readAgentAsset(run.runId, callId, "style/guide.md").content, "be brief");
-    assert.equal(engine.readAgentAsset(run.runId, callId, "style/logo.bin").encoding, "base64");
+    assert.equal((await engine.readAgentAsset(run.runId, callId, "style/guide.md")).content, "be brief");
+    assert.equal((await engine.readAgentAsset(run.runId, callId, "style/logo.bin")).encoding, "base64");
     Deno.removeSync(`${project}/workflows/assets/skills/style/guide.md`);
     Deno.symlinkSync("/etc/hostname", `${project}/workflows/assets/skills/style/guide.md`);
-    assert.equal(engine.readAgentAsset(run.runId, callId, "style/guide.md").content, "be brief");
-    assert.throws(
-      () => engine.flow({ flowName: "assets", intent: "y", source: "agent_ide" }),
+    assert.equal((await engine.readAgentAsset(run.runId, callId, "style/guide.md")).content, "be brief");
+    await assert.rejects(
+      async () => await engine.flow({ flowName: "assets", intent: "y", source: "agent_ide" }),
       /skill assets cannot be symbolic links/,
       "a symbolic link is never loaded into a new version",
     );
@@ -265,9 +265,9 @@ Deno.test("project skill assets are read by id from the Run's version, never fro
     Deno.writeTextFileSync(`${outside}/SKILL.md`, "---\nname: style\ndescription: OUTSIDE\n---\n# OUTSIDE");
     Deno.renameSync(`${project}/workflows/assets/skills/style`, `${project}/style.moved`);
     Deno.symlinkSync(outside, `${project}/workflows/assets/skills/style`);
-    assert.equal(engine.readAgentAsset(run.runId, callId, "style/guide.md").content, "be brief");
+    assert.equal((await engine.readAgentAsset(run.runId, callId, "style/guide.md")).content, "be brief");
     try {
-      engine.flow({ flowName: "assets", intent: "z", source: "agent_ide" });
+      await engine.flow({ flowName: "assets", intent: "z", source: "agent_ide" });
       assert.fail("a new version loaded through a linked skill folder");
     } catch (error) {
       assert.ok(!String(error).includes("OUTSIDE"), String(error));
@@ -275,7 +275,7 @@ Deno.test("project skill assets are read by id from the Run's version, never fro
     } finally {
       Deno.removeSync(outside, { recursive: true });
     }
-    engine.close();
+    await engine.close();
   } finally {
     await Deno.remove(project, { recursive: true });
   }
@@ -290,13 +290,13 @@ Deno.test("a workflow file with a second hard link is refused, and no loader rea
   try {
     Deno.mkdirSync(`${project}/workflows/linked`, { recursive: true });
     Deno.linkSync(`${project}/.env`, `${project}/workflows/linked/workflow.json`);
-    const engine = openEngine({ projectDir: project });
-    const views = engine.listWorkflows("cli");
+    const engine = await openEngine({ projectDir: project });
+    const views = await engine.listWorkflows("cli");
     const reason = (name: string) => views.find((view) => view.name === name)!.reason ?? "";
     assert.match(reason("linked"), /workflows\/linked\/workflow.json has more than one hard link/);
     assert.match(reason("garbled"), /^workflows\/garbled\/workflow.json: not valid JSON/);
     for (const view of views) assert.ok(!JSON.stringify(view).includes("hunter2"), JSON.stringify(view));
-    engine.close();
+    await engine.close();
   } finally {
     await Deno.remove(project, { recursive: true });
   }

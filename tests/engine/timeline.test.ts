@@ -5,8 +5,8 @@ import { tempProject } from "../support/service.ts";
 import { REVIEW_ANSWER, reviewManifest, workflowFiles } from "../support/workflows.ts";
 
 /** Asserts that every timeline entry of the Run names the stage and step it happened at. */
-function assertPlaced(engine: Engine, runId: string): string[] {
-  const events = engine.getRunTimeline(runId);
+async function assertPlaced(engine: Engine, runId: string): Promise<string[]> {
+  const events = await engine.getRunTimeline(runId);
   for (const event of events) {
     assert.equal(typeof event.stageName, "string", `${event.type} has no stageName`);
     assert.equal(typeof event.stepName, "string", `${event.type} has no stepName`);
@@ -14,25 +14,25 @@ function assertPlaced(engine: Engine, runId: string): string[] {
   return events.map((event) => event.type);
 }
 
-Deno.test("every timeline event carries its stage and step: answers, cancellation and restart interruption", () => {
+Deno.test("every timeline event carries its stage and step: answers, cancellation and restart interruption", async () => {
   const dir = Deno.makeTempDirSync();
   const databasePath = `${dir}/.weft/weft.db`;
-  const first = openEngine({ projectDir: dir, databasePath });
-  const answered = first.flow({ flowName: "review", intent: "answered", source: "cli" });
-  first.answerAsk({
+  const first = await openEngine({ projectDir: dir, databasePath });
+  const answered = await first.flow({ flowName: "review", intent: "answered", source: "cli" });
+  await first.answerAsk({
     runId: answered.runId,
     actionId: answered.pendingAction!.id,
     answer: REVIEW_ANSWER,
     source: "cli",
   });
-  const cancelled = first.flow({ flowName: "review", intent: "cancelled", source: "cli" });
-  first.cancelRun(cancelled.runId, "studio");
-  const agent = first.flow({ flowName: "intent", intent: "interrupted", source: "agent_ide" });
+  const cancelled = await first.flow({ flowName: "review", intent: "cancelled", source: "cli" });
+  await first.cancelRun(cancelled.runId, "studio");
+  const agent = await first.flow({ flowName: "intent", intent: "interrupted", source: "agent_ide" });
   first.close();
 
-  const second = openEngine({ projectDir: dir, databasePath });
-  assert.ok(assertPlaced(second, answered.runId).includes("action_answered"));
-  const cancelEvents = second.getRunTimeline(cancelled.runId);
+  const second = await openEngine({ projectDir: dir, databasePath });
+  assert.ok((await assertPlaced(second, answered.runId)).includes("action_answered"));
+  const cancelEvents = await second.getRunTimeline(cancelled.runId);
   assert.deepEqual(cancelEvents.at(-1), {
     seq: cancelEvents.length,
     at: cancelEvents.at(-1)!.at,
@@ -41,24 +41,24 @@ Deno.test("every timeline event carries its stage and step: answers, cancellatio
     stepName: cancelled.cursor.stepName,
     source: "studio",
   });
-  assertPlaced(second, cancelled.runId);
-  const interrupted = second.getRunTimeline(agent.runId).at(-1)!;
+  await assertPlaced(second, cancelled.runId);
+  const interrupted = (await second.getRunTimeline(agent.runId)).at(-1)!;
   assert.equal(interrupted.type, "run_interrupted");
   assert.equal(interrupted.callId, agent.pendingAgentCall!.id);
   assert.equal(interrupted.stageName, agent.cursor.stageName);
   assert.equal(interrupted.stepName, agent.cursor.stepName);
-  assertPlaced(second, agent.runId);
+  await assertPlaced(second, agent.runId);
   second.close();
 });
 
 Deno.test("a Run can be cancelled once, even after its workflow's files broke", async () => {
   const manifest = reviewManifest({ name: "local" });
   const dir = await tempProject(workflowFiles(manifest));
-  const engine = openEngine({ projectDir: dir });
-  const run = engine.flow({ flowName: "local", intent: "x", source: "cli" });
+  const engine = await openEngine({ projectDir: dir });
+  const run = await engine.flow({ flowName: "local", intent: "x", source: "cli" });
   Deno.writeTextFileSync(`${dir}/workflows/local/workflow.json`, "{ not json");
-  assert.equal(engine.listWorkflows("cli").find((view) => view.name === "local")?.available, false);
-  assert.equal(engine.cancelRun(run.runId, "cli").status, "cancelled");
-  assert.throws(() => engine.cancelRun(run.runId, "cli"), { code: "CONFLICT" });
-  engine.close();
+  assert.equal((await engine.listWorkflows("cli")).find((view) => view.name === "local")?.available, false);
+  assert.equal((await engine.cancelRun(run.runId, "cli")).status, "cancelled");
+  await assert.rejects(async () => await engine.cancelRun(run.runId, "cli"), { code: "CONFLICT" });
+  await engine.close();
 });

@@ -65,13 +65,13 @@ Deno.test("a version covers the manifest and the declared files, whatever their 
   );
 });
 
-Deno.test("Runs of an older weft are pinned when the store opens, then no edit reaches them", () => {
+Deno.test("Runs of an older weft are pinned when the store opens, then no edit reaches them", async () => {
   const dir = Deno.makeTempDirSync();
   const databasePath = `${dir}/.weft/weft.db`;
   try {
-    const first = openEngine({ projectDir: dir, databasePath });
-    const waiting = first.flow({ flowName: "review", intent: "older", source: "cli" });
-    const second = first.flow({ flowName: "review", intent: "same content", source: "cli" });
+    const first = await openEngine({ projectDir: dir, databasePath });
+    const waiting = await first.flow({ flowName: "review", intent: "older", source: "cli" });
+    const second = await first.flow({ flowName: "review", intent: "same content", source: "cli" });
     assert.equal(second.version, waiting.version);
     first.close();
 
@@ -84,10 +84,10 @@ Deno.test("Runs of an older weft are pinned when the store opens, then no edit r
     db.run("DELETE FROM definitions");
     db.close();
 
-    const reopened = openEngine({ projectDir: dir, databasePath });
-    const pinned = reopened.getRun(waiting.runId);
+    const reopened = await openEngine({ projectDir: dir, databasePath });
+    const pinned = await reopened.getRun(waiting.runId);
     assert.equal(pinned.version, waiting.version, "pinned to the definition current at the upgrade");
-    const event = reopened.getRunTimeline(waiting.runId).find((e) => e.type === "version_pinned");
+    const event = (await reopened.getRunTimeline(waiting.runId)).find((e) => e.type === "version_pinned");
     assert.equal(event?.version, waiting.version);
     reopened.close();
 
@@ -99,14 +99,14 @@ Deno.test("Runs of an older weft are pinned when the store opens, then no edit r
     stage.entryStep = "questions";
     stage.steps.check.routes.invalid = "questions";
     stage.steps.confirm.routes.revise = "questions";
-    const edited = openEngine({ projectDir: dir, databasePath, manifest: renamed });
-    let run = edited.answerAsk({
+    const edited = await openEngine({ projectDir: dir, databasePath, manifest: renamed });
+    let run = await edited.answerAsk({
       runId: waiting.runId,
       actionId: waiting.pendingAction!.id,
       answer: REVIEW_ANSWER,
       source: "cli",
     });
-    run = edited.answerAsk({
+    run = await edited.answerAsk({
       runId: run.runId,
       actionId: run.pendingAction!.id,
       answer: { isConfirmed: true },
@@ -119,7 +119,7 @@ Deno.test("Runs of an older weft are pinned when the store opens, then no edit r
   }
 });
 
-Deno.test("a definition is kept while a Run names it, and dropped at the next start once none does", () => {
+Deno.test("a definition is kept while a Run names it, and dropped at the next start once none does", async () => {
   const dir = Deno.makeTempDirSync();
   const databasePath = `${dir}/.weft/weft.db`;
   try {
@@ -133,19 +133,20 @@ Deno.test("a definition is kept while a Run names it, and dropped at the next st
         db.close();
       }
     };
-    const first = openEngine({ projectDir: dir, databasePath });
-    const run = first.flow({ flowName: "review", intent: "move me", source: "cli" });
+    const first = await openEngine({ projectDir: dir, databasePath });
+    const run = await first.flow({ flowName: "review", intent: "move me", source: "cli" });
     first.close();
-    const next = openEngine({
+    const next = await openEngine({
       projectDir: dir,
       databasePath,
       manifest: reviewManifest({ title: "Review, v2" }),
     });
-    const moved = next.moveRun(run.runId, "cli");
+    const moved = await next.moveRun(run.runId, "cli");
     assert.notEqual(moved.version, run.version);
     assert.deepEqual(definitions().sort(), [run.version, moved.version].sort(), "kept until the next start");
     next.close();
-    openEngine({ projectDir: dir, databasePath, manifest: reviewManifest({ title: "Review, v3" }) }).close();
+    (await openEngine({ projectDir: dir, databasePath, manifest: reviewManifest({ title: "Review, v3" }) }))
+      .close();
     assert.deepEqual(
       definitions(),
       [moved.version],
@@ -156,7 +157,7 @@ Deno.test("a definition is kept while a Run names it, and dropped at the next st
   }
 });
 
-Deno.test("identical file content is stored once, however many versions declare it", () => {
+Deno.test("identical file content is stored once, however many versions declare it", async () => {
   const dir = Deno.makeTempDirSync();
   const databasePath = `${dir}/.weft/weft.db`;
   const write = (files: Record<string, string>, title: string) => {
@@ -171,12 +172,12 @@ Deno.test("identical file content is stored once, however many versions declare 
   };
   try {
     write(FILES, "Review one");
-    const engine = openEngine({ projectDir: dir, databasePath });
-    const first = engine.flow({ flowName: "drafts", intent: "one", source: "agent_ide" });
+    const engine = await openEngine({ projectDir: dir, databasePath });
+    const first = await engine.flow({ flowName: "drafts", intent: "one", source: "agent_ide" });
     write({ "writer.md": "# Writer, edited" }, "Review two");
-    const second = engine.flow({ flowName: "drafts", intent: "two", source: "agent_ide" });
+    const second = await engine.flow({ flowName: "drafts", intent: "two", source: "agent_ide" });
     assert.notEqual(second.version, first.version);
-    engine.close();
+    await engine.close();
     const db = Database.open(databasePath);
     try {
       const count = (sql: string) => Number(db.get<{ n: number }>(sql)!.n);

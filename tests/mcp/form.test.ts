@@ -19,10 +19,10 @@ function refused(pattern: RegExp) {
     error instanceof WeftError && error.code === "INVALID_REQUEST" && pattern.test(error.message);
 }
 
-Deno.test("form: each question becomes a field; the reply reads back as the questions' answer", () => {
-  const engine = openEngine();
+Deno.test("form: each question becomes a field; the reply reads back as the questions' answer", async () => {
+  const engine = await openEngine();
   try {
-    const run = engine.flow({ flowName: "review", intent: "name it", source: "agent_ide" });
+    const run = await engine.flow({ flowName: "review", intent: "name it", source: "agent_ide" });
     const form = actionForm(run, run.pendingAction!, IDE);
     assert.match(form.message, /^weft \(review\): Answer 3 questions to continue/);
     const { properties, required } = form.requestedSchema;
@@ -45,15 +45,15 @@ Deno.test("form: each question becomes a field; the reply reads back as the ques
     assert.throws(() => form.read({ color: "red" }), refused(/needs an answer/));
     assert.throws(() => form.read(undefined), refused(/needs/));
   } finally {
-    engine.close();
+    await engine.close();
   }
 });
 
-Deno.test("form: a confirmation shows its context as text and reads Confirm, or Revise with feedback", () => {
-  const engine = openEngine();
+Deno.test("form: a confirmation shows its context as text and reads Confirm, or Revise with feedback", async () => {
+  const engine = await openEngine();
   try {
-    const started = engine.flow({ flowName: "review", intent: "name it", source: "cli" });
-    const run = engine.answerAsk({
+    const started = await engine.flow({ flowName: "review", intent: "name it", source: "cli" });
+    const run = await engine.answerAsk({
       runId: started.runId,
       actionId: started.pendingAction!.id,
       answer: REVIEW_ANSWER,
@@ -71,16 +71,16 @@ Deno.test("form: a confirmation shows its context as text and reads Confirm, or 
     assert.throws(() => form.read({ decision: "revise", feedback: " " }), refused(/Revise needs feedback/));
     assert.throws(() => form.read({ decision: "maybe" }), refused(/Confirm or Revise/));
   } finally {
-    engine.close();
+    await engine.close();
   }
 });
 
-Deno.test("form: on Codex the message names weft and the flow first", () => {
-  const engine = openEngine();
+Deno.test("form: on Codex the message names weft and the flow first", async () => {
+  const engine = await openEngine();
   try {
-    const run = engine.flow({ flowName: "review", intent: "name it", source: "agent_ide" });
+    const run = await engine.flow({ flowName: "review", intent: "name it", source: "agent_ide" });
     assert.match(actionForm(run, run.pendingAction!, CODEX).message, /^weft · review — Answer 3 questions/);
   } finally {
-    engine.close();
+    await engine.close();
   }
 });

@@ -207,7 +207,7 @@ class FakeStream {
 }
 
 function runChange(runId: string): EngineChange {
-  return { kind: "run", run: { runId } as RunView, created: false };
+  return { kind: "run", run: { runId } as RunView, created: false, eventTypes: [] };
 }
 
 /** The URIs `log` replays after `eventId`. */

@@ -36,7 +36,7 @@ function insertRecordAndArtifact(db: Database, n: number): void {
   );
 }
 
-function assertCountsTrue(db: Database): void {
+async function assertCountsTrue(db: Database): Promise<void> {
   const full = Object.fromEntries(STATUSES.map((status) => [status, 0]));
   for (
     const row of db.all<{ status: string; n: number }>(
@@ -45,10 +45,10 @@ function assertCountsTrue(db: Database): void {
   ) {
     full[row.status] = Number(row.n);
   }
-  assert.deepEqual(new RunStore(db).countByStatus(), full);
+  assert.deepEqual(await new RunStore(db).countByStatus(), full);
   const artifacts = Number(db.get<{ n: number }>("SELECT COUNT(*) AS n FROM artifacts")!.n);
   const records = Number(db.get<{ n: number }>("SELECT COUNT(*) AS n FROM records")!.n);
-  assert.deepEqual(new ArtifactStore(db).counts(), { artifacts, records });
+  assert.deepEqual(await new ArtifactStore(db).counts(), { artifacts, records });
 }
 
 Deno.test("kept counts equal full counts after migration, inserts, status changes and deletes", async () => {
@@ -67,26 +67,26 @@ Deno.test("kept counts equal full counts after migration, inserts, status change
 
     const db = Database.open(path);
     try {
-      assertCountsTrue(db);
+      await assertCountsTrue(db);
       for (let i = 0; i < 30; i++) insertRun(db, `r${i}`, STATUSES[i % STATUSES.length]);
       for (let i = 0; i < 7; i++) insertRecordAndArtifact(db, i);
-      assertCountsTrue(db);
+      await assertCountsTrue(db);
       db.run("UPDATE runs SET status = 'cancelled' WHERE status IN ('running', 'waiting')");
       db.run("UPDATE runs SET status = 'completed', body = '{\"x\":1}' WHERE status = 'completed'");
       db.run("UPDATE runs SET body = '{}' WHERE id = 'a'");
-      assertCountsTrue(db);
+      await assertCountsTrue(db);
       db.run("DELETE FROM artifacts WHERE id = 'art3'");
       db.run("DELETE FROM records WHERE id = 'rec3'");
       db.run("DELETE FROM runs WHERE id = 'r4'");
-      assertCountsTrue(db);
+      await assertCountsTrue(db);
       // A transaction that rolls back leaves the counts as they were.
-      assert.throws(() =>
+      await assert.rejects(() =>
         db.transaction(() => {
           insertRun(db, "gone", "running");
-          throw new Error("abort");
+          return Promise.reject(new Error("abort"));
         })
       );
-      assertCountsTrue(db);
+      await assertCountsTrue(db);
     } finally {
       db.close();
     }

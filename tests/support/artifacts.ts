@@ -12,11 +12,11 @@ import { ArtifactStore } from "../../src/store/artifact_store.ts";
  * Commits `count` Artifacts (with their Records) in one transaction: `art_<i>` at stage `stage_<i>`, in flow
  * `odd` or `even` by the parity of `i`, created one second apart.
  */
-export function seedOddEvenArtifacts(db: Database, count: number): ArtifactStore {
+export async function seedOddEvenArtifacts(db: Database, count: number): Promise<ArtifactStore> {
   const store = new ArtifactStore(db);
-  db.transaction(() => {
+  await db.transaction(async () => {
     for (let i = 0; i < count; i++) {
-      store.commit({
+      await store.commit({
         artifactId: `art_${i}`,
         recordId: `rec_${i}`,
         runId: "run_seed",

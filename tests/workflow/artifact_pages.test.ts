@@ -16,7 +16,7 @@ Deno.test("list_artifacts pages across 500 Artifacts; a cursor bound to other fi
   const seed = async (dir: string) => {
     await Deno.mkdir(`${dir}/.weft`, { mode: 0o700 });
     const db = Database.open(`${dir}/.weft/weft.db`);
-    seedOddEvenArtifacts(db, 500);
+    await seedOddEvenArtifacts(db, 500);
     db.close();
   };
   await withServedProject({ setup: seed }, async (served) => {

@@ -7,7 +7,7 @@
  */
 import { conflict, WeftError } from "../../errors.ts";
 import type { RunState } from "../run_state.ts";
-import type { DefinitionStorage, RunStorage } from "../storage.ts";
+import type { DefinitionStorage, StorageUnit } from "../storage.ts";
 import { moveMisfits } from "../run_move.ts";
 import type { WorkflowView } from "../views.ts";
 import { changed } from "./content.ts";
@@ -19,30 +19,31 @@ import type { WorkflowFile } from "./source.ts";
 /** How many stored definitions stay loaded in memory besides the current ones. */
 const CACHED_VERSIONS = 32;
 
-/** The current and the pinned definitions of every workflow. */
+/**
+ * The current and the pinned definitions of every workflow. Each method that reaches the store is given the
+ * definitions of the caller's unit of work, so it joins that unit's transaction.
+ */
 export class WorkflowVersions {
   readonly #registry: WorkflowRegistry;
-  readonly #store: DefinitionStorage;
   readonly #cache = new Map<string, LoadedWorkflow>();
 
-  constructor(registry: WorkflowRegistry, store: DefinitionStorage) {
+  constructor(registry: WorkflowRegistry) {
     this.#registry = registry;
-    this.#store = store;
   }
 
   /** Stores the definition of `workflow` unless its version is stored already; returns the version. */
-  pin(workflow: LoadedWorkflow, at: string): string {
+  async pin(store: DefinitionStorage, workflow: LoadedWorkflow, at: string): Promise<string> {
     const { content } = workflow;
     const version = content.version;
-    if (this.#store.has(version)) return version;
+    if (await store.has(version)) return version;
     const files = [...content.files.keys()].sort().map((path) => ({ path, digest: content.digestOf(path) }));
     for (const { path, digest } of files) {
-      if (this.#store.hasBlob(digest)) continue;
+      if (await store.hasBlob(digest)) continue;
       const bytes = content.bytesOf(path);
       if (sha256Hex(bytes) !== digest) throw changed(path);
-      this.#store.putBlob(digest, bytes);
+      await store.putBlob(digest, bytes);
     }
-    this.#store.save(
+    await store.save(
       {
         version,
         flowName: workflow.manifest.name,
@@ -59,12 +60,12 @@ export class WorkflowVersions {
    * The definition that drives a Run pinned to `version` of `flowName`: the current one when it is that
    * version, else the stored one. This is the one way the engine finds what a Run follows.
    */
-  resolve(flowName: string, version: string): LoadedWorkflow {
+  async resolve(store: DefinitionStorage, flowName: string, version: string): Promise<LoadedWorkflow> {
     const current = this.#registry.loaded(flowName);
     if (current?.content.version === version) return current;
     const cached = this.#cache.get(version);
     if (cached) return cached;
-    const workflow = this.#loadStored(flowName, version);
+    const workflow = await this.#loadStored(store, flowName, version);
     if (this.#cache.size >= CACHED_VERSIONS) this.#cache.delete(this.#cache.keys().next().value!);
     this.#cache.set(version, workflow);
     return workflow;
@@ -95,23 +96,28 @@ export class WorkflowVersions {
    * from now on an edit no longer changes them; returns how many. A Run whose workflow does not load now is
    * pinned when it is next driven. Definitions no Run names any more are dropped.
    */
-  pinUnversioned(runs: RunStorage, at: string): number {
+  async pinUnversioned(unit: StorageUnit, at: string): Promise<number> {
+    const { runs } = unit;
     let count = 0;
-    for (const run of runs.unversioned()) {
+    for (const run of await runs.unversioned()) {
       const workflow = this.#registry.loaded(run.flowName);
       if (!workflow) continue;
       try {
-        run.version = this.pin(workflow, at);
+        run.version = await this.pin(unit.definitions, workflow, at);
       } catch (error) {
         // A file that changed while it was read: the Run is pinned when it is next driven.
         if (error instanceof WeftError) continue;
         throw error;
       }
-      runs.update(run);
-      runs.appendEvents(run.runId, [{ type: "version_pinned", at, version: shortVersion(run.version) }]);
+      await runs.update(run);
+      await runs.appendEvents(run.runId, [{
+        type: "version_pinned",
+        at,
+        version: shortVersion(run.version),
+      }]);
       count++;
     }
-    this.#store.prune();
+    await unit.definitions.prune();
     return count;
   }
 
@@ -120,7 +126,11 @@ export class WorkflowVersions {
    * {@linkcode moveMisfits}); returns the short versions it moved between, or undefined when it already
    * runs the current one. `CONFLICT` says what does not fit, and the Run is left as it was.
    */
-  moveToCurrent(run: RunState, at: string): { fromVersion?: string; toVersion: string } | undefined {
+  async moveToCurrent(
+    store: DefinitionStorage,
+    run: RunState,
+    at: string,
+  ): Promise<{ fromVersion?: string; toVersion: string } | undefined> {
     const stays = `Run ${run.runId} stays on its version`;
     if (run.status !== "waiting") {
       throw conflict(`Run ${run.runId} is ${run.status}; only a waiting Run can move to another version`);
@@ -140,27 +150,32 @@ export class WorkflowVersions {
     }
     const from = run.version;
     // The version moved from stays stored until the next start drops what no Run names (see pinUnversioned).
-    run.version = this.pin(target, at);
+    run.version = await this.pin(store, target, at);
     return { ...(from ? { fromVersion: shortVersion(from) } : {}), toVersion: shortVersion(run.version) };
   }
 
   /** The bytes of a declared file of `workflow` as stored with its version, never as the folder has it now. */
-  fileBytes(workflow: LoadedWorkflow, path: string): Uint8Array {
-    return this.#blob(workflow.content.digestOf(path), path);
+  fileBytes(store: DefinitionStorage, workflow: LoadedWorkflow, path: string): Promise<Uint8Array> {
+    return blob(store, workflow.content.digestOf(path), path);
   }
 
-  #loadStored(flowName: string, version: string): LoadedWorkflow {
-    const stored = this.#store.find(version);
+  /**
+   * Loads a stored definition with every file's bytes read up front: loading reads them synchronously, and
+   * the loaded definition is cached ({@linkcode CACHED_VERSIONS}), so the store is asked once per version.
+   */
+  async #loadStored(store: DefinitionStorage, flowName: string, version: string): Promise<LoadedWorkflow> {
+    const stored = await store.find(version);
     if (!stored || stored.flowName !== flowName) {
       throw new WeftError(
         "STORAGE_ERROR",
         `version ${shortVersion(version)} of workflow "${flowName}" is missing from the store`,
       );
     }
-    const files = new Map<string, WorkflowFile>(stored.files.map(({ path, digest, size }) => [
-      path,
-      { kind: "stored", digest, size, read: () => this.#blob(digest, path) },
-    ]));
+    const files = new Map<string, WorkflowFile>();
+    for (const { path, digest, size } of stored.files) {
+      const bytes = await blob(store, digest, path);
+      files.set(path, { kind: "stored", digest, size, read: () => bytes });
+    }
     const entry = loadWorkflow({
       origin: stored.origin,
       dirName: flowName,
@@ -179,10 +194,10 @@ export class WorkflowVersions {
     }
     return entry.workflow;
   }
+}
 
-  #blob(digest: string, path: string): Uint8Array {
-    const bytes = this.#store.readBlob(digest);
-    if (!bytes) throw new WeftError("STORAGE_ERROR", `the stored content of "${path}" is missing`);
-    return bytes;
-  }
+async function blob(store: DefinitionStorage, digest: string, path: string): Promise<Uint8Array> {
+  const bytes = await store.readBlob(digest);
+  if (!bytes) throw new WeftError("STORAGE_ERROR", `the stored content of "${path}" is missing`);
+  return bytes;
 }

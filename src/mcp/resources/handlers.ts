@@ -34,26 +34,26 @@ const JSON_MIME = "application/json";
 
 /** Registers the resource handlers of one session on `server`. */
 export function serveResources(server: Server, engine: ResourceEngine, subscriptions: Subscriptions): void {
-  server.setRequestHandler(method("resources/list"), (request) => {
+  server.setRequestHandler(method("resources/list"), async (request) => {
     const { cursor } = paramsOf(request, ListParams);
     subscriptions.listed();
-    return guarded(() => listPage(engine, cursor));
+    return await guarded(() => listPage(engine, cursor));
   });
   server.setRequestHandler(method("resources/templates/list"), () => ({
     resourceTemplates: RESOURCE_TEMPLATES.map((template) => ({ ...template })),
   }));
-  server.setRequestHandler(method("resources/read"), (request) => {
+  server.setRequestHandler(method("resources/read"), async (request) => {
     const { uri } = paramsOf(request, UriParams);
     const ref = parseResourceUri(uri);
     if (ref.kind === "doc") return readProtocolDoc(uri);
-    const value = guarded(() => read(engine, ref));
+    const value = await guarded(() => read(engine, ref));
     return { contents: [{ uri: formatResourceUri(ref), mimeType: JSON_MIME, text: JSON.stringify(value) }] };
   });
-  server.setRequestHandler(method("resources/subscribe"), (request) => {
+  server.setRequestHandler(method("resources/subscribe"), async (request) => {
     const { uri } = paramsOf(request, UriParams);
     const ref = parseResourceUri(uri);
     // A Run must exist; an Artifact may be awaited before its stage first commits.
-    if (ref.kind === "run") guarded(() => engine.getRun(ref.runId));
+    if (ref.kind === "run") await guarded(() => engine.getRun(ref.runId));
     if (!subscriptions.subscribe(ref)) {
       throw new McpError(
         ErrorCode.InvalidRequest,
@@ -90,16 +90,16 @@ function paramsOf<T>(request: Record<string, unknown>, schema: z.ZodType<T>): T 
   );
 }
 
-function read(engine: ResourceEngine, ref: Exclude<ResourceRef, { kind: "doc" }>): unknown {
+async function read(engine: ResourceEngine, ref: Exclude<ResourceRef, { kind: "doc" }>): Promise<unknown> {
   switch (ref.kind) {
     case "runs":
-      return engine.listRuns({});
+      return await engine.listRuns({});
     case "run": {
-      const run = engine.getRun(ref.runId);
-      return ref.timeline ? { run, timeline: engine.getRunTimeline(ref.runId) } : { run };
+      const run = await engine.getRun(ref.runId);
+      return ref.timeline ? { run, timeline: await engine.getRunTimeline(ref.runId) } : { run };
     }
     case "artifact": {
-      const artifact = engine.getArtifact({ flowName: ref.flowName, stageName: ref.stageName });
+      const artifact = await engine.getArtifact({ flowName: ref.flowName, stageName: ref.stageName });
       if (!artifact) {
         throw resourceNotFound(
           `stage "${ref.stageName}" of workflow "${ref.flowName}" has committed no Artifact yet ` +
@@ -116,7 +116,7 @@ function read(engine: ResourceEngine, ref: Exclude<ResourceRef, { kind: "doc" }>
  * then every Artifact.
  * The cursor says which of the two sequences it continues and carries that sequence's own cursor.
  */
-function listPage(engine: ResourceEngine, cursor: string | undefined) {
+async function listPage(engine: ResourceEngine, cursor: string | undefined) {
   const { phase, inner } = decodeListCursor(cursor);
   const resources = [];
   if (phase === "runs") {
@@ -124,7 +124,7 @@ function listPage(engine: ResourceEngine, cursor: string | undefined) {
       resources.push(PROTOCOL_DOC);
       resources.push({ uri: RUNS_URI, name: "runs", title: "Runs, newest first", mimeType: JSON_MIME });
     }
-    const page = engine.listRuns({ limit: RESOURCE_PAGE_SIZE, cursor: inner });
+    const page = await engine.listRuns({ limit: RESOURCE_PAGE_SIZE, cursor: inner });
     for (const run of page.runs) {
       resources.push({
         uri: formatResourceUri({ kind: "run", runId: run.runId, timeline: false }),
@@ -135,7 +135,7 @@ function listPage(engine: ResourceEngine, cursor: string | undefined) {
     }
     return { resources, nextCursor: page.nextCursor ? `runs:${page.nextCursor}` : "artifacts:" };
   }
-  const page = engine.listArtifacts({ limit: RESOURCE_PAGE_SIZE, cursor: inner });
+  const page = await engine.listArtifacts({ limit: RESOURCE_PAGE_SIZE, cursor: inner });
   for (const artifact of page.artifacts) {
     resources.push({
       uri: formatResourceUri({ kind: "artifact", ...artifact }),
@@ -157,9 +157,9 @@ function decodeListCursor(cursor: string | undefined): { phase: "runs" | "artifa
 }
 
 /** Runs an engine read, turning its classified errors into JSON-RPC errors. */
-function guarded<T>(work: () => T): T {
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return work();
+    return await work();
   } catch (error) {
     if (error instanceof McpError) throw error;
     const classified = toWeftError(error);

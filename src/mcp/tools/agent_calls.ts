@@ -8,7 +8,7 @@
  */
 
 import { z } from "../../lib/zod.ts";
-import { AgentCallViewSchema } from "../agent/claims.ts";
+import { AgentCallViewSchema } from "../../agent_calls/claim_table.ts";
 import { defineTool } from "../tool.ts";
 import { AgentAssetViewSchema, AgentTaskDefinitionSchema, RunViewSchema } from "../../engine/views.ts";
 import { Identity } from "./identity.ts";
@@ -31,8 +31,8 @@ export const getAgentCallTool = defineTool({
   input: z.strictObject(TaskRef),
   output: z.object({ agentCall: AgentCallViewSchema }),
   effects: { readOnly: true, destructive: false, idempotent: true },
-  run(input, { service }) {
-    return { agentCall: service.claims.describe(input) };
+  async run(input, { service }) {
+    return { agentCall: await service.claims.describe(input) };
   },
 });
 
@@ -104,8 +104,8 @@ export const completeAgentCallTool = defineTool({
   }),
   output: Continued,
   effects: { readOnly: false, destructive: false, idempotent: true },
-  run({ result, ...ref }, { service }) {
-    return { run: service.claims.complete(ref, result) };
+  async run({ result, ...ref }, { service }) {
+    return { run: await service.claims.complete(ref, result) };
   },
 });
 
@@ -122,7 +122,7 @@ export const failAgentCallTool = defineTool({
   }),
   output: Continued,
   effects: { readOnly: false, destructive: true, idempotent: true },
-  run({ message, ...ref }, { service }) {
-    return { run: service.claims.fail(ref, message) };
+  async run({ message, ...ref }, { service }) {
+    return { run: await service.claims.fail(ref, message) };
   },
 });

@@ -19,7 +19,7 @@ export const getRecordTool = defineTool({
   input: z.strictObject({ recordId: Identity }),
   output: z.object({ record: RecordViewSchema.nullable() }),
   effects: { readOnly: true, destructive: false, idempotent: true },
-  run: ({ recordId }, { service }) => ({ record: service.engine.getRecord(recordId) }),
+  run: async ({ recordId }, { service }) => ({ record: await service.engine.getRecord(recordId) }),
 });
 
 /** `get_artifact`: one Artifact with its data, by id or by (flowName, stageName). */
@@ -36,7 +36,7 @@ export const getArtifactTool = defineTool({
   }),
   output: z.object({ artifact: ArtifactViewSchema.nullable() }),
   effects: { readOnly: true, destructive: false, idempotent: true },
-  run: ({ artifactId, flowName, stageName, revision }, { service }) => {
+  run: async ({ artifactId, flowName, stageName, revision }, { service }) => {
     const byId = artifactId !== undefined;
     const byStage = flowName !== undefined || stageName !== undefined;
     if (byId === byStage) throw invalid("Pass either artifactId, or both flowName and stageName.");
@@ -44,7 +44,7 @@ export const getArtifactTool = defineTool({
       throw invalid("flowName and stageName go together.");
     }
     const query = byId ? { artifactId: artifactId! } : { flowName: flowName!, stageName: stageName! };
-    return { artifact: service.engine.getArtifact(query, revision) };
+    return { artifact: await service.engine.getArtifact(query, revision) };
   },
 });
 

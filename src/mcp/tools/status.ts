@@ -20,7 +20,10 @@ const ServiceView = z.object({
     source: SourceSchema,
     agentExecutor: AgentExecutorSchema,
   }),
-  storage: z.object({ kind: z.literal("sqlite"), journalMode: z.string() }),
+  storage: z.object({
+    kind: z.string().describe("the kind of store, `sqlite` today"),
+    journalMode: z.string(),
+  }),
   counts: z.object({
     runs: z.record(z.string(), z.number().int()),
     artifacts: z.number().int(),
@@ -47,8 +50,8 @@ export const statusTool = defineTool({
   input: z.strictObject({}),
   output: z.object({ service: ServiceView }),
   effects: { readOnly: true, destructive: false, idempotent: true },
-  run(_input, { endpoint, service }) {
-    const stats = service.engine.stats();
+  async run(_input, { endpoint, service }) {
+    const stats = await service.engine.stats();
     const roles = service.models.list();
     const fallback = roles.find((role) => role.role === "default")!;
     const { instance } = service;

@@ -31,8 +31,8 @@ export const flowTool = defineTool({
   }),
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: false },
-  run: ({ flowName, intent }, { service, endpoint }) => ({
-    run: service.engine.flow({ flowName, intent, source: endpoint.source }),
+  run: async ({ flowName, intent }, { service, endpoint }) => ({
+    run: await service.engine.flow({ flowName, intent, source: endpoint.source }),
   }),
 });
 
@@ -45,7 +45,9 @@ export const listWorkflowsTool = defineTool({
   input: z.strictObject({}),
   output: z.object({ workflows: z.array(WorkflowViewSchema) }),
   effects: { readOnly: true, destructive: false, idempotent: true },
-  run: (_input, { service, endpoint }) => ({ workflows: service.engine.listWorkflows(endpoint.source) }),
+  run: async (_input, { service, endpoint }) => ({
+    workflows: await service.engine.listWorkflows(endpoint.source),
+  }),
 });
 
 /** `get_run`: one Run, optionally with its timeline. */
@@ -57,9 +59,9 @@ export const getRunTool = defineTool({
   input: z.strictObject({ runId: Identity, timeline: z.boolean().optional() }),
   output: z.object({ run: RunViewSchema, timeline: z.array(RunEventViewSchema).optional() }),
   effects: { readOnly: true, destructive: false, idempotent: true },
-  run: ({ runId, timeline }, { service }) => {
-    const run = service.engine.getRun(runId);
-    return timeline ? { run, timeline: service.engine.getRunTimeline(runId) } : { run };
+  run: async ({ runId, timeline }, { service }) => {
+    const run = await service.engine.getRun(runId);
+    return timeline ? { run, timeline: await service.engine.getRunTimeline(runId) } : { run };
   },
 });
 
@@ -89,8 +91,8 @@ export const answerAskTool = defineTool({
   input: z.strictObject({ runId: Identity, actionId: Identity, answer: z.unknown() }),
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: false },
-  run: ({ runId, actionId, answer }, { service, endpoint }) => ({
-    run: service.engine.answerAsk({ runId, actionId, answer, source: endpoint.source }),
+  run: async ({ runId, actionId, answer }, { service, endpoint }) => ({
+    run: await service.engine.answerAsk({ runId, actionId, answer, source: endpoint.source }),
   }),
 });
 
@@ -103,7 +105,9 @@ export const cancelRunTool = defineTool({
   input: z.strictObject({ runId: Identity }),
   output: RunResult,
   effects: { readOnly: false, destructive: true, idempotent: true },
-  run: ({ runId }, { service, endpoint }) => ({ run: service.engine.cancelRun(runId, endpoint.source) }),
+  run: async ({ runId }, { service, endpoint }) => ({
+    run: await service.engine.cancelRun(runId, endpoint.source),
+  }),
 });
 
 /** `move_run`: moves a waiting Run to the current version of its workflow (internal endpoints only). */
@@ -117,7 +121,9 @@ export const moveRunTool = defineTool({
   input: z.strictObject({ runId: Identity }),
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: true },
-  run: ({ runId }, { service, endpoint }) => ({ run: service.engine.moveRun(runId, endpoint.source) }),
+  run: async ({ runId }, { service, endpoint }) => ({
+    run: await service.engine.moveRun(runId, endpoint.source),
+  }),
 });
 
 /** `retry_run`: a person resumes a Run whose agent call stopped; internal endpoints only. */
@@ -128,5 +134,7 @@ export const retryRunTool = defineTool({
   input: z.strictObject({ runId: Identity }),
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: false },
-  run: ({ runId }, { service, endpoint }) => ({ run: service.engine.retryRun(runId, endpoint.source) }),
+  run: async ({ runId }, { service, endpoint }) => ({
+    run: await service.engine.retryRun(runId, endpoint.source),
+  }),
 });

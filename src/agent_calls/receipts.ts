@@ -5,9 +5,9 @@
  * @module
  */
 
-import { z } from "../../lib/zod.ts";
-import { busy, conflict, toWeftError, type WeftError } from "../../errors.ts";
-import { canonicalJson } from "../../lib/canonical_json.ts";
+import { z } from "../lib/zod.ts";
+import { busy, conflict, toWeftError, type WeftError } from "../errors.ts";
+import { canonicalJson } from "../lib/canonical_json.ts";
 
 /** The most receipts one task may hold; past it the agent has to complete or fail. */
 export const MAX_RECEIPTS = 256;

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { MAX_RECEIPTS, ReceiptBook } from "../../src/mcp/agent/receipts.ts";
+import { MAX_RECEIPTS, ReceiptBook } from "../../src/agent_calls/receipts.ts";
 import { WeftError } from "../../src/errors.ts";
 import { invalid } from "../../src/errors.ts";
 

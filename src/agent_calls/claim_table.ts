@@ -3,13 +3,18 @@
  * owner token, which tool receipts the task holds, and the retained outcome of a finished call. It lives in
  * process memory only; a restart interrupts such Runs instead of restoring their claims.
  *
+ * It is the one way to an agent call, for an IDE's agent (through the MCP tools) and the service's model
+ * alike. Each operation checks the claim in memory and then makes one engine call, which reads the Run once
+ * and refuses a call the Run no longer waits on. Every change of a claimed call passes through here; only a
+ * cancel or a retry, which a person makes, ends claims from outside, and the table hears of those from the
+ * engine's change feed.
+ *
  * @module
  */
 
-import { z } from "../../lib/zod.ts";
-import { busy, conflict, invalid, notFound } from "../../errors.ts";
-import type { Engine } from "../../engine/engine.ts";
-import type { AgentCallFailureCode } from "../../engine/engine.ts";
+import { z } from "../lib/zod.ts";
+import { busy, conflict, invalid } from "../errors.ts";
+import type { AgentCallFailureCode, Engine } from "../engine/engine.ts";
 import {
   type AgentAssetView,
   AgentCallPhaseSchema,
@@ -17,9 +22,9 @@ import {
   type AgentTaskDefinition,
   AgentTaskDefinitionSchema,
   type RunView,
-} from "../../engine/views.ts";
-import { constantTimeEqual, newToken } from "../../lib/tokens.ts";
-import { canonicalJson } from "../../lib/canonical_json.ts";
+} from "../engine/views.ts";
+import { constantTimeEqual, newToken } from "../lib/tokens.ts";
+import { canonicalJson } from "../lib/canonical_json.ts";
 import {
   ReceiptBook,
   ReceiptBudget,
@@ -32,9 +37,8 @@ import {
 export type AgentCallEngine = Pick<
   Engine,
   | "getRun"
-  | "getRunTimeline"
-  | "agentTask"
-  | "markAgentCallClaimed"
+  | "agentCall"
+  | "claimAgentCall"
   | "runAgentTool"
   | "readAgentAsset"
   | "completeAgentCall"
@@ -78,8 +82,6 @@ interface Claim extends TaskRef {
   task: AgentTaskDefinition;
   receipts: ReceiptBook;
   settlement?: Settlement;
-  /** True while the engine completes or fails the call, whose own change events must not drop the claim. */
-  settling: boolean;
 }
 
 /**
@@ -98,21 +100,20 @@ export class ClaimTable {
 
   constructor(private readonly engine: AgentCallEngine, receiptLimits?: ReceiptLimits) {
     this.receiptBudget = new ReceiptBudget(receiptLimits);
-    engine.onRunChanged((run) => this.#observe(run));
+    engine.onRunChanged((run, eventTypes) => this.#observe(run, eventTypes));
   }
 
   /** The task of a pending call with its phase and receipts. */
-  describe(ref: TaskRef): AgentCallView {
-    const run = this.#waitingRun(ref);
+  async describe(ref: TaskRef): Promise<AgentCallView> {
+    const { task, phase } = await this.engine.agentCall(ref.runId, ref.callId);
     const held = this.#claims.get(ref.runId);
     const claim = held?.callId === ref.callId ? held : undefined;
-    const task = claim?.task ?? this.engine.agentTask(ref.runId, ref.callId);
     return {
       runId: ref.runId,
       callId: ref.callId,
       agentId: task.agentId,
-      phase: run.pendingAgentCall!.phase,
-      task,
+      phase,
+      task: claim?.task ?? task,
       receipts: claim?.receipts.summaries() ?? [],
     };
   }
@@ -121,20 +122,12 @@ export class ClaimTable {
    * Claims a pending call for `claimId`, or resumes the claim that `claimId` already holds. `claimant` is who
    * asks: an IDE's agent (`mcp_client`) or the service's model executor; each claims only its own Runs.
    */
-  claim(
+  async claim(
     ref: TaskRef & { claimId: string },
     claimant: AgentExecutor = "mcp_client",
-  ): { task: AgentTaskDefinition; ownerToken: string } {
-    const run = this.#waitingRun(ref);
-    if (run.execution.agentExecutor !== claimant) {
-      throw conflict(
-        run.execution.agentExecutor === "service"
-          ? `Run ${ref.runId} executes its agent steps with the service's model, not an MCP client`
-          : `Run ${ref.runId} waits for an IDE's agent; the service's model does not take its agent calls`,
-      );
-    }
+  ): Promise<{ task: AgentTaskDefinition; ownerToken: string }> {
     const held = this.#claims.get(ref.runId);
-    if (held?.callId === ref.callId) {
+    if (held?.callId === ref.callId && !held.settlement) {
       if (!constantTimeEqual(ref.claimId, held.claimId)) {
         throw conflict(
           `agent call ${ref.callId} of Run ${ref.runId} is already claimed by another claimant; ` +
@@ -143,15 +136,13 @@ export class ClaimTable {
       }
       return { task: held.task, ownerToken: held.ownerToken };
     }
-    const task = this.engine.agentTask(ref.runId, ref.callId);
-    this.engine.markAgentCallClaimed(ref.runId, ref.callId);
+    const { task } = await this.engine.claimAgentCall(ref.runId, ref.callId, claimant);
     // Replacing the Run's previous claim drops its retained completion: the next agent call has started.
     const claim: Claim = {
       ...ref,
       ownerToken: newToken(),
       task,
       receipts: new ReceiptBook(this.receiptBudget),
-      settling: false,
     };
     this.#claims.get(ref.runId)?.receipts.release();
     this.#claims.set(ref.runId, claim);
@@ -159,31 +150,31 @@ export class ClaimTable {
   }
 
   /** Runs one declared tool of the task, serially, or answers a retry from its receipt. */
-  callTool(ref: OwnerRef, request: ToolCallRequest): Promise<unknown> {
-    const claim = this.#owned(ref);
+  async callTool(ref: OwnerRef, request: ToolCallRequest): Promise<unknown> {
+    const claim = await this.#owned(ref);
     if (!claim.task.tools.some((tool) => tool.id === request.toolId)) {
       const declared = claim.task.tools.map((tool) => `"${tool.id}"`).join(", ") || "none";
       throw invalid(`toolId "${request.toolId}" is not a tool of this task; its declared tools: ${declared}`);
     }
-    return claim.receipts.run(
+    return await claim.receipts.run(
       request,
       () => this.engine.runAgentTool(ref.runId, ref.callId, request.toolId, request.input),
     );
   }
 
   /** Reads one declared Skill asset of the task. */
-  readAsset(ref: OwnerRef, assetId: string): AgentAssetView {
-    const claim = this.#owned(ref);
+  async readAsset(ref: OwnerRef, assetId: string): Promise<AgentAssetView> {
+    const claim = await this.#owned(ref);
     const declared = claim.task.skills.some((skill) => skill.assets.some((asset) => asset.id === assetId));
     // The id is not echoed: an agent that sends a path would otherwise see it reflected in the error.
     if (!declared) {
       throw invalid("assetId must be one of the ids listed in task.skills[].assets, never a path");
     }
-    return this.engine.readAgentAsset(ref.runId, ref.callId, assetId);
+    return await this.engine.readAgentAsset(ref.runId, ref.callId, assetId);
   }
 
   /** Completes the call with the agent's result; the engine validates it and continues the step. */
-  complete(ref: OwnerRef, result: unknown): RunView {
+  complete(ref: OwnerRef, result: unknown): Promise<RunView> {
     const value = parseRawJson(result);
     return this.#settle(
       ref,
@@ -194,7 +185,7 @@ export class ClaimTable {
   }
 
   /** Fails the call, and with it the Run, with the agent's message (the service's executor adds a code). */
-  fail(ref: OwnerRef, message: string, code?: AgentCallFailureCode): RunView {
+  fail(ref: OwnerRef, message: string, code?: AgentCallFailureCode): Promise<RunView> {
     return this.#settle(
       ref,
       "failed",
@@ -203,8 +194,13 @@ export class ClaimTable {
     );
   }
 
-  #settle(ref: OwnerRef, kind: Settlement["kind"], payload: unknown, settle: () => RunView): RunView {
-    const claim = this.#held(ref);
+  async #settle(
+    ref: OwnerRef,
+    kind: Settlement["kind"],
+    payload: unknown,
+    settle: () => Promise<RunView>,
+  ): Promise<RunView> {
+    const claim = await this.#held(ref);
     const fingerprint = canonicalJson(payload);
     if (claim.settlement) {
       if (claim.settlement.kind === kind && claim.settlement.fingerprint === fingerprint) {
@@ -215,41 +211,34 @@ export class ClaimTable {
           "identical retry gets the retained result. Follow the Run it returned (get_run)",
       );
     }
-    this.#waitingRun(ref);
     if (claim.receipts.inFlight) {
       throw busy("a tool call of this task is still running; wait for its result, then send this again");
     }
-    claim.settling = true;
-    try {
-      const run = settle();
-      claim.settlement = { kind, fingerprint, run };
-      claim.receipts.release();
-      claim.receipts = new ReceiptBook(this.receiptBudget);
-      if (run.status === "completed" || run.status === "failed") this.#retainEnded(run.runId);
-      return run;
-    } finally {
-      claim.settling = false;
-    }
+    const run = await settle();
+    claim.settlement = { kind, fingerprint, run };
+    claim.receipts.release();
+    claim.receipts = new ReceiptBook(this.receiptBudget);
+    if (run.status === "completed" || run.status === "failed") this.#retainEnded(run.runId);
+    return run;
   }
 
-  /** The claim `ref` owns, still unsettled and still awaited by its Run. */
-  #owned(ref: OwnerRef): Claim {
-    const claim = this.#held(ref);
+  /** The claim `ref` owns and has not settled; whether its Run still waits on it, the engine call checks. */
+  async #owned(ref: OwnerRef): Promise<Claim> {
+    const claim = await this.#held(ref);
     if (claim.settlement) {
       throw conflict(
         `agent call ${ref.callId} is already ${claim.settlement.kind}; follow the Run it returned`,
       );
     }
-    this.#waitingRun(ref);
     return claim;
   }
 
   /** The claim `ref` proves ownership of, settled or not. */
-  #held(ref: OwnerRef): Claim {
+  async #held(ref: OwnerRef): Promise<Claim> {
     const claim = this.#claims.get(ref.runId);
     const tokenMatches = constantTimeEqual(ref.ownerToken, claim?.ownerToken ?? "");
     if (claim && claim.callId === ref.callId && tokenMatches) return claim;
-    if (this.engine.getRun(ref.runId).status === "cancelled") {
+    if ((await this.engine.getRun(ref.runId)).status === "cancelled") {
       throw conflict(
         `Run ${ref.runId} was cancelled; ownership of its agent calls ended and late results are refused`,
       );
@@ -260,27 +249,14 @@ export class ClaimTable {
     );
   }
 
-  /** The Run, when it is waiting on exactly this agent call. */
-  #waitingRun(ref: TaskRef): RunView {
-    const run = this.engine.getRun(ref.runId);
-    if (run.status === "waiting" && run.pendingAgentCall?.id === ref.callId) return run;
-    const started = this.engine.getRunTimeline(ref.runId)
-      .some((event) => event.type === "agent_call_started" && event.callId === ref.callId);
-    if (!started) {
-      throw notFound(`Run ${ref.runId} has no agent call ${ref.callId}; get_run shows its pendingAgentCall`);
-    }
-    const now = run.pendingAgentCall ? `; its current agent call is ${run.pendingAgentCall.id}` : "";
-    throw conflict(
-      `agent call ${ref.callId} of Run ${ref.runId} is no longer active (the Run is ${run.status}${now})`,
-    );
-  }
-
-  /** Drops claims whose Run was cancelled, and unsettled claims whose call the Run no longer waits on. */
-  #observe(run: RunView): void {
-    const claim = this.#claims.get(run.runId);
-    if (!claim || claim.settling) return;
-    const stale = !claim.settlement && run.pendingAgentCall?.id !== claim.callId;
-    if (run.status === "cancelled" || stale) {
+  /**
+   * A person's cancel or retry ends the Run's claim (owner calls then get `CONFLICT`); an ended Run keeps its
+   * settled claim for identical retries, within {@linkcode RETAINED_ENDED_RUNS}. The table's own operations
+   * neither cancel nor retry, so what it hears about its own changes never drops a claim.
+   */
+  #observe(run: RunView, eventTypes: readonly string[]): void {
+    if (!this.#claims.has(run.runId)) return;
+    if (run.status === "cancelled" || eventTypes.includes("run_retried")) {
       this.#drop(run.runId);
       this.#ended.delete(run.runId);
     } else if (run.status === "completed" || run.status === "failed") this.#retainEnded(run.runId);

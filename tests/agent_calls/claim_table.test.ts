@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { Engine } from "../../src/engine/engine.ts";
 import { WeftError } from "../../src/errors.ts";
-import { type AgentCallEngine, ClaimTable, RETAINED_ENDED_RUNS } from "../../src/mcp/agent/claims.ts";
-import { MAX_RECEIPTS, ReceiptBook, ReceiptBudget } from "../../src/mcp/agent/receipts.ts";
+import { type AgentCallEngine, ClaimTable, RETAINED_ENDED_RUNS } from "../../src/agent_calls/claim_table.ts";
+import { MAX_RECEIPTS, ReceiptBook, ReceiptBudget } from "../../src/agent_calls/receipts.ts";
 import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
 import { EMBEDDED_WORKFLOWS } from "../../src/workflows/embedded.ts";
 
@@ -22,21 +22,25 @@ async function rejectsWith(action: () => unknown, code: string): Promise<WeftErr
   assert.fail(`expected ${code}`);
 }
 
-/** An in-memory engine whose agent tools wait for `release()` before they run. */
-function gatedEngine(receiptLimits?: { taskBytes: number; totalBytes: number }) {
+/**
+ * An in-memory engine whose agent tools wait for `release()` before they run. `release()` waits until a tool
+ * call has reached the gate, since a call passes the claim table's checks before it gets there.
+ */
+async function gatedEngine(receiptLimits?: { taskBytes: number; totalBytes: number }) {
   const projectDir = Deno.makeTempDirSync({ prefix: "weft-claims-" });
-  const engine = Engine.open({
+  const engine = await Engine.open({
     projectDir,
     storage: openSqliteStorage(":memory:"),
     embedded: EMBEDDED_WORKFLOWS,
   });
   let gate = Promise.withResolvers<void>();
+  let entered = Promise.withResolvers<void>();
   const gated: AgentCallEngine = {
     getRun: (runId) => engine.getRun(runId),
-    getRunTimeline: (runId) => engine.getRunTimeline(runId),
-    agentTask: (runId, callId) => engine.agentTask(runId, callId),
-    markAgentCallClaimed: (runId, callId) => engine.markAgentCallClaimed(runId, callId),
+    agentCall: (runId, callId) => engine.agentCall(runId, callId),
+    claimAgentCall: (runId, callId, claimant) => engine.claimAgentCall(runId, callId, claimant),
     runAgentTool: async (runId, callId, toolId, input) => {
+      entered.resolve();
       await gate.promise;
       return await engine.runAgentTool(runId, callId, toolId, input);
     },
@@ -48,23 +52,25 @@ function gatedEngine(receiptLimits?: { taskBytes: number; totalBytes: number }) 
   return {
     engine,
     claims: new ClaimTable(gated, receiptLimits),
-    release() {
+    async release() {
+      await entered.promise;
+      entered = Promise.withResolvers<void>();
       gate.resolve();
       gate = Promise.withResolvers<void>();
     },
-    close() {
-      engine.close();
+    async close() {
+      await engine.close();
       Deno.removeSync(projectDir, { recursive: true });
     },
   };
 }
 
 Deno.test("a second tool call, a completion and a failure while a tool runs are BUSY", async () => {
-  const { engine, claims, release, close } = gatedEngine();
+  const { engine, claims, release, close } = await gatedEngine();
   try {
-    const run = engine.flow({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+    const run = await engine.flow({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
     const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
-    const { ownerToken } = claims.claim({ ...ref, claimId: "agent-1" });
+    const { ownerToken } = await claims.claim({ ...ref, claimId: "agent-1" });
     const owner = { ...ref, ownerToken };
 
     const first = claims.callTool(owner, { toolCallId: "t1", toolId: "get_context", input: {} });
@@ -79,44 +85,44 @@ Deno.test("a second tool call, a completion and a failure while a tool runs are 
     );
     await rejectsWith(() => claims.complete(owner, { outcome: "ready" }), "BUSY");
     await rejectsWith(() => claims.fail(owner, "giving up"), "BUSY");
-    assert.deepEqual(claims.describe(ref).receipts, [{
+    assert.deepEqual((await claims.describe(ref)).receipts, [{
       toolCallId: "t1",
       toolId: "get_context",
       status: "running",
     }]);
 
-    release();
+    await release();
     assert.equal((await first as { intent: string }).intent, "add CSV export");
-    assert.deepEqual(claims.describe(ref).receipts, [
+    assert.deepEqual((await claims.describe(ref)).receipts, [
       { toolCallId: "t1", toolId: "get_context", status: "succeeded" },
     ]);
     // The refused call left no receipt, so the agent retries it with the same toolCallId.
     const retried = claims.callTool(owner, { toolCallId: "t2", toolId: "list_files", input: {} });
-    release();
+    await release();
     assert.deepEqual(await retried, { files: [], truncated: false });
-    assert.equal(engine.getRun(run.runId).status, "waiting");
+    assert.equal((await engine.getRun(run.runId)).status, "waiting");
   } finally {
-    close();
+    await close();
   }
 });
 
 Deno.test("a completion is retained for identical retries until the Run's next agent call is claimed", async () => {
-  const { engine, claims, release, close } = gatedEngine();
+  const { engine, claims, release, close } = await gatedEngine();
   try {
-    const run = engine.flow({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+    const run = await engine.flow({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
     const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
-    const owner = { ...ref, ...claims.claim({ ...ref, claimId: "agent-1" }) };
+    const owner = { ...ref, ...(await claims.claim({ ...ref, claimId: "agent-1" })) };
     const submitted = claims.callTool(owner, {
       toolCallId: "q1",
       toolId: "submit_questions",
       input: { value: [{ id: "scope", question: "Which reports?" }] },
     });
-    release();
+    await release();
     await submitted;
 
-    const asking = claims.complete(owner, '{ "outcome": "clarification_required" }');
+    const asking = await claims.complete(owner, '{ "outcome": "clarification_required" }');
     assert.equal(asking.pendingAction?.kind, "user_ask_questions");
-    assert.deepEqual(claims.complete(owner, { outcome: "clarification_required" }), asking);
+    assert.deepEqual(await claims.complete(owner, { outcome: "clarification_required" }), asking);
     await rejectsWith(() => claims.complete(owner, { outcome: "ready" }), "CONFLICT");
     await rejectsWith(() => claims.fail(owner, "no"), "CONFLICT");
     await rejectsWith(
@@ -124,18 +130,18 @@ Deno.test("a completion is retained for identical retries until the Run's next a
       "CONFLICT",
     );
 
-    const next = engine.answerAsk({
+    const next = await engine.answerAsk({
       runId: run.runId,
       actionId: asking.pendingAction!.id,
       answer: [{ questionId: "scope", isSkipped: false, answer: "All" }],
       source: "cli",
     });
     // Publishing the next call does not end the retention; claiming it does.
-    assert.deepEqual(claims.complete(owner, { outcome: "clarification_required" }), asking);
-    claims.claim({ runId: run.runId, callId: next.pendingAgentCall!.id, claimId: "agent-1" });
+    assert.deepEqual(await claims.complete(owner, { outcome: "clarification_required" }), asking);
+    await claims.claim({ runId: run.runId, callId: next.pendingAgentCall!.id, claimId: "agent-1" });
     await rejectsWith(() => claims.complete(owner, { outcome: "clarification_required" }), "CONFLICT");
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -172,32 +178,32 @@ Deno.test("the receipt book replays, refuses changed input and stops at its cap"
   assert.equal(runs, MAX_RECEIPTS - 1);
 });
 
-Deno.test("finished work is released: ended Runs keep their last settlement only up to a bound", () => {
-  const { engine, claims, close } = gatedEngine();
+Deno.test("finished work is released: ended Runs keep their last settlement only up to a bound", async () => {
+  const { engine, claims, close } = await gatedEngine();
   try {
     const ended: { runId: string; callId: string; ownerToken: string }[] = [];
     for (let i = 0; i < RETAINED_ENDED_RUNS + 44; i++) {
-      const run = engine.flow({ flowName: "intent", intent: `intent ${i}`, source: "agent_ide" });
+      const run = await engine.flow({ flowName: "intent", intent: `intent ${i}`, source: "agent_ide" });
       const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
-      const { ownerToken } = claims.claim({ ...ref, claimId: `claim-${i}` });
-      claims.fail({ ...ref, ownerToken }, "gave up");
+      const { ownerToken } = await claims.claim({ ...ref, claimId: `claim-${i}` });
+      await claims.fail({ ...ref, ownerToken }, "gave up");
       ended.push({ ...ref, ownerToken });
     }
     assert.equal(claims.size, RETAINED_ENDED_RUNS);
     const latest = ended.at(-1)!;
     assert.equal(
-      claims.fail(latest, "gave up").status,
+      (await claims.fail(latest, "gave up")).status,
       "failed",
       "a recent identical retry is still answered",
     );
 
-    const cancelled = engine.flow({ flowName: "intent", intent: "to cancel", source: "agent_ide" });
-    claims.claim({ runId: cancelled.runId, callId: cancelled.pendingAgentCall!.id, claimId: "c" });
+    const cancelled = await engine.flow({ flowName: "intent", intent: "to cancel", source: "agent_ide" });
+    await claims.claim({ runId: cancelled.runId, callId: cancelled.pendingAgentCall!.id, claimId: "c" });
     assert.equal(claims.size, RETAINED_ENDED_RUNS + 1);
-    engine.cancelRun(cancelled.runId, "agent_ide");
+    await engine.cancelRun(cancelled.runId, "agent_ide");
     assert.equal(claims.size, RETAINED_ENDED_RUNS, "a cancelled Run's claim is dropped at once");
   } finally {
-    close();
+    await close();
   }
 });
 
@@ -228,30 +234,30 @@ Deno.test("receipts hold a bounded amount of output per task and in total, with 
 });
 
 Deno.test("the claim table gives receipt memory back when calls settle, Runs end or claims are replaced", async () => {
-  const { engine, claims, release, close } = gatedEngine({ taskBytes: 1 << 20, totalBytes: 4 << 20 });
+  const { engine, claims, release, close } = await gatedEngine({ taskBytes: 1 << 20, totalBytes: 4 << 20 });
   try {
     const refs = [];
     for (let i = 0; i < 3; i++) {
-      const run = engine.flow({ flowName: "intent", intent: `memory ${i}`, source: "agent_ide" });
+      const run = await engine.flow({ flowName: "intent", intent: `memory ${i}`, source: "agent_ide" });
       const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
-      const { ownerToken } = claims.claim({ ...ref, claimId: `claim-${i}` });
+      const { ownerToken } = await claims.claim({ ...ref, claimId: `claim-${i}` });
       const pending = claims.callTool({ ...ref, ownerToken }, {
         toolCallId: "t",
         toolId: "get_context",
         input: {},
       });
-      release();
+      await release();
       await pending;
       refs.push({ ...ref, ownerToken });
     }
     assert.ok(claims.receiptBudget.held > 0);
-    claims.fail(refs[0], "gave up");
-    engine.cancelRun(refs[1].runId, "agent_ide");
+    await claims.fail(refs[0], "gave up");
+    await engine.cancelRun(refs[1].runId, "agent_ide");
     const one = claims.receiptBudget.held;
     assert.ok(one > 0, "the third task still holds its receipt");
-    claims.fail(refs[2], "gave up");
+    await claims.fail(refs[2], "gave up");
     assert.equal(claims.receiptBudget.held, 0);
   } finally {
-    close();
+    await close();
   }
 });
