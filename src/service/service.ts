@@ -17,6 +17,8 @@ import type { ServiceContext } from "../mcp/context.ts";
 import { createSessionServer } from "../mcp/server.ts";
 import { ClaimTable } from "../mcp/agent/claims.ts";
 import { toolsFor } from "../mcp/tools/mod.ts";
+import { ENDPOINTS } from "../mcp/endpoints.ts";
+import { listingFor } from "../mcp/listing.ts";
 import { openSqliteStorage } from "../store/sqlite_storage.ts";
 import { ModelConfig, modelRolesOf } from "../model/config.ts";
 import { ModelExecutor } from "../model/executor.ts";
@@ -146,6 +148,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ? watch.idle.then(() => logger.log("service.idle_exit", { idleFor: formatDuration(idleExit) }))
       : new Promise<void>(() => {});
 
+    // The IDE's first tools/list would build its answer while the IDE waits. Right after ready, a client that
+    // started the service is still checking it before it connects: the answers are built in that gap.
+    const listings = setTimeout(() => {
+      for (const endpoint of ENDPOINTS) {
+        if (endpoint.tokenClass === "external") listingFor(endpoint, toolsFor(endpoint));
+      }
+    }, 0);
+
     let stopping: Promise<void> | undefined;
     const running = server;
     const openedEngine = engine;
@@ -161,6 +171,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         stopping ??= (async () => {
           try {
             watch?.stop();
+            clearTimeout(listings);
             // Model requests in flight end first; their Runs are interrupted on the next start.
             await executor.stop();
             // Open SSE streams would keep the server's shutdown waiting forever: close the sessions first.

@@ -10,6 +10,7 @@
  * 5. one agent handoff (claim, two tool calls, complete) on the embedded `intent` workflow over `/mcp`;
  * 6. 16 clients driving `intent` Runs (two handoffs and two confirmations each) at once: Runs per second;
  * 7. `weft mcp` (the stdio bridge) from spawn to a completed `initialize`, against a bare SDK stdio server;
+ *    and the IDE's cold call, from spawn to `tools/list` answered when the bridge has to start the service;
  * 8. what an agent loads from each endpoint (`tools/list` plus instructions) against its byte budget, and the
  *    sizes of `get_run` and of the claim's task on an `intent` Run;
  * 9. commit-to-notification latency (a change on one session, the notification on another) against the echo
@@ -42,7 +43,7 @@ import { benchConcurrent, benchHandoff } from "./handoffs.ts";
 import { benchListArtifacts } from "./list_artifacts.ts";
 import { benchContext, benchResultSizes } from "./context.ts";
 import { benchListRuns } from "./list_runs.ts";
-import { benchBridgeStartup } from "./bridge_startup.ts";
+import { benchBridgeStartup, benchColdCall } from "./bridge_startup.ts";
 import { benchNotification, benchSubscribedSoak } from "./notifications.ts";
 import { benchModelTurns } from "./model_turns.ts";
 import { benchStudioLoad, benchStudioSize } from "./studio.ts";
@@ -72,6 +73,7 @@ async function main(): Promise<number> {
     } finally {
       await weftServer.stop();
     }
+    await benchColdCall();
     return report(meta, started);
   }
   let weftServer: Started | undefined;
@@ -99,6 +101,7 @@ async function main(): Promise<number> {
     await weftServer?.stop();
     await bareServer?.stop();
   }
+  await benchColdCall();
   await benchListArtifacts();
   await benchListRuns();
   await benchSubscribedSoak();
