@@ -20,11 +20,13 @@
  * 11. Studio in Chromium: from opening the page to the Runs list shown with 1,000 Runs stored, against a
  *     static page of the same server; and the bytes of Studio's embedded files.
  * 12. the connection gate: the bare `echo` through weft's TCP front against the same server without it.
+ * 13. memory at rest: the resident memory of a service that answered one `status` and was then left quiet
+ *     (`--rest-seconds N`, default 60), against the bare server left the same way after one `echo`.
  *
  * Prints a table, a Markdown section for the README and, last, one JSON line of figures. Only 127.0.0.1 is
  * contacted; every child process and temp directory is removed at the end, on error, on Ctrl-C and when the
  * overall deadline passes. `--quick` runs fewer iterations (for a smoke test); `--startup` runs rows 1 and 7
- * only.
+ * only; `--rest-seconds N` sets how long row 13 stays quiet.
  *
  * @module
  */
@@ -46,6 +48,7 @@ import { benchListRuns } from "./list_runs.ts";
 import { benchBridgeStartup, benchColdCall } from "./bridge_startup.ts";
 import { benchNotification, benchSubscribedSoak } from "./notifications.ts";
 import { benchModelTurns } from "./model_turns.ts";
+import { benchMemoryAtRest } from "./memory_at_rest.ts";
 import { benchStudioLoad, benchStudioSize } from "./studio.ts";
 
 async function main(): Promise<number> {
@@ -102,6 +105,7 @@ async function main(): Promise<number> {
     await bareServer?.stop();
   }
   await benchColdCall();
+  await benchMemoryAtRest();
   await benchListArtifacts();
   await benchListRuns();
   await benchSubscribedSoak();
