@@ -111,7 +111,7 @@ async function main(): Promise<number> {
   await benchSubscribedSoak();
   await benchModelTurns();
   await benchStudioLoad();
-  benchStudioSize();
+  await benchStudioSize();
   benchContext();
   return report(meta, started);
 }
