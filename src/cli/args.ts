@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { nearest } from "./suggest.ts";
+import { DURATION_FORMS, parseDuration } from "../lib/duration.ts";
 
 /** Raised for a wrong command line; the CLI prints it with the command's usage and exits 2. */
 export class UsageError extends Error {
@@ -42,8 +43,15 @@ export interface IntegerOption {
   help: string;
 }
 
+/** An option with a duration (`--idle-exit 30m`), parsed to milliseconds. */
+export interface DurationOption {
+  type: "duration";
+  arg: string;
+  help: string;
+}
+
 /** One declared option. */
-export type OptionSpec = FlagOption | TextOption | IntegerOption;
+export type OptionSpec = FlagOption | TextOption | IntegerOption | DurationOption;
 
 /** A command's declared options, by long name without the dashes. */
 export type OptionSpecs = Record<string, OptionSpec>;
@@ -57,10 +65,18 @@ export const PORT_OPTION: IntegerOption = {
   help: "listen on port N (0: any free port); default: the port of the last run, else any",
 };
 
+/** `--idle-exit DURATION`, as `start` and `serve` take it. */
+export const IDLE_EXIT_OPTION: DurationOption = {
+  type: "duration",
+  arg: "DURATION",
+  help: "exit after this long with no session, no stream and no work in progress: " + DURATION_FORMS,
+};
+
 /** The parsed value of each declared option: flags are booleans, the others absent unless given. */
 export type OptionValues<O extends OptionSpecs> = {
-  [K in keyof O]: O[K] extends FlagOption ? boolean : O[K] extends IntegerOption ? number | undefined
-  : string | undefined;
+  [K in keyof O]: O[K] extends FlagOption ? boolean
+    : O[K] extends IntegerOption | DurationOption ? number | undefined
+    : string | undefined;
 };
 
 /** What every command gets besides its own options. */
@@ -87,7 +103,7 @@ export function parseCommandLine<O extends OptionSpecs>(args: string[], specs: O
   const all: OptionSpecs = { ...COMMON_OPTIONS, ...specs };
   const config = Object.fromEntries(
     Object.entries(all).map(([name, spec]) => {
-      const short = spec.type === "integer" ? undefined : spec.short;
+      const short = "short" in spec ? spec.short : undefined;
       return [name, {
         type: spec.type === "boolean" ? "boolean" as const : "string" as const,
         ...(short ? { short } : {}),
@@ -108,6 +124,8 @@ export function parseCommandLine<O extends OptionSpecs>(args: string[], specs: O
       ? value === true
       : spec.type === "integer" && value !== undefined
       ? parseInteger(String(value), `--${name}`, spec.min, spec.max)
+      : spec.type === "duration" && value !== undefined
+      ? parseDurationOption(String(value), `--${name}`)
       : value;
   }
   return {
@@ -128,6 +146,13 @@ export function parseInteger(text: string, option: string, min: number, max?: nu
     throw new UsageError(`${option} takes a whole number ${range}, not "${text}"`);
   }
   return value;
+}
+
+/** A duration in milliseconds, or a usage error naming the option and the accepted forms. */
+function parseDurationOption(text: string, option: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UsageError(`${option} takes a duration: ${DURATION_FORMS}; not "${text}"`);
+  return ms;
 }
 
 /** node:util's messages end with advice meant for Node programs; keep the fact, and suggest the option meant. */

@@ -143,7 +143,7 @@ function helpText<O extends OptionSpecs>(spec: CommandSpec<O>): string {
 }
 
 function optionRow(name: string, option: OptionSpec): [string, string] {
-  const short = option.type !== "integer" && option.short ? `-${option.short}, ` : "";
+  const short = "short" in option && option.short ? `-${option.short}, ` : "";
   const arg = option.type === "boolean" ? "" : ` ${option.arg}`;
   return [`${short}--${name}${arg}`, option.help];
 }

@@ -10,7 +10,7 @@ import { inspectLock } from "../weft_dir/lock.ts";
 import { UNTRUSTED_FIX } from "../weft_dir/trust.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
 import { isProcessAlive } from "../weft_dir/process.ts";
-import { PORT_OPTION, UsageError } from "./args.ts";
+import { IDLE_EXIT_OPTION, PORT_OPTION, UsageError } from "./args.ts";
 import { defineCommand } from "./command.ts";
 import { CommandFailure } from "./failure.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -79,10 +79,14 @@ export const statusCommand = defineCommand({
 export const startCommand = defineCommand({
   name: "start",
   summary: "start the service for a project in the background (or reuse it)",
-  synopsis: "start [--port N]",
-  description: "Starts the service in the background, or reuses the one that runs for the project.",
+  synopsis: "start [--port N] [--idle-exit DURATION]",
+  description: `Starts the service in the background, or reuses the one that runs for the project.
+It runs until \`weft stop\`, or with --idle-exit until it has had nothing to do for that long.
+(A service that weft mcp, flow, studio or attach starts exits after 30 minutes idle by default:
+service.idleExit in the user-level weft.json, docs/reference.md.)`,
   options: {
     port: PORT_OPTION,
+    "idle-exit": { ...IDLE_EXIT_OPTION, help: `${IDLE_EXIT_OPTION.help}; default 0` },
   },
   json: 'print { "state": "running", "reason", "url", "port"?, "pid", "instanceId" }',
   async run({ projectDir, positionals, json, options }) {
@@ -100,7 +104,10 @@ export const startCommand = defineCommand({
       report(json, { ...before, reason: "already running; reused" }, `already running  ${before.url}`);
       return EXIT.OK;
     }
-    const ready = await spawnService(projectDir, options.port);
+    const ready = await spawnService(projectDir, {
+      port: options.port,
+      idleExitMs: options["idle-exit"] ?? 0,
+    });
     const after = { state: "running" as const, reason: "started", ...ready };
     report(json, after, `started  ${ready.url}  pid ${ready.pid}`);
     return EXIT.OK;

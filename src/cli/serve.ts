@@ -1,6 +1,7 @@
 /**
  * `weft serve`: the service in the foreground. Prints exactly one JSON ready line on stdout, then runs until
- * SIGTERM, SIGINT or (with `--exit-with-stdin`) the end of stdin, and shuts down cleanly.
+ * SIGTERM, SIGINT, (with `--exit-with-stdin`) the end of stdin or (with an idle exit) a long enough time with
+ * nothing to do, and shuts down cleanly.
  *
  * @module
  */
@@ -9,7 +10,7 @@ import type { RunningService } from "../service/service.ts";
 import { claimStateDir } from "../weft_dir/claim.ts";
 import { LockHeldError, releaseLock } from "../weft_dir/lock.ts";
 import { UntrustedStateError } from "../weft_dir/trust.ts";
-import { PORT_OPTION } from "./args.ts";
+import { IDLE_EXIT_OPTION, PORT_OPTION, UsageError } from "./args.ts";
 import { defineCommand } from "./command.ts";
 import { DEFAULT_SESSION_LIMITS } from "../http/session_limits.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -19,12 +20,15 @@ import { CommandFailure, describeFailure, printFailure } from "./failure.ts";
 export const serveCommand = defineCommand({
   name: "serve",
   summary: "run the service in the foreground (for sidecars and tests)",
-  synopsis: "serve [--port N] [--exit-with-stdin] [--studio-url] [--max-sessions N]",
+  synopsis:
+    "serve [--port N] [--exit-with-stdin] [--studio-url] [--max-sessions N] [--idle-exit DURATION | --on-behalf]",
   description: `Runs the service in the foreground. When ready, prints one JSON line on stdout:
   {"ready":true,"url":...,"port":...,"pid":...,"instanceId":...}
 With --studio-url the line also has "studioUrl": an address that opens Studio in a browser or web
 view, with a single-use ticket valid for about a minute (docs/embedding.md).
-Stops cleanly on SIGTERM or SIGINT, and with --exit-with-stdin when stdin closes.
+Stops cleanly on SIGTERM or SIGINT, with --exit-with-stdin when stdin closes, and with --idle-exit
+once it has had no session, no stream and no work in progress for that long (a Run waiting for a
+person does not count: it waits on disk, and the next client starts the service again).
 If it cannot start, prints {"ready":false,"error":...,"code":...,"fix":...} on stdout and the
 reason on stderr.`,
   options: {
@@ -42,6 +46,13 @@ reason on stderr.`,
         `cap the open MCP sessions of each token class (default ${DEFAULT_SESSION_LIMITS.maxSessions}); ` +
         "past it, 503 on the IDE's endpoints",
     },
+    "idle-exit": { ...IDLE_EXIT_OPTION, help: `${IDLE_EXIT_OPTION.help}; default 0` },
+    "on-behalf": {
+      type: "boolean",
+      help:
+        "started by a client for the person (weft mcp, flow, studio, attach): the idle exit is the user " +
+        "configuration's service.idleExit, else 30m",
+    },
   },
   json: "(the ready line is always JSON)",
   run: ({ projectDir, options }) => serve(projectDir, options),
@@ -49,9 +60,19 @@ reason on stderr.`,
 
 async function serve(
   projectDir: string,
-  options: { port?: number; "exit-with-stdin": boolean; "studio-url": boolean; "max-sessions"?: number },
+  options: {
+    port?: number;
+    "exit-with-stdin": boolean;
+    "studio-url": boolean;
+    "max-sessions"?: number;
+    "idle-exit"?: number;
+    "on-behalf": boolean;
+  },
 ): Promise<number> {
   const maxSessions = options["max-sessions"] ?? DEFAULT_SESSION_LIMITS.maxSessions;
+  if (options["on-behalf"] && options["idle-exit"] !== undefined) {
+    throw new UsageError("--on-behalf takes the configured idle exit; give either it or --idle-exit");
+  }
   // Listening before starting: a stop requested while the service starts still ends it cleanly, with its
   // lock released, instead of the default action killing it half-started.
   const stopRequested = new Promise<void>((resolve) => {
@@ -79,6 +100,7 @@ async function serve(
       port: options.port,
       limits: { ...DEFAULT_SESSION_LIMITS, maxSessions },
       claimed: claimed.value,
+      idleExit: options["on-behalf"] ? "configured" : options["idle-exit"],
     });
   } catch (error) {
     // The ready line carries the classified failure, so that `weft start` reports it with its own fix.
@@ -92,7 +114,7 @@ async function serve(
   const studio = options["studio-url"] ? { studioUrl: service.studioUrl() } : {};
   console.log(JSON.stringify({ ready: true, url, port, pid, instanceId, ...studio }));
 
-  await stopRequested;
+  await Promise.race([stopRequested, service.idle]);
   await service.shutdown();
   return EXIT.OK;
 }

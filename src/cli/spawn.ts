@@ -29,18 +29,30 @@ export function selfCommand(): { command: string; args: string[] } {
   return { command: exec, args: ["run", "-A", main] };
 }
 
+/** How to start the service in the background. */
+export interface SpawnOptions {
+  port?: number;
+  /**
+   * The idle exit a person asked for (`weft start --idle-exit`), in milliseconds; absent when a client starts
+   * the service on someone's behalf, which then exits after the user configuration's idle time.
+   */
+  idleExitMs?: number;
+}
+
 /**
  * Spawns `serve` detached from this process, reads its one ready line, and lets it run on. Its stderr goes
  * nowhere: once we stop reading, a write into a closed pipe could otherwise end it.
  */
-export async function spawnService(projectDir: string, port?: number): Promise<ReadyLine> {
+export async function spawnService(projectDir: string, options: SpawnOptions = {}): Promise<ReadyLine> {
   const self = selfCommand();
+  const { port, idleExitMs } = options;
   const args = [
     ...self.args,
     "serve",
     "--project",
     projectDir,
     ...(port === undefined ? [] : ["--port", `${port}`]),
+    ...(idleExitMs === undefined ? ["--on-behalf"] : ["--idle-exit", `${idleExitMs / 1000}`]),
   ];
   const child = new Deno.Command(self.command, {
     args,

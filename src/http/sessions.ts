@@ -13,6 +13,7 @@ import type { StandaloneListener } from "../mcp/resources/subscriptions.ts";
 import { EventLog, STANDALONE_STREAM } from "./event_log.ts";
 import { MeteredBody } from "./metered_body.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { WorkInProgress } from "../lib/work_in_progress.ts";
 import { randomId } from "../lib/tokens.ts";
 import { jsonRpcError } from "./middleware.ts";
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./session_limits.ts";
@@ -34,6 +35,19 @@ interface Session {
   lastSeen: number;
   /** Responses still streaming: a person answering a form for hours keeps the session busy, not idle. */
   streaming: number;
+  /** Ends the session's count in the service's work in progress. */
+  ended: () => void;
+}
+
+/** What a session table is built with besides its limits. */
+export interface SessionTableOptions {
+  /** The clock of idle sessions (injectable for tests). */
+  now?: () => number;
+  /**
+   * Where each open session counts as work in progress, so the service stays while any is open (its streams
+   * included: they end with it).
+   */
+  work?: WorkInProgress;
 }
 
 /** The table of open sessions and the stage of the HTTP handler that serves them. */
@@ -43,13 +57,18 @@ export class SessionTable {
   /** Event streams still open, for the keep-alive tick. */
   #streams = new Set<MeteredBody>();
   #timers: ReturnType<typeof setInterval>[] = [];
+  readonly #now: () => number;
+  readonly #work: WorkInProgress | undefined;
 
   constructor(
     readonly limits: SessionLimits,
     private readonly createServer: (endpoint: Endpoint) => SessionServer,
     private readonly logger: Logger,
-    private readonly now: () => number = Date.now,
-  ) {}
+    options: SessionTableOptions = {},
+  ) {
+    this.#now = options.now ?? Date.now;
+    this.#work = options.work;
+  }
 
   /** Open sessions, for `status`. */
   get size(): number {
@@ -92,7 +111,7 @@ export class SessionTable {
 
   /** Closes every session idle for longer than the limit; returns how many it closed. */
   async sweep(): Promise<number> {
-    const cutoff = this.now() - this.limits.idleMs;
+    const cutoff = this.#now() - this.limits.idleMs;
     const idle = [...this.#sessions.entries()].filter(([, session]) =>
       session.streaming === 0 && session.lastSeen < cutoff
     );
@@ -120,7 +139,7 @@ export class SessionTable {
             "Mcp-Session-Id",
         );
       }
-      session.lastSeen = this.now();
+      session.lastSeen = this.#now();
       const standalone = request.method === "GET" ? standaloneResumption(session, request) : undefined;
       const response = await session.transport.handleRequest(request, { parsedBody: body });
       return this.#tracked(session, response, response.ok ? standalone : undefined);
@@ -167,6 +186,7 @@ export class SessionTable {
     this.logger.log("session.evicted", { path: oldest[1].endpoint.path, session: oldest[0] });
     await oldest[1].transport.close();
     this.#sessions.delete(oldest[0]);
+    oldest[1].ended();
     return true;
   }
 
@@ -184,8 +204,9 @@ export class SessionTable {
           server,
           standalone,
           log,
-          lastSeen: this.now(),
+          lastSeen: this.#now(),
           streaming: 0,
+          ended: this.#work?.begin() ?? (() => {}),
         });
         this.logger.log("session.opened", { path: endpoint.path, session: id });
       },
@@ -193,7 +214,9 @@ export class SessionTable {
     // Set before connect: the server replaces onclose handlers it finds, and chains to this one.
     transport.onclose = () => {
       const id = transport.sessionId;
-      if (id && this.#sessions.delete(id)) {
+      const session = id ? this.#sessions.get(id) : undefined;
+      if (id && session && this.#sessions.delete(id)) {
+        session.ended();
         this.logger.log("session.closed", { path: endpoint.path, session: id });
       }
     };
@@ -215,7 +238,7 @@ export class SessionTable {
     const eventStream = response.headers.get("content-type")?.startsWith("text/event-stream") ?? false;
     const metered = new MeteredBody(response.body, (body, delivered) => {
       session.streaming--;
-      session.lastSeen = this.now();
+      session.lastSeen = this.#now();
       this.#streams.delete(body);
       if (standalone) session.standalone?.closed(body);
       // The client has every event of this stream: the log need not keep them for a resume.
@@ -236,6 +259,7 @@ export class SessionTable {
     for (const timer of this.#timers.splice(0)) clearInterval(timer);
     const sessions = [...this.#sessions.values()];
     await Promise.allSettled(sessions.map((session) => session.server.close()));
+    for (const session of sessions) session.ended();
     this.#sessions.clear();
   }
 }

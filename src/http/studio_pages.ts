@@ -6,12 +6,12 @@
  * @module
  */
 
-import { STUDIO_ASSETS, STUDIO_INDEX, type StudioAsset } from "../studio/assets.ts";
+import { STUDIO_INDEX } from "../studio/paths.ts";
 import { hasBearer } from "./checks.ts";
+import { acceptsGzip, etagOf, StudioFiles } from "./studio_files.ts";
 import { type Handler, jsonRpcError } from "./middleware.ts";
 import type { StudioAccess } from "./studio_access.ts";
 import { judgeStudioCookie, studioCookies, withRenewal } from "./studio_cookie.ts";
-import { base64url } from "../lib/base64url.ts";
 import type { Logger } from "../lib/logger.ts";
 
 /** Where a holder of the internal token asks for a ticket (POST). */
@@ -52,11 +52,7 @@ export interface StudioPagesOptions {
 /** The handler of Studio's paths, after the Host, target and Origin checks. */
 export function studioPages(options: StudioPagesOptions): Handler {
   const { access, port, logger } = options;
-  const etags = new Map<StudioAsset, Promise<string>>();
-  const etagOf = (asset: StudioAsset) => {
-    if (!etags.has(asset)) etags.set(asset, digest(asset.body));
-    return etags.get(asset)!;
-  };
+  let files: Promise<StudioFiles> | undefined;
 
   return async (request) => {
     const url = new URL(request.url);
@@ -87,18 +83,27 @@ export function studioPages(options: StudioPagesOptions): Handler {
         { "www-authenticate": 'Bearer realm="weft"' },
       );
     }
-    const asset = assetAt(url.pathname);
-    if (!asset) return page(404, "Not found", "Studio has no such file.");
-    const etag = await etagOf(asset);
-    const headers = {
+    const file = (await (files ??= StudioFiles.load())).at(url.pathname);
+    if (!file) return page(404, "Not found", "Studio has no such file.");
+    const gzip = file.gzip !== undefined && acceptsGzip(request.headers.get("accept-encoding"));
+    const etag = etagOf(file, gzip);
+    const headers: Record<string, string> = {
       ...STUDIO_SECURITY_HEADERS,
-      "content-type": asset.contentType,
-      // The page itself is never stored; its files are revalidated, so a new weft serves its new page at once.
-      "cache-control": asset === STUDIO_ASSETS.get(STUDIO_INDEX) ? "no-store" : "private, no-cache",
+      "content-type": file.contentType,
+      // The page itself is never stored, so a new weft's page (naming its new files) is shown at once; a file
+      // at its hashed name never changes; one at its plain name is revalidated.
+      "cache-control": file.page
+        ? "no-store"
+        : file.immutable
+        ? "private, max-age=31536000, immutable"
+        : "private, no-cache",
       etag,
+      vary: "accept-encoding",
+      ...(gzip ? { "content-encoding": "gzip" } : {}),
     };
     const fresh = request.headers.get("if-none-match") === etag;
-    const response = new Response(fresh || request.method === "HEAD" ? null : asset.body, {
+    const body = gzip ? file.gzip! : file.body;
+    const response = new Response(fresh || request.method === "HEAD" ? null : body, {
       status: fresh ? 304 : 200,
       headers,
     });
@@ -145,14 +150,6 @@ export function studioPages(options: StudioPagesOptions): Handler {
   }
 }
 
-/** The asset at `path`; any other path without a file extension is the page itself (its own routes). */
-function assetAt(path: string): StudioAsset | undefined {
-  const exact = STUDIO_ASSETS.get(path);
-  if (exact) return exact;
-  const last = path.slice(path.lastIndexOf("/") + 1);
-  return last.includes(".") ? undefined : STUDIO_ASSETS.get(STUDIO_INDEX);
-}
-
 function redirect(status: 303 | 308, location: string): Response {
   return new Response(null, {
     status,
@@ -175,9 +172,4 @@ function page(status: number, title: string, message: string, extra: Record<stri
       ...extra,
     },
   });
-}
-
-async function digest(text: string): Promise<string> {
-  const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return `"${base64url(new Uint8Array(hash))}"`;
 }

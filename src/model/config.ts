@@ -9,6 +9,7 @@
  */
 import { join } from "node:path";
 import { z } from "../lib/zod.ts";
+import { DURATION_FORMS, DURATION_PATTERN, parseDuration } from "../lib/duration.ts";
 import type { ModelRoles, RoleReadiness } from "../engine/model_roles.ts";
 
 /** A role name: `default` or a lowercase identifier a workflow's agent step names. */
@@ -50,11 +51,26 @@ const ModelEntry = z.strictObject({
 /** One role's entry. */
 export type ModelEntry = z.infer<typeof ModelEntry>;
 
+/** How long a service started on someone's behalf stays with nothing to do, when the person says nothing. */
+export const DEFAULT_IDLE_EXIT_MS = 30 * 60_000;
+
+const ServiceSettings = z.strictObject({
+  idleExit: z.union([z.int().min(0), z.string().regex(DURATION_PATTERN, `must be ${DURATION_FORMS}`)])
+    .optional().describe(
+      "how long a service that a client started for you (weft mcp, flow, studio, attach) stays with no " +
+        "session, no stream and no work in progress before it exits: 0 (never), seconds, or 90s, 30m, 2h; " +
+        "default 30m",
+    ),
+});
+
 /** The whole file (the project's `weft.json` and the user-level file share it). */
 export const ModelConfigFile = z.strictObject({
   $schema: z.string().optional(),
   models: z.record(z.string().regex(RolePattern, "must be `default` or a lowercase role name"), ModelEntry)
     .optional().describe("roles: `default` plus named ones a workflow's agent step may ask for"),
+  service: ServiceSettings.optional().describe(
+    "the service's own settings; read from the user-level file only, so a project cannot set them",
+  ),
 });
 
 /** Where a resolved entry came from. */
@@ -100,6 +116,28 @@ function userConfigDir(env: (name: string) => string | undefined): string {
   if (Deno.build.os === "windows") return env("APPDATA") ?? join(home, "AppData", "Roaming");
   if (Deno.build.os === "darwin") return join(home, "Library", "Application Support");
   return env("XDG_CONFIG_HOME") || join(home, ".config");
+}
+
+/**
+ * The idle exit of a service started on someone's behalf, from the user-level file's `service.idleExit`
+ * (default 30 minutes; 0 is never). A file that cannot be read or says something else gives the default,
+ * flagged `invalid`, so a broken setting never keeps the service from starting.
+ */
+export function configuredIdleExit(
+  env: (name: string) => string | undefined = readEnv,
+): { idleExitMs: number; invalid?: true } {
+  const fallback = { idleExitMs: DEFAULT_IDLE_EXIT_MS };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Deno.readTextFileSync(configLocations(".", env).userFile));
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? fallback : { ...fallback, invalid: true };
+  }
+  const settings = ServiceSettings.optional().safeParse((raw as { service?: unknown } | null)?.service);
+  if (!settings.success) return { ...fallback, invalid: true };
+  const idleExit = settings.data?.idleExit;
+  if (idleExit === undefined) return fallback;
+  return { idleExitMs: typeof idleExit === "number" ? idleExit * 1000 : parseDuration(idleExit)! };
 }
 
 /** One file as read: absent, its roles, or why it cannot be used. */

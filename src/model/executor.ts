@@ -11,6 +11,7 @@ import type { RunView } from "../engine/views.ts";
 import { type AgentCallPort, driveAgentCall } from "./agent_loop.ts";
 import type { ModelConfig } from "./config.ts";
 import type { TurnRequest, TurnResponse } from "./turn.ts";
+import type { WorkInProgress } from "../lib/work_in_progress.ts";
 
 /** The engine operations the executor uses. */
 export type ExecutorEngine = Pick<
@@ -31,6 +32,8 @@ export interface ModelExecutorOptions {
   /** The configuration as it is on disk now: an edited weft.json applies to the next agent call. */
   config: () => ModelConfig;
   log: (event: Record<string, unknown>) => void;
+  /** Where each agent call being driven counts as the service's own work, so an idle exit waits for it. */
+  work?: WorkInProgress;
 }
 
 interface ActiveCall {
@@ -76,13 +79,17 @@ export class ModelExecutor {
     const controller = new AbortController();
     const call: ActiveCall = { runId: run.runId, controller, done: Promise.resolve() };
     this.#active.set(pending.id, call);
+    const ended = this.#options.work?.begin();
     // Started after the change that published the call has been committed and every listener has seen it.
     call.done = Promise.resolve()
       .then(() => this.#drive(run.runId, pending.id, controller.signal))
       .catch((error) =>
         this.#options.log({ event: "model.executor_error", runId: run.runId, detail: String(error) })
       )
-      .finally(() => this.#active.delete(pending.id));
+      .finally(() => {
+        this.#active.delete(pending.id);
+        ended?.();
+      });
   }
 
   async #drive(runId: string, callId: string, signal: AbortSignal): Promise<void> {

@@ -17,6 +17,8 @@ import type { ServiceContext } from "../mcp/context.ts";
 import { createSessionServer } from "../mcp/server.ts";
 import { ClaimTable } from "../agent_calls/claim_table.ts";
 import { toolsFor } from "../mcp/tools/mod.ts";
+import { ENDPOINTS } from "../mcp/endpoints.ts";
+import { listingFor } from "../mcp/listing.ts";
 import { openSqliteStorage } from "../store/sqlite_storage.ts";
 import { ModelConfig, modelRolesOf } from "../model/config.ts";
 import { ModelExecutor } from "../model/executor.ts";
@@ -27,6 +29,10 @@ import { type ClaimedStateDir, claimStateDir } from "../weft_dir/claim.ts";
 import { releaseLock } from "../weft_dir/lock.ts";
 import { isProcessAlive } from "../weft_dir/process.ts";
 import { Logger } from "../lib/logger.ts";
+import { formatDuration } from "../lib/duration.ts";
+import { WorkInProgress } from "../lib/work_in_progress.ts";
+import { configuredIdleExit } from "../model/config.ts";
+import { IdleExit } from "./idle_exit.ts";
 import type { WeftPaths } from "../weft_dir/paths.ts";
 
 /** How to start a service. */
@@ -37,6 +43,12 @@ export interface ServiceOptions {
   limits?: SessionLimits;
   /** The project's `.weft/`, already claimed for this instance (`weft serve` claims it while this loads). */
   claimed?: ClaimedStateDir;
+  /**
+   * How long the service may have no session, no stream and no work in progress before {@linkcode
+   * RunningService.idle} resolves: milliseconds (0 or absent: never), or `"configured"` for the user-level
+   * configuration's `service.idleExit` (what a service started on someone's behalf uses).
+   */
+  idleExit?: number | "configured";
 }
 
 /** A started service. */
@@ -48,6 +60,11 @@ export interface RunningService {
   paths: WeftPaths;
   /** A fresh single-use address that opens Studio in a browser (valid about a minute). */
   studioUrl(): string;
+  /**
+   * Resolves once the service has been idle for its idle exit (never without one); its owner then shuts it
+   * down, as it would on SIGTERM.
+   */
+  idle: Promise<void>;
   /** Closes sessions, then the HTTP server, then storage, then releases the lock. Safe to call twice. */
   shutdown(): Promise<void>;
 }
@@ -65,6 +82,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   try {
     // Read when asked, not cached: an edited weft.json or a newly exported key applies to the next question.
     const models = modelRolesOf(paths.projectDir);
+    const work = new WorkInProgress();
     engine = await Engine.open({
       projectDir: paths.projectDir,
       storage: openSqliteStorage(paths.database),
@@ -78,6 +96,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       claims,
       config: () => ModelConfig.read(paths.projectDir),
       log: (event) => logger.log("model", event),
+      work,
     });
     const context: ServiceContext = {
       engine,
@@ -91,6 +110,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       options.limits ?? DEFAULT_SESSION_LIMITS,
       (endpoint) => createSessionServer(endpoint, context, toolsFor(endpoint)),
       logger,
+      { work },
     );
     const tokens = tokensFrom(previous);
     let port = 0;
@@ -120,6 +140,21 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // An instance's log opens with its start; what the start found on the way is said after it.
     logger.log("service.started", { port, pid: owner.pid, version: VERSION });
     if (stale) logger.log("service.stale_relay_folders_removed", { count: stale });
+    const idleExit = idleExitOf(options.idleExit, logger);
+    const watch = idleExit ? new IdleExit(work, idleExit) : undefined;
+    if (watch) logger.log("service.idle_exit_set", { after: formatDuration(idleExit) });
+    watch?.start();
+    const idle = watch
+      ? watch.idle.then(() => logger.log("service.idle_exit", { idleFor: formatDuration(idleExit) }))
+      : new Promise<void>(() => {});
+
+    // The IDE's first tools/list would build its answer while the IDE waits. Right after ready, a client that
+    // started the service is still checking it before it connects: the answers are built in that gap.
+    const listings = setTimeout(() => {
+      for (const endpoint of ENDPOINTS) {
+        if (endpoint.tokenClass === "external") listingFor(endpoint, toolsFor(endpoint));
+      }
+    }, 0);
 
     let stopping: Promise<void> | undefined;
     const running = server;
@@ -131,9 +166,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       instanceId: owner.instanceId,
       paths,
       studioUrl: () => studioUrl(port, studio.issueTicket().ticket),
+      idle,
       shutdown: () =>
         stopping ??= (async () => {
           try {
+            watch?.stop();
+            clearTimeout(listings);
             // Model requests in flight end first; their Runs are interrupted on the next start.
             await executor.stop();
             // Open SSE streams would keep the server's shutdown waiting forever: close the sessions first.
@@ -156,4 +194,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await releaseLock(paths, owner);
     throw error;
   }
+}
+
+/** The idle exit in milliseconds (0: never); an unusable configured one is logged and the default used. */
+function idleExitOf(idleExit: ServiceOptions["idleExit"], logger: Logger): number {
+  if (idleExit !== "configured") return idleExit ?? 0;
+  const configured = configuredIdleExit();
+  if (configured.invalid) logger.log("service.idle_exit_setting_invalid", { setting: "service.idleExit" });
+  return configured.idleExitMs;
 }

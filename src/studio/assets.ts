@@ -5,7 +5,9 @@
  * needs its line here. Nothing else of `src/studio/` is imported by the server: the page's source is only the
  * bundle's input.
  *
- * Only text imports are stable in Deno 2.9, so every asset is text (icons as SVG).
+ * Only text imports are stable in Deno 2.9, so every asset is text (icons as SVG). The HTTP layer imports this
+ * module at Studio's first request (`src/http/studio_files.ts`), which names the files by their content and
+ * compresses them once.
  *
  * @module
  */
@@ -14,15 +16,15 @@ import indexHtml from "./assets/index.html" with { type: "text" };
 import studioJs from "./assets/studio.js" with { type: "text" };
 import studioCss from "./assets/studio.css" with { type: "text" };
 import iconSvg from "./assets/icon.svg" with { type: "text" };
+import { STUDIO_INDEX } from "./paths.ts";
+
+export { STUDIO_INDEX };
 
 /** One embedded file: its media type and its content. */
 export interface StudioAsset {
   contentType: string;
   body: string;
 }
-
-/** The page's entry, served at `/studio/`. */
-export const STUDIO_INDEX = "/studio/";
 
 /** Every embedded file, by URL path. */
 export const STUDIO_ASSETS: ReadonlyMap<string, StudioAsset> = new Map([

@@ -1,6 +1,7 @@
 /**
- * `weft mcp` (the stdio bridge an IDE launches) from spawn to a completed `initialize`, against a bare SDK
- * stdio server started the same way, with this project's service already running.
+ * `weft mcp` (the stdio bridge an IDE launches) against a bare SDK stdio server started the same way: from
+ * spawn to a completed `initialize` with this project's service already running, and the IDE's cold call,
+ * from spawn to `tools/list` answered when no service runs (the bridge starts it).
  *
  * @module
  */
@@ -9,22 +10,39 @@ import { N } from "./config.ts";
 import { processCpuMs, summarize } from "./measure.ts";
 import { cpuDetail } from "./startup.ts";
 import { failedRow, log, ratioRow, reason } from "./report.ts";
-import { children, withTimeout } from "./resources.ts";
+import { children, removeTempDir, tempDir, withTimeout } from "./resources.ts";
+import { isProcessAlive } from "../../src/weft_dir/process.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
+const BARE = ["run", "-A", `${ROOT}tests/bench/bare_stdio.ts`];
 
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
+const line = (message: Record<string, unknown>) => JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n";
+const INITIALIZE = line({
   id: 1,
   method: "initialize",
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
-}) + "\n";
+});
+/** What an IDE sends once `initialize` is answered: the notification, then the tools it may offer. */
+const LIST_TOOLS = line({ method: "notifications/initialized" }) + line({ id: 2, method: "tools/list" });
+
+/** What one spawn measured. */
+interface SpawnTiming {
+  /** Milliseconds from spawn to the last answer waited for. */
+  ms: number;
+  /** Milliseconds from spawn to the `initialize` answer. */
+  initializeMs: number;
+  /** The process's on-CPU milliseconds at the last answer (Linux only). */
+  cpuMs?: number;
+}
 
 /**
- * Spawns `args`, sends `initialize` on stdin and resolves with the milliseconds until its answer's line, and
- * the process's on-CPU milliseconds by then (Linux only).
+ * Spawns `args`, sends `initialize` on stdin (and, with `listTools`, `tools/list` once it is answered), and
+ * times the answers; `atAnswer` runs at the last answer, before stdin closes.
  */
-async function spawnToInitialize(args: string[]): Promise<{ ms: number; cpuMs?: number }> {
+async function spawnAndAsk(
+  args: string[],
+  options: { listTools?: boolean; atAnswer?: () => void } = {},
+): Promise<SpawnTiming> {
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
     args,
@@ -36,26 +54,36 @@ async function spawnToInitialize(args: string[]): Promise<{ ms: number; cpuMs?: 
   children.add(child);
   try {
     const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(INITIALIZE));
     const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     let buffered = "";
-    await withTimeout(
-      (async () => {
-        while (!buffered.includes('"id":1')) {
-          const { done, value } = await reader.read();
-          if (done) throw new Error(`exited before answering initialize: ${buffered.slice(0, 200)}`);
-          buffered += value;
-        }
-      })(),
-      `initialize of ${args.join(" ")}`,
-    );
+    const answer = (id: number) =>
+      withTimeout(
+        (async () => {
+          while (!buffered.includes(`"id":${id}`)) {
+            const { done, value } = await reader.read();
+            if (done) throw new Error(`exited before answering request ${id}: ${buffered.slice(0, 200)}`);
+            buffered += value;
+          }
+        })(),
+        `answer ${id} of ${args.join(" ")}`,
+      );
+    await writer.write(new TextEncoder().encode(INITIALIZE));
+    await answer(1);
+    const initializeMs = performance.now() - started;
+    if (options.listTools) {
+      await writer.write(new TextEncoder().encode(LIST_TOOLS));
+      await answer(2);
+    }
     const ms = performance.now() - started;
     const cpuMs = processCpuMs(child.pid);
-    if (!buffered.includes('"result"')) throw new Error(`initialize failed: ${buffered.slice(0, 200)}`);
+    options.atAnswer?.();
+    if (!buffered.includes('"result"') || buffered.includes('"error"')) {
+      throw new Error(`a request failed: ${buffered.slice(0, 200)}`);
+    }
     await writer.close().catch(() => {});
     await reader.cancel().catch(() => {});
     await withTimeout(child.status, "exit after stdin closed", 10_000).catch(() => child.kill("SIGKILL"));
-    return { ms, cpuMs };
+    return { ms, initializeMs, cpuMs };
   } finally {
     await child.status.catch(() => {});
     children.delete(child);
@@ -68,16 +96,15 @@ export async function benchBridgeStartup(projectDir: string): Promise<void> {
   log(`bridge start-up: ${N.spawns} alternating spawns of weft mcp and a bare SDK stdio server`);
   try {
     const weft = ["run", "-A", `${ROOT}main.ts`, "mcp", "--project", projectDir];
-    const bare = ["run", "-A", `${ROOT}tests/bench/bare_stdio.ts`];
-    await spawnToInitialize(weft);
-    await spawnToInitialize(bare);
+    await spawnAndAsk(weft);
+    await spawnAndAsk(BARE);
     const weftTimes: number[] = [];
     const bareTimes: number[] = [];
     const weftCpu: number[] = [];
     const bareCpu: number[] = [];
     for (let i = 0; i < N.spawns; i++) {
-      for (const [args, times, cpu] of [[weft, weftTimes, weftCpu], [bare, bareTimes, bareCpu]] as const) {
-        const { ms, cpuMs } = await spawnToInitialize(args);
+      for (const [args, times, cpu] of [[weft, weftTimes, weftCpu], [BARE, bareTimes, bareCpu]] as const) {
+        const { ms, cpuMs } = await spawnAndAsk(args);
         times.push(ms);
         if (cpuMs !== undefined) cpu.push(cpuMs);
       }
@@ -94,4 +121,103 @@ export async function benchBridgeStartup(projectDir: string): Promise<void> {
   } catch (error) {
     failedRow("bridgeStartup", metric, "≤ 1.15×", reason(error));
   }
+}
+
+/**
+ * The IDE's cold call: `weft mcp` spawned for a project whose service does not run, to `tools/list` answered
+ * (the bridge starts the service on the way), against the bare stdio server spawned the same way. weft's
+ * on-CPU time is the bridge's plus the service's it started, both at the answer; the detail says where the
+ * wall time went (until the service was ready, the IDE's session opened and `initialize` answered) and each
+ * process's share of the CPU. The project is used once before measuring, so each measured start finds a `.weft/` it
+ * made, as a person's second day does.
+ */
+export async function benchColdCall(): Promise<void> {
+  const metric = "weft mcp spawn to tools/list, no service running (cold call)";
+  log(`cold call: ${N.spawns} alternating cold spawns of weft mcp and a bare SDK stdio server`);
+  const projectDir = await tempDir({ "README.md": "# bench\n" });
+  const weft = ["run", "-A", `${ROOT}main.ts`, "mcp", "--project", projectDir];
+  let servicePid: number | undefined;
+  const coldSpawn = async () => {
+    let serviceCpu: number | undefined;
+    let instanceId = "";
+    const spawnedAt = Date.now();
+    try {
+      const timing = await spawnAndAsk(weft, {
+        listTools: true,
+        atAnswer: () => {
+          const connection = JSON.parse(Deno.readTextFileSync(`${projectDir}/.weft/connection.json`));
+          servicePid = connection.pid;
+          instanceId = connection.instanceId;
+          serviceCpu = processCpuMs(servicePid!);
+        },
+      });
+      // When the service was ready, and when the IDE's initialize reached it, from its log's timestamps.
+      const events = Deno.readTextFileSync(`${projectDir}/.weft/logs/${instanceId}.jsonl`).trim().split("\n")
+        .map((text) => JSON.parse(text) as { at: string; event: string });
+      const since = (event: string) => Date.parse(events.find((e) => e.event === event)!.at) - spawnedAt;
+      return { ...timing, serviceCpu, readyMs: since("service.started"), sessionMs: since("session.opened") };
+    } finally {
+      await stopService(servicePid);
+    }
+  };
+  try {
+    await coldSpawn();
+    await spawnAndAsk(BARE, { listTools: true });
+    const weftTimes: number[] = [];
+    const bareTimes: number[] = [];
+    const initializeTimes: number[] = [];
+    const readyTimes: number[] = [];
+    const sessionTimes: number[] = [];
+    const bridgeCpu: number[] = [];
+    const serviceCpu: number[] = [];
+    const bareCpu: number[] = [];
+    for (let i = 0; i < N.spawns; i++) {
+      const cold = await coldSpawn();
+      weftTimes.push(cold.ms);
+      initializeTimes.push(cold.initializeMs);
+      readyTimes.push(cold.readyMs);
+      sessionTimes.push(cold.sessionMs);
+      if (cold.cpuMs !== undefined && cold.serviceCpu !== undefined) {
+        bridgeCpu.push(cold.cpuMs);
+        serviceCpu.push(cold.serviceCpu);
+      }
+      const bare = await spawnAndAsk(BARE, { listTools: true });
+      bareTimes.push(bare.ms);
+      if (bare.cpuMs !== undefined) bareCpu.push(bare.cpuMs);
+    }
+    const weftCpu = bridgeCpu.map((ms, i) => ms + serviceCpu[i]);
+    const median = (values: number[]) => summarize(values).median;
+    ratioRow(
+      "coldCall",
+      metric,
+      summarize(weftTimes),
+      summarize(bareTimes),
+      "bare stdio server",
+      1.5,
+      {
+        ...cpuDetail(weftCpu, bareCpu),
+        // Where the wall time goes: the service ready, the IDE's session opened there, initialize answered.
+        spawnToServiceReadyMs: median(readyTimes),
+        spawnToSessionOpenedMs: median(sessionTimes),
+        spawnToInitializeMs: median(initializeTimes),
+        ...(bridgeCpu.length ? { bridgeCpuMs: median(bridgeCpu), serviceCpuMs: median(serviceCpu) } : {}),
+      },
+    );
+  } catch (error) {
+    failedRow("coldCall", metric, "≤ 1.5×", reason(error));
+  } finally {
+    await removeTempDir(projectDir);
+  }
+}
+
+/** Stops the service a cold spawn started (SIGTERM, as `weft stop` sends) and waits until it is gone. */
+async function stopService(pid: number | undefined): Promise<void> {
+  if (pid === undefined || !isProcessAlive(pid)) return;
+  Deno.kill(pid, "SIGTERM");
+  await withTimeout(
+    (async () => {
+      while (isProcessAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 10));
+    })(),
+    `the service (pid ${pid}) to stop`,
+  ).catch(() => Deno.kill(pid, "SIGKILL"));
 }

@@ -11,6 +11,17 @@ export const QUICK = Deno.args.includes("--quick");
  * `weft mcp`): what docs/performance.md's five-run spread of the start-up ratios is made of.
  */
 export const STARTUP_ONLY = Deno.args.includes("--startup");
+/**
+ * How long the memory-at-rest row leaves both servers quiet before it reads their memory
+ * (`--rest-seconds N`, default 60: what "at rest" means to a person who leaves the IDE open).
+ */
+export const REST_SECONDS = Number(flagValue("--rest-seconds") ?? 60);
+
+function flagValue(name: string): string | undefined {
+  const at = Deno.args.indexOf(name);
+  return at >= 0 ? Deno.args[at + 1] : undefined;
+}
+
 /** The whole run stops (and cleans up) after this long, whatever it is doing. */
 export const DEADLINE_MS = 600_000;
 /** Any one child start or tool call taking longer than this fails the row. */

@@ -10,6 +10,7 @@
  * 5. one agent handoff (claim, two tool calls, complete) on the embedded `intent` workflow over `/mcp`;
  * 6. 16 clients driving `intent` Runs (two handoffs and two confirmations each) at once: Runs per second;
  * 7. `weft mcp` (the stdio bridge) from spawn to a completed `initialize`, against a bare SDK stdio server;
+ *    and the IDE's cold call, from spawn to `tools/list` answered when the bridge has to start the service;
  * 8. what an agent loads from each endpoint (`tools/list` plus instructions) against its byte budget, and the
  *    sizes of `get_run` and of the claim's task on an `intent` Run;
  * 9. commit-to-notification latency (a change on one session, the notification on another) against the echo
@@ -19,11 +20,13 @@
  * 11. Studio in Chromium: from opening the page to the Runs list shown with 1,000 Runs stored, against a
  *     static page of the same server; and the bytes of Studio's embedded files.
  * 12. the connection gate: the bare `echo` through weft's TCP front against the same server without it.
+ * 13. memory at rest: the resident memory of a service that answered one `status` and was then left quiet
+ *     (`--rest-seconds N`, default 60), against the bare server left the same way after one `echo`.
  *
  * Prints a table, a Markdown section for docs/performance.md and, last, one JSON line of figures. Only 127.0.0.1 is
  * contacted; every child process and temp directory is removed at the end, on error, on Ctrl-C and when the
  * overall deadline passes. `--quick` runs fewer iterations (for a smoke test); `--startup` runs rows 1 and 7
- * only.
+ * only; `--rest-seconds N` sets how long row 13 stays quiet.
  *
  * @module
  */
@@ -42,9 +45,10 @@ import { benchConcurrent, benchHandoff } from "./handoffs.ts";
 import { benchListArtifacts } from "./list_artifacts.ts";
 import { benchContext, benchResultSizes } from "./context.ts";
 import { benchListRuns } from "./list_runs.ts";
-import { benchBridgeStartup } from "./bridge_startup.ts";
+import { benchBridgeStartup, benchColdCall } from "./bridge_startup.ts";
 import { benchNotification, benchSubscribedSoak } from "./notifications.ts";
 import { benchModelTurns } from "./model_turns.ts";
+import { benchMemoryAtRest } from "./memory_at_rest.ts";
 import { benchStudioLoad, benchStudioSize } from "./studio.ts";
 
 async function main(): Promise<number> {
@@ -72,6 +76,7 @@ async function main(): Promise<number> {
     } finally {
       await weftServer.stop();
     }
+    await benchColdCall();
     return report(meta, started);
   }
   let weftServer: Started | undefined;
@@ -99,12 +104,14 @@ async function main(): Promise<number> {
     await weftServer?.stop();
     await bareServer?.stop();
   }
+  await benchColdCall();
+  await benchMemoryAtRest();
   await benchListArtifacts();
   await benchListRuns();
   await benchSubscribedSoak();
   await benchModelTurns();
   await benchStudioLoad();
-  benchStudioSize();
+  await benchStudioSize();
   benchContext();
   return report(meta, started);
 }

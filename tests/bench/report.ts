@@ -86,7 +86,7 @@ export function sizeRow(
   log(`  ${metric}: ${size} B${budget === null ? "" : ` of ${budget} B`}`);
 }
 
-/** Adds a row of a figure against its baseline's (a rate or a size), reported as a ratio with no aim. */
+/** Adds a row of a figure against its baseline's (a rate or a size), reported as a ratio, met within `aim`. */
 export function valueRow(
   key: string,
   metric: string,
@@ -94,9 +94,22 @@ export function valueRow(
   baseline: number,
   baselineLabel: string,
   unit: string,
+  aim: number | null = null,
+  detail?: Record<string, unknown>,
 ): void {
   const ratio = round(weft / baseline, 2);
-  rows.push({ key, metric, unit, weft, baseline, baselineLabel, ratio, aim: "—", met: null });
+  rows.push({
+    key,
+    metric,
+    unit,
+    weft,
+    baseline,
+    baselineLabel,
+    ratio,
+    aim: aim === null ? "—" : `≤ ${aim}×`,
+    met: aim === null ? null : ratio <= aim,
+    ...(detail ? { detail } : {}),
+  });
   log(`  ${metric}: ${fmt(weft)} ${unit} vs ${fmt(baseline)} ${unit} → ${ratio}×`);
 }
 

@@ -8,6 +8,7 @@
 
 import type { Browser } from "playwright-core";
 import { STUDIO_ASSETS } from "../../src/studio/assets.ts";
+import { StudioFiles } from "../../src/http/studio_files.ts";
 import { launchBrowser } from "../studio/support.ts";
 import { N } from "./config.ts";
 import { seedRuns } from "./list_runs.ts";
@@ -19,13 +20,17 @@ import { startChild, type Started } from "./servers.ts";
 /** Runs stored for the page-load row. */
 const STORED_RUNS = 1_000;
 
-/** The bytes of every embedded Studio file, and of each. */
-export function benchStudioSize(): void {
+/** The bytes of every embedded Studio file, and of each, as embedded and as sent to a browser taking gzip. */
+export async function benchStudioSize(): Promise<void> {
   const files = Object.fromEntries(
     [...STUDIO_ASSETS].map(([path, asset]) => [path, new TextEncoder().encode(asset.body).length]),
   );
   const total = Object.values(files).reduce((sum, bytes) => sum + bytes, 0);
+  const served = await StudioFiles.load();
+  const sent = [...STUDIO_ASSETS.keys()].map((path) => served.at(path)!)
+    .reduce((sum, file) => sum + (file.gzip ?? file.body).length, 0);
   sizeRow("studioBundle", "Studio's embedded files (page, script, styles)", total, null, { files });
+  sizeRow("studioSent", "Studio's files as sent with gzip", sent, null);
 }
 
 /** The page-load row: alternating Studio and the static page, each in a fresh browser context. */

@@ -186,7 +186,10 @@ Deno.test("studio: the cookie opens the page and its files under a strict policy
     const cookie = await openStudio(handle);
     const page = await handle(request("/studio/", { headers: { cookie, "sec-fetch-site": "none" } }));
     assert.equal(page.status, 200);
-    assert.match(await page.text(), /<script type="module" src="\/studio\/studio.js"><\/script>/);
+    const html = await page.text();
+    const scriptPath = /<script type="module" src="(\/studio\/studio\.[A-Za-z0-9_-]{12}\.js)"><\/script>/
+      .exec(html)?.[1];
+    assert.ok(scriptPath, `the page links its script by a content-hashed name: ${html}`);
     assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
     assert.equal(page.headers.get("cache-control"), "no-store");
     const policy = page.headers.get("content-security-policy")!;
@@ -209,6 +212,33 @@ Deno.test("studio: the cookie opens the page and its files under a strict policy
       request("/studio/studio.js", { headers: { cookie, "if-none-match": etag } }),
     );
     assert.equal(revalidated.status, 304);
+
+    // At its hashed name the script never changes: cached for good, and compressed for a browser that asks.
+    const hashed = await handle(
+      request(scriptPath, { headers: { cookie, "accept-encoding": "gzip, deflate, br" } }),
+    );
+    assert.equal(hashed.status, 200);
+    assert.equal(hashed.headers.get("cache-control"), "private, max-age=31536000, immutable");
+    assert.equal(hashed.headers.get("content-encoding"), "gzip");
+    assert.equal(hashed.headers.get("vary"), "accept-encoding");
+    const compressed = new Uint8Array(await hashed.arrayBuffer());
+    const plain = await handle(request(scriptPath, { headers: { cookie, "accept-encoding": "gzip;q=0" } }));
+    assert.equal(plain.headers.get("content-encoding"), null, "gzip;q=0 refuses gzip");
+    const original = await plain.text();
+    assert.ok(compressed.length < original.length / 2, `${compressed.length} of ${original.length} bytes`);
+    const unzipped = new Blob([compressed]).stream().pipeThrough(new DecompressionStream("gzip"));
+    assert.equal(await new Response(unzipped).text(), original, "the compressed bytes are the same script");
+    assert.notEqual(
+      hashed.headers.get("etag"),
+      plain.headers.get("etag"),
+      "each encoding has its own validator",
+    );
+    const gzipRevalidated = await handle(
+      request(scriptPath, {
+        headers: { cookie, "accept-encoding": "gzip", "if-none-match": hashed.headers.get("etag")! },
+      }),
+    );
+    assert.equal(gzipRevalidated.status, 304);
 
     const deepLink = await handle(request("/studio/runs/run_1", { headers: { cookie } }));
     assert.equal(deepLink.status, 200, "the page's own routes are the page");

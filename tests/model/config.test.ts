@@ -3,7 +3,7 @@
  * are refused when written into a file.
  */
 import assert from "node:assert/strict";
-import { ModelConfig, parseModelConfig } from "../../src/model/config.ts";
+import { configuredIdleExit, ModelConfig, parseModelConfig } from "../../src/model/config.ts";
 import { renderModelConfigSchema } from "../../src/model/generate_schema.ts";
 import { tempProject } from "../support/service.ts";
 
@@ -141,4 +141,30 @@ Deno.test("a broken project weft.json hides every role with its reason; schema e
 Deno.test("schema/weft.schema.json is generated from the zod configuration and committed up to date", () => {
   const committed = Deno.readTextFileSync(new URL("../../schema/weft.schema.json", import.meta.url));
   assert.equal(committed, renderModelConfigSchema(), "run: deno run -A src/model/generate_schema.ts");
+});
+
+Deno.test("service.idleExit: the user-level file sets the idle exit; absent or unusable, it is 30 minutes", async () => {
+  const userDir = await tempProject();
+  try {
+    const env = (name: string) => name === "XDG_CONFIG_HOME" || name === "HOME" ? userDir : undefined;
+    const write = (text: string) => Deno.writeTextFile(`${userDir}/weft/weft.json`, text);
+    assert.deepEqual(configuredIdleExit(env), { idleExitMs: 1_800_000 }, "no file");
+    await Deno.mkdir(`${userDir}/weft`);
+    await write(JSON.stringify({ models: {} }));
+    assert.deepEqual(configuredIdleExit(env), { idleExitMs: 1_800_000 }, "no setting");
+    await write(JSON.stringify({ service: { idleExit: "2h" } }));
+    assert.deepEqual(configuredIdleExit(env), { idleExitMs: 7_200_000 });
+    await write(JSON.stringify({ service: { idleExit: 0 } }));
+    assert.deepEqual(configuredIdleExit(env), { idleExitMs: 0 }, "0 is never");
+    await write(JSON.stringify({ service: { idleExit: 90 } }));
+    assert.deepEqual(configuredIdleExit(env), { idleExitMs: 90_000 }, "a number is seconds");
+    await write(JSON.stringify({ service: { idleExit: "soon" } }));
+    assert.deepEqual(configuredIdleExit(env), { idleExitMs: 1_800_000, invalid: true });
+    await write("{ not json");
+    assert.deepEqual(configuredIdleExit(env), { idleExitMs: 1_800_000, invalid: true });
+    const schema = parseModelConfig(JSON.stringify({ service: { idleExit: "5x" } }), "weft.json");
+    assert.ok(!schema.ok && /service\.idleExit: .*90s, 30m, 2h/.test(schema.problem), JSON.stringify(schema));
+  } finally {
+    await Deno.remove(userDir, { recursive: true });
+  }
 });

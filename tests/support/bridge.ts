@@ -14,12 +14,15 @@ function bridgeArgs(projectDir: string): string[] {
   return ["run", "-A", MAIN, "mcp", "--project", projectDir];
 }
 
-/** An SDK stdio transport that launches `weft mcp` for `projectDir` (its stderr piped, for the test to read). */
-export function bridgeTransport(projectDir: string): StdioClientTransport {
+/**
+ * An SDK stdio transport that launches `weft mcp` for `projectDir` (its stderr piped, for the test to read),
+ * with `env` added to this process's environment.
+ */
+export function bridgeTransport(projectDir: string, env: Record<string, string> = {}): StdioClientTransport {
   return new StdioClientTransport({
     command: Deno.execPath(),
     args: bridgeArgs(projectDir),
-    env: Deno.env.toObject(),
+    env: { ...Deno.env.toObject(), ...env },
     stderr: "pipe",
   });
 }

@@ -18,7 +18,7 @@ export function tableOn(clock: () => number, limits: Partial<SessionLimits> = {}
     { maxSessions: 10, idleMs: 1000, ...limits },
     () => ({ server: new Server({ name: "t", version: "0" }, { capabilities: { tools: {} } }) }),
     Logger.silent(),
-    clock,
+    { now: clock },
   );
 }
 
