@@ -62,7 +62,7 @@ Deno.test({
                   await notice.getByRole("button", { name: "Trust" }).click();
                   await eventually("the notice to go", async () => (await notice.count()) === 0 || undefined);
                   const probe = page.getByRole("listitem").filter({ hasText: "(probe, stages: work)" });
-              await shown(probe.getByText("Ready", { exact: true }), "the probe workflow, ready");
+                  await shown(probe.getByText("Ready", { exact: true }), "the probe workflow, ready");
                   const record = JSON.parse(
                     await Deno.readTextFile(`${configHome}/weft/trusted-projects.json`),
                   );

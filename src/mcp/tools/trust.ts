@@ -36,11 +36,10 @@ export interface ProjectTrustPort {
 /** `trust_project` (internal endpoints only). */
 export const trustProjectTool = defineTool({
   name: "trust_project",
-  title: "Trust the project's weft.json",
-  description: "Show the project's content that needs the person's trust (each weft.json model role: " +
-    "provider, URL, key variable, model) with its digest; with digest, trust exactly that content " +
-    "(CONFLICT if it changed). Only when the person asks for it.",
-  input: z.strictObject({ digest: z.string().min(1).max(100).optional() }),
+  title: "Trust the project",
+  description: "Show what this project's weft.json needs the person to trust, with its digest; with " +
+    "digest, trust exactly that (CONFLICT if it changed). Person only.",
+  input: z.strictObject({ digest: z.string().max(100).optional() }),
   output: z.object({ trust: TrustView }),
   effects: { readOnly: false, destructive: false, idempotent: true },
   run: async ({ digest }, { service }) => ({
