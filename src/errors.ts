@@ -12,6 +12,8 @@ export const ERROR_CODES = {
   CONFLICT: { retryable: false },
   BUSY: { retryable: true },
   CONFIGURATION_REQUIRED: { retryable: false },
+  /** The Run needs content of the project (a model entry of its weft.json) that the person has not trusted. */
+  NOT_TRUSTED: { retryable: false },
   AGENT_OUTPUT_INVALID: { retryable: false },
   AGENT_CALL_FAILED: { retryable: false },
   TOOL_FAILED: { retryable: false },

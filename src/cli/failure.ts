@@ -51,6 +51,7 @@ const GENERIC_FIXES: Record<ErrorCode, string> = {
   BUSY: "retry in a moment",
   CONFIGURATION_REQUIRED: "configure the service's model in weft.json (`weft models` shows the roles, " +
     "docs/models.md how), or start this workflow from your IDE's agent (see `weft config <ide>`)",
+  NOT_TRUSTED: "review what the project's weft.json asks for and trust it with `weft trust` (or in Studio)",
   AGENT_OUTPUT_INVALID: "the agent must correct its result; see `weft run RUN`",
   AGENT_CALL_FAILED: "see why with `weft run RUN`, then start a new Run",
   TOOL_FAILED: "see why with `weft run RUN` and `weft logs RUN`",

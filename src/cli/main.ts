@@ -42,6 +42,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   record: async () => (await import("./commands/record.ts")).recordCommand,
   logs: async () => (await import("./commands/logs.ts")).logsCommand,
   models: async () => (await import("./commands/models.ts")).modelsCommand,
+  trust: async () => (await import("./commands/trust.ts")).trustCommand,
 };
 
 /** Every command, loaded (for the overall help and for tests that check all of them). */

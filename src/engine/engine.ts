@@ -61,7 +61,8 @@ export type AgentCallFailureCode =
   | "BUDGET_EXCEEDED"
   | "MODEL_UNAVAILABLE"
   | "MODEL_REQUEST_FAILED"
-  | "CONFIGURATION_REQUIRED";
+  | "CONFIGURATION_REQUIRED"
+  | "NOT_TRUSTED";
 
 /** Timeline entries the service's model executor adds while it works on an agent call. */
 export type AgentCallNote = "model_turn" | "model_tool_call";
@@ -138,7 +139,7 @@ export class Engine {
     if (!entry.ok) throw invalid(`workflow "${input.flowName}" is unavailable: ${entry.reason}`);
     const workflow = entry.workflow;
     const blocked = readinessBlock(workflow, input.source, this.#models);
-    if (blocked) throw new WeftError("CONFIGURATION_REQUIRED", `workflow "${input.flowName}": ${blocked}`);
+    if (blocked) throw new WeftError(blocked.code, `workflow "${input.flowName}": ${blocked.reason}`);
     const run = newRunState(workflow, input.intent, input.source, this.#timestamp());
     const saved = await this.#storage.transaction(async (unit) => {
       if (workflow.manifest.exclusive && await unit.runs.hasActive(run.flowName)) {

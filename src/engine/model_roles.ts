@@ -14,8 +14,15 @@ export interface RoleReadiness {
   ready: boolean;
   provider?: string;
   model?: string;
+  /** The API root the entry talks to. */
+  baseURL?: string;
   /** `project` (weft.json) or `user` (the user-level file). */
   origin?: "project" | "user";
+  /**
+   * For an entry of the project's weft.json: whether the person trusts the project's content. `false` means
+   * the role is named only by the untrusted project file and nothing of its entry is used.
+   */
+  trusted?: boolean;
   apiKeyEnv?: string;
   keySet?: boolean;
   reason?: string;
@@ -84,13 +91,27 @@ export function rolesOf(workflow: LoadedWorkflow): string[] {
   return [...roles];
 }
 
+/** Why a role cannot run: `NOT_TRUSTED` when only the untrusted project names it. */
+export interface ModelBlock {
+  code: "CONFIGURATION_REQUIRED" | "NOT_TRUSTED";
+  reason: string;
+}
+
+/** The classified code of a role that is not ready. */
+export function blockCode(readiness: RoleReadiness): ModelBlock["code"] {
+  return readiness.trusted === false ? "NOT_TRUSTED" : "CONFIGURATION_REQUIRED";
+}
+
 /** Why the service's model cannot run this workflow's agent steps now, or undefined when it can. */
-export function modelBlock(workflow: LoadedWorkflow, models: ModelRoles): string | undefined {
+export function modelBlock(workflow: LoadedWorkflow, models: ModelRoles): ModelBlock | undefined {
   for (const role of rolesOf(workflow)) {
     const readiness = models.readiness(role);
     if (!readiness.ready) {
-      return `this workflow has agent steps, which Runs created here execute with the service's model; ` +
-        (readiness.reason ?? `the role "${role}" is not ready`);
+      return {
+        code: blockCode(readiness),
+        reason: `this workflow has agent steps, which Runs created here execute with the service's model; ` +
+          (readiness.reason ?? `the role "${role}" is not ready`),
+      };
     }
   }
   return undefined;

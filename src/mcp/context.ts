@@ -8,6 +8,7 @@ import type { Engine } from "../engine/engine.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { ClaimTable } from "../agent_calls/claim_table.ts";
 import type { ModelRoles } from "../engine/model_roles.ts";
+import type { ProjectTrustPort } from "./tools/trust.ts";
 
 /** Facts about the running instance that `status` reports. */
 export interface InstanceInfo {
@@ -26,6 +27,8 @@ export interface ServiceContext {
   claims: ClaimTable;
   /** The service's model roles as `weft.json` and the user-level file say now. */
   models: ModelRoles;
+  /** The person's trust of the project's content, for `trust_project`. */
+  projectTrust: ProjectTrustPort;
   /** How many MCP sessions are open right now, and the cap. */
   sessions(): { open: number; max: number };
 }

@@ -1,16 +1,19 @@
 /**
  * The service's model configuration: `weft.json` at the project root (committed with the project) and a
  * user-level file for personal defaults, both written in one zod schema that `schema/weft.schema.json` is
- * generated from. A role resolves to the project's entry when the project names it, else to the user's; an
- * entry is always taken whole, never merged field by field. Keys are never written in either file: an entry
- * names the environment variable that holds its key.
+ * generated from. A role resolves to the project's entry when the project names it and the person trusts the
+ * project's entries (`project_trust.ts`), else to the user's; an entry is always taken whole, never merged
+ * field by field. Keys are never written in either file: an entry names the environment variable that holds
+ * its key, and a key is never sent over plain HTTP to another machine.
  *
  * @module
  */
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { z } from "../lib/zod.ts";
 import { DURATION_FORMS, DURATION_PATTERN, parseDuration } from "../lib/duration.ts";
 import type { ModelRoles, RoleReadiness } from "../engine/model_roles.ts";
+import { isTrusted, projectKey, readTrustRecord, type TrustRecord } from "./project_trust.ts";
+import { type DigestedContent, trustedContentOf } from "./trusted_content.ts";
 
 /** A role name: `default` or a lowercase identifier a workflow's agent step names. */
 export const RolePattern = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
@@ -94,28 +97,42 @@ export const HOSTED_BASE_URLS = {
   anthropic: "https://api.anthropic.com/v1",
 } as const;
 
-/** Where the two files live. */
+/** Where the files live; the user's two are unknown when no absolute user config folder is. */
 export interface ConfigLocations {
   projectFile: string;
-  userFile: string;
+  userFile: string | undefined;
+  /** The person's project trust record, beside the user-level file. */
+  trustFile: string | undefined;
 }
 
-/** The project's `weft.json` and the platform's user-level file (`$XDG_CONFIG_HOME/weft/weft.json` on Linux). */
+/**
+ * The project's `weft.json`, the platform's user-level file (`$XDG_CONFIG_HOME/weft/weft.json` on Linux) and
+ * the project trust record beside it.
+ */
 export function configLocations(
   projectDir: string,
   env: (name: string) => string | undefined,
 ): ConfigLocations {
+  const userDir = userConfigDir(env);
   return {
     projectFile: join(projectDir, "weft.json"),
-    userFile: join(userConfigDir(env), "weft", "weft.json"),
+    userFile: userDir && join(userDir, "weft", "weft.json"),
+    trustFile: userDir && join(userDir, "weft", "trusted-projects.json"),
   };
 }
 
-function userConfigDir(env: (name: string) => string | undefined): string {
-  const home = env("HOME") ?? env("USERPROFILE") ?? ".";
-  if (Deno.build.os === "windows") return env("APPDATA") ?? join(home, "AppData", "Roaming");
-  if (Deno.build.os === "darwin") return join(home, "Library", "Application Support");
-  return env("XDG_CONFIG_HOME") || join(home, ".config");
+/**
+ * The user's config folder, only as an absolute path: a relative one (HOME unset, say) would resolve inside
+ * the working directory, which may be the very repository whose files must not configure or trust anything.
+ */
+function userConfigDir(env: (name: string) => string | undefined): string | undefined {
+  const absolute = (path: string | undefined) => path && isAbsolute(path) ? path : undefined;
+  const home = absolute(env("HOME")) ?? absolute(env("USERPROFILE"));
+  if (Deno.build.os === "windows") {
+    return absolute(env("APPDATA")) ?? (home && join(home, "AppData", "Roaming"));
+  }
+  if (Deno.build.os === "darwin") return home && join(home, "Library", "Application Support");
+  return absolute(env("XDG_CONFIG_HOME")) ?? (home && join(home, ".config"));
 }
 
 /**
@@ -127,9 +144,12 @@ export function configuredIdleExit(
   env: (name: string) => string | undefined = readEnv,
 ): { idleExitMs: number; invalid?: true } {
   const fallback = { idleExitMs: DEFAULT_IDLE_EXIT_MS };
+  // No user folder (HOME unset or relative): no user file, so the default.
+  const { userFile } = configLocations(".", env);
+  if (userFile === undefined) return fallback;
   let raw: unknown;
   try {
-    raw = JSON.parse(Deno.readTextFileSync(configLocations(".", env).userFile));
+    raw = JSON.parse(Deno.readTextFileSync(userFile));
   } catch (error) {
     return error instanceof Deno.errors.NotFound ? fallback : { ...fallback, invalid: true };
   }
@@ -157,22 +177,39 @@ export function modelRolesOf(projectDir: string): ModelRoles {
   };
 }
 
+/** The project's content that needs trust, and whether the person's record trusts exactly it. */
+export interface ProjectTrustState extends DigestedContent {
+  trusted: boolean;
+  /** The project's real path, the key of its record. */
+  key: string | undefined;
+  record: TrustRecord;
+}
+
 /** The model configuration of one project as read from disk now. */
 export class ModelConfig {
   private constructor(
     readonly locations: ConfigLocations,
     readonly project: FileState,
     readonly user: FileState,
+    readonly trust: ProjectTrustState,
     readonly env: (name: string) => string | undefined,
   ) {}
 
-  /** Reads both files; a missing file is no configuration, a broken one is reported by every role it hides. */
+  /**
+   * Reads both files and the trust record; a missing file is no configuration, a broken one is reported by
+   * every role it hides.
+   */
   static read(projectDir: string, env: (name: string) => string | undefined = readEnv): ModelConfig {
     const locations = configLocations(projectDir, env);
+    const project = readFile(locations.projectFile, "weft.json");
+    const content = trustedContentOf({ models: project.kind === "ok" ? project.models : {} });
+    const record = readTrustRecord(locations.trustFile);
+    const key = projectKey(projectDir);
     return new ModelConfig(
       locations,
-      readFile(locations.projectFile, "weft.json"),
-      readFile(locations.userFile, locations.userFile),
+      project,
+      locations.userFile ? readFile(locations.userFile, locations.userFile) : { kind: "absent" },
+      { ...content, key, record, trusted: !content.empty && isTrusted(record, key, content.digest) },
       env,
     );
   }
@@ -186,17 +223,32 @@ export class ModelConfig {
     return [...names];
   }
 
-  /** The entry of `role`, or why there is none (a broken project file hides every role). */
-  resolve(role: string): { ok: true; model: ResolvedModel } | { ok: false; reason: string } {
+  /**
+   * The entry of `role`, or why there is none (a broken project file hides every role). The project's entry
+   * counts only while the person trusts the project's content; until then the user's own entry of the role
+   * applies, and a role only the project names is `untrusted` (its entry is given, to be shown, never used).
+   */
+  resolve(role: string):
+    | { ok: true; model: ResolvedModel }
+    | { ok: false; reason: string; untrusted?: ModelEntry } {
     if (this.project.kind === "invalid") return { ok: false, reason: this.project.problem };
     const own = this.project.kind === "ok" ? this.project.models[role] : undefined;
-    if (own) {
+    if (own && this.trust.trusted) {
       return { ok: true, model: { role, entry: own, origin: "project", file: this.locations.projectFile } };
     }
     if (this.user.kind === "invalid") return { ok: false, reason: this.user.problem };
     const personal = this.user.kind === "ok" ? this.user.models[role] : undefined;
     if (personal) {
-      return { ok: true, model: { role, entry: personal, origin: "user", file: this.locations.userFile } };
+      return { ok: true, model: { role, entry: personal, origin: "user", file: this.locations.userFile! } };
+    }
+    if (own) {
+      return {
+        ok: false,
+        untrusted: own,
+        reason:
+          `models.${role} comes from this project's weft.json, which is not trusted: weft sends nothing ` +
+          "to a model a repository names until you trust it; run `weft trust` to review and trust it",
+      };
     }
     return {
       ok: false,
@@ -205,17 +257,29 @@ export class ModelConfig {
     };
   }
 
-  /** Whether `role` can run now without asking the network: it resolves and its key is at hand. */
+  /** Whether `role` can run now without asking the network: it resolves, is trusted and its key is at hand. */
   readiness(role: string): RoleReadiness {
     const resolved = this.resolve(role);
-    if (!resolved.ok) return { role, ready: false, reason: resolved.reason };
+    if (!resolved.ok) {
+      const entry = resolved.untrusted;
+      if (!entry) return { role, ready: false, reason: resolved.reason };
+      return { ...describe(role, entry, "project"), trusted: false, ready: false, reason: resolved.reason };
+    }
     const { entry, origin } = resolved.model;
-    const base = { role, provider: entry.provider, model: entry.model, origin };
+    const base = { ...describe(role, entry, origin), ...(origin === "project" ? { trusted: true } : {}) };
+    if (entry.apiKeyEnv && !carriesKeySafely(baseUrlOf(entry))) {
+      return {
+        ...base,
+        ready: false,
+        reason: `models.${role} would send the key in ${entry.apiKeyEnv} over plain http:// to ` +
+          `${new URL(baseUrlOf(entry)).host}, where anyone on the way can read it: use an https:// baseURL ` +
+          "(plain http:// only to this machine)",
+      };
+    }
     if (entry.apiKeyEnv) {
       const keySet = Boolean(this.env(entry.apiKeyEnv));
       return {
         ...base,
-        apiKeyEnv: entry.apiKeyEnv,
         keySet,
         ready: keySet,
         ...(keySet ? {} : {
@@ -240,6 +304,23 @@ export class ModelConfig {
   keyOf(model: ResolvedModel): string | undefined {
     return model.entry.apiKeyEnv ? this.env(model.entry.apiKeyEnv) || undefined : undefined;
   }
+}
+
+/** What a role's readiness says of its entry, whatever else it says. */
+function describe(role: string, entry: ModelEntry, origin: ModelOrigin) {
+  return {
+    role,
+    provider: entry.provider,
+    model: entry.model,
+    baseURL: baseUrlOf(entry),
+    origin,
+    ...(entry.apiKeyEnv ? { apiKeyEnv: entry.apiKeyEnv } : {}),
+  };
+}
+
+/** Whether a key may travel to `url`: over TLS, or over plain HTTP only to this machine. */
+function carriesKeySafely(url: string): boolean {
+  return new URL(url).protocol === "https:" || isLoopback(url);
 }
 
 /** The API root an entry talks to. */

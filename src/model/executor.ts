@@ -9,6 +9,7 @@ import type { ClaimTable } from "../agent_calls/claim_table.ts";
 import type { Engine } from "../engine/engine.ts";
 import type { RunView } from "../engine/views.ts";
 import { type AgentCallPort, driveAgentCall } from "./agent_loop.ts";
+import { blockCode } from "../engine/model_roles.ts";
 import type { ModelConfig } from "./config.ts";
 import type { TurnRequest, TurnResponse } from "./turn.ts";
 import type { WorkInProgress } from "../lib/work_in_progress.ts";
@@ -101,11 +102,12 @@ export class ModelExecutor {
     );
     const owner = { runId, callId, ownerToken };
     const settings = await engine.agentCallModel(runId, callId);
+    // Read now, not at start-up: weft.json and the trust record may have changed while the service ran.
     const config = this.#options.config();
     const resolved = config.resolve(settings.role);
     const readiness = config.readiness(settings.role);
     if (!resolved.ok || !readiness.ready) {
-      await claims.fail(owner, readiness.reason ?? "the model role is not ready", "CONFIGURATION_REQUIRED");
+      await claims.fail(owner, readiness.reason ?? "the model role is not ready", blockCode(readiness));
       return;
     }
     const port: AgentCallPort = {

@@ -24,7 +24,9 @@ export async function checkRole(
 ): Promise<RoleCheck> {
   const { role, entry } = model;
   const base = baseUrlOf(entry);
-  const where = `models.${role} (${entry.provider} ${entry.model} at ${base})`;
+  const where = `models.${role} (${entry.provider} ${entry.model} at ${base}, key ${
+    entry.apiKeyEnv ?? "none"
+  })`;
   const headers: Record<string, string> = entry.provider === "anthropic"
     ? { "anthropic-version": "2023-06-01", ...(key ? { "x-api-key": key } : {}) }
     : key

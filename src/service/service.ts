@@ -21,6 +21,7 @@ import { ENDPOINTS } from "../mcp/endpoints.ts";
 import { listingFor } from "../mcp/listing.ts";
 import { openSqliteStorage } from "../store/sqlite_storage.ts";
 import { ModelConfig, modelRolesOf } from "../model/config.ts";
+import { grantTrust, reviewTrust } from "../model/trust_review.ts";
 import { ModelExecutor } from "../model/executor.ts";
 import { VERSION } from "../version.ts";
 import { EMBEDDED_WORKFLOWS } from "../workflows/embedded.ts";
@@ -104,6 +105,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       logger,
       claims,
       models,
+      projectTrust: {
+        review: () => reviewTrust(paths.projectDir),
+        grant: (digest) => grantTrust(paths.projectDir, digest),
+      },
       sessions: () => ({ open: sessions.size, max: sessions.limits.maxSessions }),
     };
     const sessions = new SessionTable(

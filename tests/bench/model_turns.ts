@@ -21,6 +21,7 @@ import { round, summarize } from "./measure.ts";
 import { failedRow, log, rows } from "./report.ts";
 import { children, closeClient, removeTempDir, tempDir, withTimeout } from "./resources.ts";
 import { startChild } from "./servers.ts";
+import { trustProject } from "../support/service.ts";
 
 /** The aim: under 2 ms of weft's own time per model turn. */
 const AIM_MS = 2;
@@ -50,7 +51,10 @@ export async function benchModelTurns(): Promise<void> {
     }),
     ...probeFiles(),
   });
-  const weft = await startChild("weft", projectDir, true);
+  // The bench's own user config folder, where the project's weft.json is trusted.
+  const configHome = await Deno.makeTempDir({ prefix: "weft-bench-user-" });
+  await trustProject(projectDir, configHome);
+  const weft = await startChild("weft", projectDir, true, undefined, [], { XDG_CONFIG_HOME: configHome });
   const bare = bareClient(`${model.url}/bare`);
   try {
     const client = await connect(weft, "/internal/mcp");
@@ -101,6 +105,7 @@ export async function benchModelTurns(): Promise<void> {
     await weft.stop();
     await model.close();
     await removeTempDir(projectDir);
+    await removeTempDir(configHome);
   }
 }
 

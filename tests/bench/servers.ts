@@ -38,6 +38,8 @@ export async function startChild(
   longLived = false,
   bundle?: string,
   extraArgs: string[] = [],
+  /** Variables added to the inherited environment (an isolated user config folder). */
+  env?: Record<string, string>,
 ): Promise<Started> {
   // A bundle runs alone in its own (otherwise empty) directory, without the repository's configuration.
   const program = bundle
@@ -55,6 +57,7 @@ export async function startChild(
   const child = new Deno.Command(Deno.execPath(), {
     args,
     cwd: bundle ? bundle.slice(0, bundle.lastIndexOf("/")) : ROOT,
+    env,
     stdin: pipedStdin ? "piped" : "null",
     stdout: "piped",
     stderr: "piped",

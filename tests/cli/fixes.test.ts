@@ -9,6 +9,7 @@ import { describeFailure, type FailureCode } from "../../src/cli/failure.ts";
 import { WeftError } from "../../src/errors.ts";
 import { call, closeClient, mcpClient, runWeft, serve, tempProject } from "../support/service.ts";
 import { humanFlow, REVIEW_ANSWER, workflowFiles } from "../support/workflows.ts";
+import { probeFiles } from "../model/support.ts";
 
 const REVIEW = humanFlow({ name: "review", title: "Review", description: "Asks, checks, confirms." });
 const BROKEN = { name: "broken", title: "Broken", entryStage: "nowhere", stages: {} };
@@ -85,6 +86,10 @@ const SCENARIOS: Record<FailureCode, Scenario | Unreachable> = {
     stdin: JSON.stringify(REVIEW_ANSWER),
     fix: /^look at what it asks with `weft attach run_[\w-]+ --no-interactive`$/,
   },
+  NOT_TRUSTED: {
+    args: ["flow", "probe", "--intent", "an app"],
+    fix: /trust it with `weft trust`/,
+  },
   CONFIGURATION_REQUIRED: {
     args: ["flow", "intent", "--intent", "an app"],
     fix: /start this one from your IDE's agent \(see `weft config <ide>`\)/,
@@ -105,6 +110,11 @@ Deno.test("every error code the CLI prints comes with the fix that fixes that ca
   const cwd = await tempProject({
     ...workflowFiles(REVIEW),
     "workflows/broken/workflow.json": JSON.stringify(BROKEN),
+    // A role only the untrusted weft.json names: `probe` needs it, `intent` (default) has none.
+    ...probeFiles({ role: "reviewer" }),
+    "weft.json": JSON.stringify({
+      models: { reviewer: { provider: "openai-compatible", model: "m", baseURL: "http://127.0.0.1:9/v1" } },
+    }),
   });
   const offline = await tempProject();
   const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });

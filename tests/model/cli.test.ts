@@ -26,6 +26,8 @@ Deno.test("weft models lists the roles; weft doctor checks each one's server wit
   const userDir = await Deno.makeTempDir({ prefix: "weft-user-" });
   const env = { XDG_CONFIG_HOME: userDir, NO_COLOR: "1" };
   try {
+    const trusted = await runWeft(["trust", "--yes"], { cwd: projectDir, env });
+    assert.equal(trusted.code, 0, trusted.stderr);
     const listed = await runWeft(["models", "--json"], { cwd: projectDir, env });
     assert.equal(listed.code, 0, listed.stderr);
     const { roles } = JSON.parse(listed.stdout) as {
@@ -40,7 +42,10 @@ Deno.test("weft models lists the roles; weft doctor checks each one's server wit
     assert.match(roles[3].reason!, /WEFT_TEST_UNSET_KEY \(models.hosted.apiKeyEnv\) is not set/);
     assert.equal(model.requests.length, 0, "weft models went to the network");
     const human = await runWeft(["models"], { cwd: projectDir, env });
-    assert.match(human.stdout, /default +ready +openai-compatible +qwen3:8b +weft.json +none/);
+    assert.match(
+      human.stdout,
+      /default +ready +openai-compatible +qwen3:8b +http:\/\/127\.0\.0\.1:\d+\/v1 +weft.json \(trusted\) +none/,
+    );
 
     const doctor = await runWeft(["doctor", "--json"], { cwd: projectDir, env });
     const { findings } = JSON.parse(doctor.stdout) as {

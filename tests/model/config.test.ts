@@ -5,15 +5,18 @@
 import assert from "node:assert/strict";
 import { configuredIdleExit, ModelConfig, parseModelConfig } from "../../src/model/config.ts";
 import { renderModelConfigSchema } from "../../src/model/generate_schema.ts";
-import { tempProject } from "../support/service.ts";
+import { tempProject, trustProject } from "../support/service.ts";
 
+/** Both files as given, the project's trusted (as after `weft trust --yes`) unless `trusted` is false. */
 async function configWith(
   project: unknown,
   user: unknown,
   vars: Record<string, string> = {},
+  trusted = true,
 ): Promise<{ config: ModelConfig; cleanup: () => Promise<void> }> {
   const projectDir = await tempProject(project === undefined ? {} : { "weft.json": JSON.stringify(project) });
   const userDir = await tempProject(user === undefined ? {} : { "weft/weft.json": JSON.stringify(user) });
+  if (trusted && project !== undefined) await trustProject(projectDir, userDir);
   const env: Record<string, string> = { XDG_CONFIG_HOME: userDir, HOME: userDir, ...vars };
   return {
     config: ModelConfig.read(projectDir, (name) => env[name]),
@@ -49,13 +52,16 @@ Deno.test("a role resolves to the project's entry whole, else to the user's, nev
       ready: true,
       provider: "openai-compatible",
       model: "qwen3",
+      baseURL: "http://127.0.0.1:11434/v1",
       origin: "project",
+      trusted: true,
     });
     assert.deepEqual(config.readiness("planner"), {
       role: "planner",
       ready: true,
       provider: "anthropic",
       model: "claude-sonnet-4-5",
+      baseURL: "https://api.anthropic.com/v1",
       origin: "user",
       apiKeyEnv: "ANTHROPIC_API_KEY",
       keySet: true,
@@ -119,9 +125,14 @@ Deno.test("a key written into weft.json is refused at load, naming the field", (
 });
 
 Deno.test("a broken project weft.json hides every role with its reason; schema errors name the field", async () => {
-  const { config, cleanup } = await configWith({ models: { default: { provider: "openai", model: "m" } } }, {
-    models: { default: LOCAL },
-  });
+  const { config, cleanup } = await configWith(
+    { models: { default: { provider: "openai", model: "m" } } },
+    {
+      models: { default: LOCAL },
+    },
+    {},
+    false,
+  );
   try {
     const resolved = config.resolve("default");
     assert.equal(resolved.ok, false);
@@ -167,4 +178,88 @@ Deno.test("service.idleExit: the user-level file sets the idle exit; absent or u
   } finally {
     await Deno.remove(userDir, { recursive: true });
   }
+});
+
+Deno.test(
+  "project trust: bound to the real path and the exact content; the user's own entry applies meanwhile",
+  {
+    ignore: Deno.build.os === "windows",
+  },
+  async () => {
+    const { config, cleanup } = await configWith(
+      { models: { default: LOCAL, reviewer: LOCAL } },
+      { models: { default: HOSTED } },
+      { ANTHROPIC_API_KEY: "k" },
+      false,
+    );
+    try {
+      assert.equal(config.trust.trusted, false);
+      assert.equal(config.readiness("default").origin, "user");
+      const reviewer = config.readiness("reviewer");
+      assert.equal(reviewer.ready, false);
+      assert.equal(reviewer.trusted, false);
+      assert.match(reviewer.reason!, /not trusted.*`weft trust`/);
+    } finally {
+      await cleanup();
+    }
+    const projectDir = await tempProject({ "weft.json": JSON.stringify({ models: { default: LOCAL } }) });
+    const userDir = await tempProject();
+    const link = `${userDir}/link`;
+    try {
+      await Deno.symlink(projectDir, link);
+      await trustProject(link, userDir);
+      const env = (name: string) => name === "XDG_CONFIG_HOME" ? userDir : undefined;
+      assert.equal(
+        ModelConfig.read(projectDir, env).trust.trusted,
+        true,
+        "trusted through a link: the same folder",
+      );
+      const twin = await tempProject({ "weft.json": JSON.stringify({ models: { default: LOCAL } }) });
+      assert.equal(
+        ModelConfig.read(twin, env).trust.trusted,
+        false,
+        "the same content elsewhere is another project",
+      );
+      await Deno.remove(twin, { recursive: true });
+      await Deno.writeTextFile(
+        `${projectDir}/weft.json`,
+        JSON.stringify({ models: { default: { ...LOCAL, seed: 1 } } }),
+      );
+      assert.equal(ModelConfig.read(projectDir, env).trust.trusted, false, "an edit is asked again");
+    } finally {
+      await Deno.remove(projectDir, { recursive: true });
+      await Deno.remove(userDir, { recursive: true });
+    }
+  },
+);
+
+Deno.test("a key over plain http:// is not ready unless the host is this machine, from either file", async () => {
+  const remote = {
+    provider: "openai-compatible",
+    model: "m",
+    baseURL: "http://models.example/v1",
+    apiKeyEnv: "K",
+  };
+  const { config, cleanup } = await configWith(
+    { models: { default: remote, local: { ...remote, baseURL: "http://127.0.0.1:8080/v1" } } },
+    { models: { personal: remote } },
+    { K: "secret" },
+  );
+  try {
+    for (const role of ["default", "personal"]) {
+      const readiness = config.readiness(role);
+      assert.equal(readiness.ready, false, role);
+      assert.match(readiness.reason!, /over plain http:\/\/ to models\.example/);
+    }
+    assert.equal(config.readiness("local").ready, true);
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("a relative HOME gives no user file and no trust record: they would resolve inside the project", () => {
+  const config = ModelConfig.read(".", (name) => name === "HOME" ? "." : undefined);
+  assert.equal(config.locations.userFile, undefined);
+  assert.equal(config.locations.trustFile, undefined);
+  assert.equal(config.trust.trusted, false);
 });

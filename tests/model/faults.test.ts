@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
 import { within } from "../support/deadline.ts";
-import { call, closeClient, mcpClient } from "../support/service.ts";
+import { call, closeClient, mcpClient, trustProject } from "../support/service.ts";
 import {
   conversationText,
   type Protocol,
@@ -45,7 +45,8 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
       files: { ...probeFiles(), ...budgetFiles() },
     });
     const person = await mcpClient(served, "/internal/mcp");
-    const weftJson = (entry: Record<string, unknown>) =>
+    // The person edits weft.json and trusts the edit, as they must for the next Run to use it.
+    const weftJson = async (entry: Record<string, unknown>) => {
       Deno.writeTextFileSync(
         `${projectDir}/weft.json`,
         JSON.stringify({
@@ -60,6 +61,8 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
           },
         }),
       );
+      await trustProject(projectDir, userDir);
+    };
     const ended = (run: RunView) => run.status !== "running" && run.status !== "waiting";
     /** Starts a probe Run with the server behaving as given and waits for it to end. */
     const probe = async (behaviour: typeof behave, what: string, flowName = "probe") => {
@@ -89,7 +92,7 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
         const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
         const port = closed.addr.port;
         closed.close();
-        weftJson({ baseURL: `http://127.0.0.1:${port}/v1` });
+        await weftJson({ baseURL: `http://127.0.0.1:${port}/v1` });
         const { run } = await probe((r) => probeTurn(turnOf(r)), "a refused connection");
         expectFailure(
           run,
@@ -97,7 +100,7 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
           new RegExp(`model role "default" \\(${provider} ${modelName}\\): the server cannot be reached`),
         );
         assert.equal(run.lastError?.retryable, true);
-        weftJson({});
+        await weftJson({});
       });
 
       await t.step(
@@ -150,11 +153,11 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
       });
 
       await t.step("a response slower than the request timeout: MODEL_UNAVAILABLE", async () => {
-        weftJson({ timeoutSeconds: 0.3 });
+        await weftJson({ timeoutSeconds: 0.3 });
         const { run, requests } = await probe((r) => ({ response: () => hang(r) }), "a slow server");
         expectFailure(run, "MODEL_UNAVAILABLE", /no answer within 0.3 s/);
         assert.equal(requests[0].signal.aborted, true, "the request was abandoned");
-        weftJson({});
+        await weftJson({});
       });
 
       await t.step("malformed JSON and garbage: MODEL_REQUEST_FAILED", async () => {
@@ -169,14 +172,14 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
 
       await t.step("a body cut off mid-way: MODEL_UNAVAILABLE, retryable", async () => {
         const cut = truncatingServer();
-        weftJson({ baseURL: `${cut.url}/v1` });
+        await weftJson({ baseURL: `${cut.url}/v1` });
         try {
           const { run } = await probe((r) => probeTurn(turnOf(r)), "a truncated body");
           expectFailure(run, "MODEL_UNAVAILABLE", /the connection broke before the whole answer arrived/);
           assert.equal(run.lastError?.retryable, true);
           assert.equal(cut.requests(), 1);
         } finally {
-          weftJson({});
+          await weftJson({});
           await cut.close();
         }
       });

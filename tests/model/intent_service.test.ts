@@ -26,7 +26,9 @@ for (const protocol of ["openai", "anthropic"] as Protocol[]) {
         ready: true,
         provider: protocol === "openai" ? "openai-compatible" : "anthropic",
         model: protocol === "openai" ? "scripted-gpt" : "scripted-claude",
+        baseURL: `${model.url}/v1`,
         origin: "project",
+        trusted: true,
         apiKeyEnv: keyEnv,
         keySet: true,
       }]);

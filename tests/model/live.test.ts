@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
-import { call, closeClient, mcpClient, serve, tempProject } from "../support/service.ts";
+import { call, closeClient, mcpClient, serve, tempProject, trustProject } from "../support/service.ts";
 import { probeFiles, timelineOf, waitForRun } from "./support.ts";
 
 const baseURL = Deno.env.get("WEFT_LIVE_BASE_URL");
@@ -32,7 +32,9 @@ Deno.test({
       "weft.json": JSON.stringify({ models: { default: entry } }),
       ...probeFiles({ maxTurns: 10, maxSeconds: 300 }),
     });
-    const served = await serve(projectDir);
+    const configHome = await Deno.makeTempDir({ prefix: "weft-user-" });
+    await trustProject(projectDir, configHome);
+    const served = await serve(projectDir, { env: { XDG_CONFIG_HOME: configHome } });
     const person = await mcpClient(served, "/internal/mcp");
     try {
       const { run } = await call<{ run: RunView }>(person, "flow", {
@@ -50,6 +52,7 @@ Deno.test({
       await closeClient(person);
       await served.stop();
       await Deno.remove(projectDir, { recursive: true });
+      await Deno.remove(configHome, { recursive: true });
     }
   },
 });

@@ -7,7 +7,7 @@
 import type { RunEventView, RunView } from "../../src/engine/views.ts";
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import { PLAN, specification } from "../support/intent_agent.ts";
-import { call, serve, type ServedProject, tempProject } from "../support/service.ts";
+import { call, serve, type ServedProject, tempProject, trustProject } from "../support/service.ts";
 import {
   type RecordedRequest,
   type ScriptedCall,
@@ -19,7 +19,10 @@ import {
 /** The key the suites give the scripted servers; it must never show up anywhere but the request header. */
 export const TEST_KEY = "sk-test-4f9a1c7e2b8d6a3f5e0c9b7a1d2e4f6a";
 
-/** A project served with `models.default` (and any `extraRoles`) pointing at a scripted server. */
+/**
+ * A project served with `models.default` pointing at a scripted server, its weft.json trusted in the
+ * isolated user config folder unless `trusted` is false.
+ */
 export async function servedWithModel(options: {
   protocol: "openai" | "anthropic";
   url: string;
@@ -29,6 +32,7 @@ export async function servedWithModel(options: {
   files?: Record<string, string>;
   /** More variables for the service's environment. */
   env?: Record<string, string>;
+  trusted?: boolean;
 }): Promise<{ served: ServedProject; projectDir: string; userDir: string }> {
   const entry = {
     provider: options.protocol === "openai" ? "openai-compatible" : "anthropic",
@@ -43,6 +47,7 @@ export async function servedWithModel(options: {
     ...options.files,
   });
   const userDir = await Deno.makeTempDir({ prefix: "weft-user-" });
+  if (options.trusted !== false) await trustProject(projectDir, userDir);
   const served = await serve(projectDir, {
     env: {
       XDG_CONFIG_HOME: userDir,

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
-import { call, closeClient, mcpClient, runWeft, serve } from "../support/service.ts";
+import { call, closeClient, mcpClient, runWeft, serve, trustProject } from "../support/service.ts";
 import { scriptedServer, turnOf } from "../model/scripted_server.ts";
 import { probeFiles, probeTurn, waitForRun } from "../model/support.ts";
 
@@ -16,6 +16,7 @@ Deno.test("the bundled program serves from an empty directory with its embedded 
   const buildDir = await Deno.makeTempDir({ prefix: "weft-bundle-" });
   const emptyDir = await Deno.makeTempDir({ prefix: "weft-empty-" });
   const projectDir = await Deno.makeTempDir({ prefix: "weft-project-" });
+  const configHome = await Deno.makeTempDir({ prefix: "weft-user-" });
   // The model SDK is imported only when a model step runs: it must be inside the bundle all the same.
   const model = scriptedServer("openai", (request) => probeTurn(turnOf(request)));
   const files = {
@@ -40,7 +41,8 @@ Deno.test("the bundled program serves from an empty directory with its embedded 
 
     const program = ["run", "-A", "--no-config", "weft.js"];
     const started = performance.now();
-    const served = await serve(projectDir, { program, cwd: emptyDir });
+    await trustProject(projectDir, configHome);
+    const served = await serve(projectDir, { program, cwd: emptyDir, env: { XDG_CONFIG_HOME: configHome } });
     // Reported, not asserted: speed is measured by the bench, whose bundle row compares with a bare server.
     console.log(`bundled weft serve: spawn to ready line in ${Math.round(performance.now() - started)} ms`);
     const client = await mcpClient(served, "/mcp");
@@ -79,6 +81,8 @@ Deno.test("the bundled program serves from an empty directory with its embedded 
     assert.deepEqual([...Deno.readDirSync(emptyDir)].map((entry) => entry.name), ["weft.js"]);
   } finally {
     await model.close();
-    for (const dir of [buildDir, emptyDir, projectDir]) await Deno.remove(dir, { recursive: true });
+    for (const dir of [buildDir, emptyDir, projectDir, configHome]) {
+      await Deno.remove(dir, { recursive: true });
+    }
   }
 });

@@ -119,6 +119,7 @@ const TOOLS: Record<
   cancel_run: [false, true, true],
   move_run: [false, false, true, "internal"],
   retry_run: [false, false, false, "internal"],
+  trust_project: [false, false, true, "internal"],
   status: [true, false, true],
   get_record: [true, false, true],
   get_artifact: [true, false, true],

@@ -7,6 +7,7 @@
 import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk_client.ts";
 import { unwrapToolResult } from "../../src/client/connect.ts";
 import type { ConnectionInfo } from "../../src/weft_dir/connection.ts";
+import { grantTrust, reviewTrust } from "../../src/model/trust_review.ts";
 import { StreamText, within } from "./deadline.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -96,6 +97,20 @@ export interface ServedProjectOptions extends ServeOptions {
   files?: Record<string, string>;
   /** Runs in the project directory before `weft serve` starts (seeding a store, making links). */
   setup?: (dir: string) => Promise<void> | void;
+  /**
+   * Trust the project's weft.json (as `weft trust --yes` would) in a fresh user config folder of the test's
+   * own, which the service gets as `XDG_CONFIG_HOME` and which is removed afterwards.
+   */
+  trusted?: boolean;
+}
+
+/**
+ * Trusts the project's current weft.json in the user config folder `configHome` (as `XDG_CONFIG_HOME`), the
+ * way `weft trust --yes` does; never in the real user's folder.
+ */
+export async function trustProject(projectDir: string, configHome: string): Promise<void> {
+  const env = (name: string) => name === "XDG_CONFIG_HOME" || name === "HOME" ? configHome : undefined;
+  await grantTrust(projectDir, reviewTrust(projectDir, env).digest, env);
 }
 
 /**
@@ -114,10 +129,15 @@ export async function withServedProject<T>(
   ]
 ): Promise<T> {
   const [options, fn] = args.length === 1 ? [{}, args[0]] : args;
-  const { files, setup, ...serveOptions } = options;
+  const { files, setup, trusted, ...serveOptions } = options;
   const dir = await tempProject(files);
+  const configHome = trusted ? await Deno.makeTempDir({ prefix: "weft-user-" }) : undefined;
   try {
     await setup?.(dir);
+    if (configHome) {
+      await trustProject(dir, configHome);
+      serveOptions.env = { ...serveOptions.env, XDG_CONFIG_HOME: configHome };
+    }
     const served = await serve(dir, serveOptions);
     try {
       return await fn(served);
@@ -126,6 +146,7 @@ export async function withServedProject<T>(
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
+    if (configHome) await Deno.remove(configHome, { recursive: true });
   }
 }
 

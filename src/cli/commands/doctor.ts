@@ -22,13 +22,14 @@ import { paint, printJson } from "../format.ts";
 import { observe, type StatusReport } from "../lifecycle.ts";
 import { ModelConfig } from "../../model/config.ts";
 import { checkRole } from "../../model/probe.ts";
+import { reviewOf } from "../../model/trust_review.ts";
 import { withClient } from "./client.ts";
 import { SCHEMA_PATH, WORKFLOW_SCHEMA_TEXT } from "../init.ts";
 import { VERSION } from "../../version.ts";
 
 /** One thing doctor found: fine, worth knowing, or a problem, with the command that fixes it. */
 export interface Finding {
-  check: "service" | "leftovers" | "port" | "workflows" | "schema" | "modes" | "git" | "model";
+  check: "service" | "leftovers" | "port" | "workflows" | "schema" | "modes" | "git" | "model" | "trust";
   state: "ok" | "note" | "problem";
   message: string;
   fix?: string;
@@ -44,8 +45,9 @@ whether the service runs, leftovers of a crashed service (a stale lock, half-wri
 whether the port used last time is taken, workflows that fail to load and why (file and
 JSON pointer), whether .weft/ is weft's own (owned by you, modes 0700/0600, no links, not
 tracked by git; state that is not is never used), whether git would track .weft/ (it holds
-tokens and answers), whether the schema \`weft init\` wrote is this weft's, and whether the
-service has a model for agent steps.`,
+tokens and answers), whether the schema \`weft init\` wrote is this weft's, whether you trust
+this project's weft.json (\`weft trust\`) and whether the service has a model for agent steps.
+The project's model servers are asked only once you trust it.`,
   json: 'print { "findings": [{ check, state: ok|note|problem, message, fix? }], "problems" }',
   notes: "Exit code 0 when no problem is found, 1 otherwise. Doctor never changes anything.",
   async run({ positionals, projectDir, json }) {
@@ -235,13 +237,14 @@ async function schemaFindings(projectDir: string): Promise<Finding[]> {
  */
 async function modelFindings(projectDir: string, workflows: WorkflowView[]): Promise<Finding[]> {
   const config = ModelConfig.read(projectDir);
+  const trust = projectTrustFindings(config);
   const roles = config.roles().map((role) => ({ role, resolved: config.resolve(role) }));
   const configured = roles.filter((entry) =>
     entry.resolved.ok || !/no model is configured/.test(entry.resolved.reason)
   );
   if (!configured.length) {
     const needing = workflows.filter((w) => w.available && w.hasAgentSteps).map((w) => w.name);
-    return [{
+    return [...trust, {
       check: "model",
       state: "note",
       message: "no service-side model is configured (weft.json)" +
@@ -252,24 +255,72 @@ async function modelFindings(projectDir: string, workflows: WorkflowView[]): Pro
         "weft config <codex|claude|cursor|vscode>",
     }];
   }
-  return await Promise.all(configured.map(async ({ role, resolved }): Promise<Finding> => {
-    const readiness = config.readiness(role);
-    if (!resolved.ok || !readiness.ready) {
+  return [
+    ...trust,
+    ...await Promise.all(configured.map(async ({ role, resolved }): Promise<Finding> => {
+      const readiness = config.readiness(role);
+      if (!resolved.ok || !readiness.ready) {
+        const what = readiness.provider
+          ? ` (${readiness.provider} ${readiness.model} at ${readiness.baseURL}, key ${
+            readiness.apiKeyEnv ?? "none"
+          }, from ${origin(readiness.origin, readiness.trusted)})`
+          : "";
+        return {
+          check: "model",
+          state: "problem",
+          message: `role "${role}"${what}: ${readiness.reason}`,
+          fix: readiness.trusted === false
+            ? "weft trust  (shows what weft.json asks for, then asks)"
+            : resolved.ok
+            ? "see docs/models.md"
+            : "correct weft.json against schema/weft.schema.json",
+        };
+      }
+      // Only an entry the person configured or trusted is ever dialled.
+      const checked = await checkRole(resolved.model, config.keyOf(resolved.model));
       return {
         check: "model",
-        state: "problem",
-        message: `role "${role}": ${readiness.reason}`,
-        fix: resolved.ok ? "see docs/models.md" : "correct weft.json against schema/weft.schema.json",
+        state: checked.ok ? "ok" : "problem",
+        message: `${checked.message} (from ${origin(readiness.origin, readiness.trusted)})`,
+        fix: checked.fix,
       };
-    }
-    const checked = await checkRole(resolved.model, config.keyOf(resolved.model));
-    return {
-      check: "model",
-      state: checked.ok ? "ok" : "problem",
-      message: checked.message,
-      fix: checked.fix,
-    };
-  }));
+    })),
+  ];
+}
+
+function origin(from: string | undefined, trusted: boolean | undefined): string {
+  return from === "user" ? "your user file" : `weft.json, ${trusted ? "trusted" : "not trusted"}`;
+}
+
+/** Whether the person trusts the project's weft.json, and a trust record weft cannot read. */
+function projectTrustFindings(config: ModelConfig): Finding[] {
+  const findings: Finding[] = [];
+  const { record } = config.trust;
+  if (record.kind === "invalid") {
+    findings.push({
+      check: "trust",
+      state: "problem",
+      message: `the project trust record cannot be used, so no project is trusted: ${record.problem}`,
+      fix: "remove that file, then `weft trust` in each project you trust",
+    });
+  }
+  const review = reviewOf(config);
+  if (review.state === "trusted") {
+    findings.push({
+      check: "trust",
+      state: "ok",
+      message: `you trust weft.json's models (${review.digest})`,
+    });
+  } else if (review.state === "not_trusted") {
+    findings.push({
+      check: "trust",
+      state: "problem",
+      message: `weft.json names ${review.roles.length} model role(s) you have not trusted ` +
+        `(${review.roles.map((role) => role.role).join(", ")}): none is used or dialled until you do`,
+      fix: "weft trust  (shows each role's provider, URL, key variable and model, then asks)",
+    });
+  }
+  return findings;
 }
 
 /** Whether `.weft/` is weft's own (owner, exact modes, no links, not tracked by git): never changed here. */

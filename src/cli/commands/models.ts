@@ -10,42 +10,62 @@ import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
 import { indent, paint, printJson, table } from "../format.ts";
 import { ModelConfig } from "../../model/config.ts";
+import { reviewOf } from "../../model/trust_review.ts";
 
 /** `weft models` */
 export const modelsCommand = defineCommand({
   name: "models",
   summary: "list the service's model roles and whether each is ready",
   synopsis: "models",
-  description: `Lists the service's model roles: default and the named ones, each with its provider and model,
-the file its entry came from (the project's weft.json wins a role whole over the user file) and the
-variable holding its key (whether it is set in this shell). Nothing is sent over the network: \`weft
-doctor\` asks each server whether it answers and knows the model. docs/models.md explains the format.`,
-  json: 'print { "roles": RoleReadiness[], "files": { "project", "user" } }',
+  description: `Lists the service's model roles: default and the named ones, each with its provider, model
+and URL, the file its entry came from (the project's weft.json wins a role whole over the user
+file once you trust it: \`weft trust\`) and the variable holding its key (whether it is set in this
+shell). Nothing is sent over the network: \`weft doctor\` asks each server whether it answers and
+knows the model. docs/models.md explains the format.`,
+  json:
+    'print { "roles": RoleReadiness[], "files": { "project", "user", "trust" }, "trust": { state, digest } }',
   run({ positionals, projectDir, json }) {
     if (positionals.length) throw new UsageError("takes no arguments");
     const config = ModelConfig.read(projectDir);
     const roles = config.roles().map((role) => config.readiness(role));
-    const files = { project: config.locations.projectFile, user: config.locations.userFile };
+    const { locations } = config;
+    const files = { project: locations.projectFile, user: locations.userFile, trust: locations.trustFile };
+    const { state, digest } = reviewOf(config);
     if (json) {
-      printJson({ roles, files });
+      printJson({ roles, files, trust: { state, digest } });
       return Promise.resolve(EXIT.OK);
     }
     console.log(table(
-      ["ROLE", "STATE", "PROVIDER", "MODEL", "FROM", "KEY"],
+      ["ROLE", "STATE", "PROVIDER", "MODEL", "URL", "FROM", "KEY"],
       roles.map((role) => [
         paint("bold", role.role),
-        role.ready ? paint("green", "ready") : paint("yellow", "not ready"),
+        role.ready
+          ? paint("green", "ready")
+          : paint("yellow", role.trusted === false ? "not trusted" : "not ready"),
         role.provider ?? "–",
         role.model ?? "–",
-        role.origin === "project" ? "weft.json" : role.origin === "user" ? "user file" : "–",
-        role.apiKeyEnv ? `${role.apiKeyEnv} (${role.keySet ? "set" : "not set"})` : "none",
+        role.baseURL ?? "–",
+        role.origin === "project"
+          ? `weft.json (${role.trusted ? "trusted" : "not trusted"})`
+          : role.origin === "user"
+          ? "user file"
+          : "–",
+        role.apiKeyEnv
+          ? `${role.apiKeyEnv}${role.keySet === undefined ? "" : role.keySet ? " (set)" : " (not set)"}`
+          : "none",
       ]),
     ));
     for (const role of roles.filter((role) => role.reason)) {
-      console.log(`\n${paint("yellow", role.role)}: not ready`);
+      console.log(`\n${paint("yellow", role.role)}: ${role.trusted === false ? "not trusted" : "not ready"}`);
       console.log(indent(role.reason!));
     }
-    console.log(`\nproject file: ${files.project}\nuser file:    ${files.user}`);
+    if (state === "not_trusted") {
+      console.log(
+        `\nweft.json's models are not trusted, so none of them is used or dialled and your user file applies ` +
+          "to every role it names;\n`weft trust` shows them and asks",
+      );
+    }
+    console.log(`\nproject file: ${files.project}\nuser file:    ${files.user ?? "(none: HOME is not set)"}`);
     return Promise.resolve(EXIT.OK);
   },
 });

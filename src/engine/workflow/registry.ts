@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { modelBlock, type ModelRoles } from "../model_roles.ts";
+import { type ModelBlock, modelBlock, type ModelRoles } from "../model_roles.ts";
 import type { Source, WorkflowView } from "../views.ts";
 import { type LoadedWorkflow, loadWorkflow, type WorkflowEntry } from "./loader.ts";
 import { projectWorkflowsStamp, readProjectSources, type WorkflowSource } from "./source.ts";
@@ -78,7 +78,7 @@ export function readinessBlock(
   workflow: LoadedWorkflow,
   source: Source,
   models: ModelRoles,
-): string | undefined {
+): ModelBlock | undefined {
   return source === "agent_ide" || !workflow.hasAgentSteps ? undefined : modelBlock(workflow, models);
 }
 
@@ -108,7 +108,7 @@ function toView(entry: WorkflowEntry, source: Source, models: ModelRoles): Workf
     hasAgentSteps: entry.workflow.hasAgentSteps,
     available: true,
     ready: !blocked,
-    ...(blocked ? { reason: blocked } : {}),
+    ...(blocked ? { reason: blocked.reason } : {}),
     source: entry.workflow.origin,
   };
 }

@@ -19,6 +19,7 @@ import {
 } from "./workflow.ts";
 import { getArtifactTool, getRecordTool, listArtifactsTool } from "./artifacts.ts";
 import { interactTool } from "./interact.ts";
+import { trustProjectTool } from "./trust.ts";
 import {
   callAgentToolTool,
   claimAgentCallTool,
@@ -54,7 +55,7 @@ const AGENT_TASK_TOOLS: readonly AnyTool[] = [
 ];
 
 /** What only a person decides, through the CLI or Studio: never offered to an IDE's agent. */
-const PERSON_TOOLS: readonly AnyTool[] = [moveRunTool, retryRunTool];
+const PERSON_TOOLS: readonly AnyTool[] = [moveRunTool, retryRunTool, trustProjectTool];
 
 const EXTERNAL_TOOLS: readonly AnyTool[] = [...WORKFLOW_TOOLS, ...AGENT_TASK_TOOLS];
 const INTERNAL_TOOLS: readonly AnyTool[] = [...WORKFLOW_TOOLS, ...PERSON_TOOLS];

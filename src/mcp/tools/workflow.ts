@@ -114,10 +114,8 @@ export const cancelRunTool = defineTool({
 export const moveRunTool = defineTool({
   name: "move_run",
   title: "Move a Run to the current workflow version",
-  description: "Move a waiting Run to the current version of its workflow (without this, every Run " +
-    "finishes under the version it started with). Refused with CONFLICT saying what does not fit unless its " +
-    "stage and step exist there, its state matches the new stage schema and what it waits for still fits. " +
-    "Only when the person asks for it.",
+  description: "Move a waiting Run to the current version of its workflow (else a Run finishes under the " +
+    "version it started with); CONFLICT says what does not fit there. Only when the person asks for it.",
   input: z.strictObject({ runId: Identity }),
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: true },

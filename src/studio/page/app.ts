@@ -15,6 +15,7 @@ import { HOME, navigate, parseRoute, type Route, useRoute } from "./route.ts";
 import { RunPage } from "./run_view.ts";
 import { RunsPage } from "./runs_view.ts";
 import { StartPage } from "./start_view.ts";
+import { TrustNotice } from "./trust_notice.ts";
 import type { RunView } from "./types.ts";
 
 /** The whole page. */
@@ -33,6 +34,7 @@ export function App(): ComponentChildren {
   }, [place]);
   return html`
     <${Header} route=${route} />
+    <${TrustNotice} />
     <main id="view" tabindex="-1">${route && view(route)}</main>
   `;
 }

@@ -11,6 +11,7 @@ import { connection, type StudioError } from "./connection.ts";
 import { useLoad } from "./hooks.ts";
 import { html } from "./html.ts";
 import { navigate } from "./route.ts";
+import { useTrustGrants } from "./trust_notice.ts";
 import type { RunView, WorkflowView } from "./types.ts";
 
 /** Why a workflow cannot start here, or undefined when it can. */
@@ -21,8 +22,9 @@ function whyNot(workflow: WorkflowView): string | undefined {
 
 /** The Start view. */
 export function StartPage(): ComponentChildren {
+  // Trusting the project's models can make workflows ready.
   const loaded = useLoad(
-    "workflows",
+    `workflows-${useTrustGrants()}`,
     () => connection.call<{ workflows: WorkflowView[] }>("list_workflows"),
     ["weft://runs"],
   );

@@ -1,0 +1,122 @@
+/**
+ * `weft trust [--yes | --revoke]`: shows what the project's files ask weft to do that can send data off the
+ * machine or spend money (each model role of weft.json: provider, URL, key variable, model), and trusts
+ * exactly that content when the person says so. Works without the service: the record is the person's own
+ * file, which the service reads at every use.
+ *
+ * @module
+ */
+
+import { UsageError } from "../args.ts";
+import { defineCommand } from "../command.ts";
+import { EXIT } from "../exit_codes.ts";
+import { paint, printJson, table } from "../format.ts";
+import { Prompter } from "../prompt.ts";
+import { projectKey } from "../../model/project_trust.ts";
+import { grantTrust, reviewTrust, revokeTrust, type TrustReview } from "../../model/trust_review.ts";
+
+/** `weft trust` */
+export const trustCommand = defineCommand({
+  name: "trust",
+  summary: "review what this project's weft.json asks for and trust it (or revoke)",
+  synopsis: "trust [--yes | --revoke]",
+  description: `A cloned repository's weft.json may name any model server and any environment variable as
+its key: used as they are, your project's files and your keys would go wherever it says. So weft
+uses the project's model entries only once you trust exactly that content; until then your own
+user file (see \`weft models\`) applies, and a Run that needs the project's entry is refused with
+NOT_TRUSTED.
+
+Shows each role the project names (provider, URL, the variable whose value is sent as the key,
+model) and the digest of that content, and asks at a terminal. The record is kept in your user
+config folder, bound to this project's real path and the digest: any change of weft.json's
+models is asked again. Nothing in a repository can grant it.`,
+  options: {
+    yes: { type: "boolean", short: "y", help: "trust what is shown without asking, and print it" },
+    revoke: { type: "boolean", help: "forget the trust of this project" },
+  },
+  json: 'print { "project", "trust": { state, digest, content, roles, problem? } }',
+  notes: "Exit code 0 when the project's content is trusted (or needs no trust, or --revoke), 1 when it\n" +
+    "stays untrusted (declined, or no terminal to ask at without --yes).",
+  async run({ options, positionals, projectDir, json }) {
+    if (positionals.length) throw new UsageError("takes no arguments");
+    if (options.yes && options.revoke) throw new UsageError("pass --yes or --revoke, not both");
+    const project = projectKey(projectDir) ?? projectDir;
+    const print = (review: TrustReview, line: string) => {
+      if (json) printJson({ project, trust: review });
+      else console.log(`${describe(review)}\n\n${line}`);
+    };
+    if (options.revoke) {
+      const review = await revokeTrust(projectDir);
+      print(review, `${project}: trust revoked; weft uses none of weft.json's models until you trust again`);
+      return EXIT.OK;
+    }
+    const shown = reviewTrust(projectDir);
+    if (shown.state !== "not_trusted") {
+      print(
+        shown,
+        shown.state === "trusted"
+          ? `${project}: trusted (this exact content)`
+          : shown.problem
+          ? `nothing to trust: weft.json does not load (${shown.problem})`
+          : "nothing to trust: this project's weft.json names no models",
+      );
+      return EXIT.OK;
+    }
+    const interactive = !options.yes && !json && Deno.stdin.isTerminal();
+    if (!options.yes && !interactive) {
+      print(
+        shown,
+        "not trusted: weft asks only at a terminal; `weft trust --yes` trusts exactly this content",
+      );
+      return EXIT.FAILURE;
+    }
+    if (interactive && !await ask(shown, project)) {
+      console.log("not trusted; nothing changed");
+      return EXIT.FAILURE;
+    }
+    const review = await grantTrust(projectDir, shown.digest);
+    const line = `${project}: trusted; weft uses these entries until weft.json changes ` +
+      "(`weft trust --revoke` forgets it)";
+    if (interactive) console.log(line);
+    else print(review, line);
+    return EXIT.OK;
+  },
+  fixes: { CONFLICT: "weft.json changed while you were asked: run `weft trust` again and review it" },
+});
+
+/** The content as a person reviews it: one row per role. */
+function describe(review: TrustReview): string {
+  if (!review.roles.length) return "This project's weft.json names no models.";
+  return [
+    "This project's weft.json names these models; each would receive the project's files and intents,",
+    "and the value of its key variable:",
+    "",
+    table(
+      ["ROLE", "PROVIDER", "URL", "KEY VARIABLE", "MODEL"],
+      review.roles.map((role) => [
+        paint("bold", role.role),
+        role.provider,
+        role.baseURL,
+        role.apiKeyEnv ?? "none",
+        role.model,
+      ]),
+    ),
+    "",
+    `digest ${review.digest}`,
+  ].join("\n");
+}
+
+/** Shows the content and asks at the terminal; the input ending is a no. */
+async function ask(review: TrustReview, project: string): Promise<boolean> {
+  console.log(describe(review) + "\n");
+  const prompter = new Prompter();
+  try {
+    const answer = await prompter.choose(`Trust exactly this content for ${project}? [y/N] `, [
+      { keys: ["y", "yes"], value: true },
+      { keys: ["n", "no", ""], value: false },
+    ]);
+    return answer === true;
+  } finally {
+    await prompter.close();
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The notice shown while the project's weft.json names models the person has not trusted: each role as
+ * `weft trust` shows it (provider, URL, key variable, model), the digest, and a Trust button that grants
+ * exactly the digest shown (`trust_project`); content changed in between is refused and shown again.
+ * Views whose readiness depends on trust (the Start view) reload when trust is granted.
+ *
+ * @module
+ */
+
+import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { connection, type StudioError } from "./connection.ts";
+import { useLoad } from "./hooks.ts";
+import { html } from "./html.ts";
+
+/** What `trust_project` reports. */
+interface ProjectTrust {
+  state: "trusted" | "not_trusted" | "nothing_to_trust";
+  digest: string;
+  roles: { role: string; provider: string; model: string; baseURL: string; apiKeyEnv?: string }[];
+}
+
+const grantListeners = new Set<() => void>();
+
+/** How many times trust was granted in this page: a key that makes a view reload after a grant. */
+export function useTrustGrants(): number {
+  const [grants, setGrants] = useState(0);
+  useEffect(() => {
+    const listener = () => setGrants((count) => count + 1);
+    grantListeners.add(listener);
+    return () => void grantListeners.delete(listener);
+  }, []);
+  return grants;
+}
+
+/** The notice, or nothing while the project's content is trusted or needs no trust. */
+export function TrustNotice(): ComponentChildren {
+  const grants = useTrustGrants();
+  const loaded = useLoad(
+    `project-trust-${grants}`,
+    () => connection.call<{ trust: ProjectTrust }>("trust_project"),
+    [],
+  );
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | undefined>();
+  const trust = loaded.data?.trust;
+  if (!trust || trust.state !== "not_trusted") return null;
+
+  const grant = async () => {
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      await connection.call("trust_project", { digest: trust.digest });
+      for (const listener of [...grantListeners]) listener();
+    } catch (error) {
+      setProblem((error as StudioError).message);
+      loaded.reload();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return html`<section class="trust-notice" aria-labelledby="trust-title">
+    <h2 id="trust-title">This project's weft.json is not trusted</h2>
+    <p>It names these models; each would receive the project's files and intents, and the value of its key
+      variable. weft uses none of them, and your own user configuration applies, until you trust exactly this
+      content.</p>
+    <table aria-label="Models to trust">
+      <thead><tr><th>Role</th><th>Provider</th><th>URL</th><th>Key variable</th><th>Model</th></tr></thead>
+      <tbody>${
+    trust.roles.map((role) =>
+      html`
+        <tr key=${role.role}>
+          <td>${role.role}</td>
+          <td>${role.provider}</td>
+          <td><code>${role.baseURL}</code></td>
+          <td>${role.apiKeyEnv ?? "none"}</td>
+          <td>${role.model}</td>
+        </tr>
+      `
+    )
+  }</tbody>
+    </table>
+    <p class="hint">digest <code>${trust.digest}</code></p>
+    ${problem && html`<p role="alert" class="problem">${problem}</p>`}
+    <div class="buttons"><button type="button" disabled=${busy} onClick=${grant}>Trust</button></div>
+  </section>`;
+}
