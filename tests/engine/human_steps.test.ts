@@ -128,7 +128,7 @@ Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones
     (e) => code(e) === "CONFLICT",
   );
   const confirmId = next.pendingAction!.id;
-  assert.equal(engine.pendingAction(run.runId, confirmId).action.kind, "user_ask_confirmation");
+  assert.equal(engine.pendingAction(run.runId, confirmId, "cli").action.kind, "user_ask_confirmation");
   for (
     const answer of [
       { isConfirmed: false },
