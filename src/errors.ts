@@ -10,6 +10,8 @@ export const ERROR_CODES = {
   INVALID_REQUEST: { retryable: false },
   NOT_FOUND: { retryable: false },
   CONFLICT: { retryable: false },
+  /** The caller's endpoint may not do this to this Run: an IDE answering for the person of a terminal's Run. */
+  NOT_ALLOWED: { retryable: false },
   BUSY: { retryable: true },
   CONFIGURATION_REQUIRED: { retryable: false },
   /** The Run needs content of the project (a model entry of its weft.json) that the person has not trusted. */

@@ -48,6 +48,7 @@ const GENERIC_FIXES: Record<ErrorCode, string> = {
   INVALID_REQUEST: "check the arguments against the command's --help",
   NOT_FOUND: "check the id; `weft runs` and `weft artifacts` list what exists",
   CONFLICT: "the Run changed meanwhile; look at it again with `weft run RUN` and retry",
+  NOT_ALLOWED: "answer the Run where it was started: in the terminal (`weft attach RUN`) or in Studio",
   BUSY: "retry in a moment",
   CONFIGURATION_REQUIRED: "configure the service's model in weft.json (`weft models` shows the roles, " +
     "docs/models.md how), or start this workflow from your IDE's agent (see `weft config <ide>`)",

@@ -1,10 +1,12 @@
 /**
- * Validation of human answers (docs/reference.md, "Human actions and their answers"). An answer is checked completely before
- * anything is consumed; the first problem found is reported as `INVALID_REQUEST`.
+ * Validation of human answers (docs/reference.md, "Human actions and their answers"): who may answer, then
+ * the answer itself. An answer is checked completely before anything is consumed; the first problem found is
+ * reported as `INVALID_REQUEST`.
  *
  * @module
  */
-import { invalid } from "../errors.ts";
+import { invalid, WeftError } from "../errors.ts";
+import type { Source } from "./views.ts";
 import type { Question } from "./workflow/manifest.ts";
 
 /** The longest answer or feedback text accepted, in characters. */
@@ -32,6 +34,22 @@ export interface QuestionAnswer {
 export interface ConfirmationAnswer {
   isConfirmed: boolean;
   feedback?: string;
+}
+
+/**
+ * Refuses (`NOT_ALLOWED`) an answer the endpoint `answerer` may not give to a Run started from `runSource`.
+ * The IDE's endpoints speak for their agent, and an agent's call cannot authorize a person's answer: they
+ * relay answers only for the Runs they started. The internal endpoints are the person's own (the terminal,
+ * Studio) and answer any Run.
+ */
+export function checkAnswerer(run: { runId: string; source: Source }, answerer: Source): void {
+  if (answerer !== "agent_ide" || run.source === "agent_ide") return;
+  const where = run.source === "studio" ? "in Studio" : "in the terminal";
+  throw new WeftError(
+    "NOT_ALLOWED",
+    `Run ${run.runId} was started ${where}, so only its person answers it: in the terminal ` +
+      `(weft attach ${run.runId}) or in Studio, not through the IDE's endpoint`,
+  );
 }
 
 /** Normalizes declared or state-provided questions into their published form. */

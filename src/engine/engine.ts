@@ -13,6 +13,7 @@
  */
 import { conflict, errorKind, invalid, notFound, WeftError } from "../errors.ts";
 import { type ModelCallSettings, modelCallSettings, type ModelRoles, NO_MODELS } from "./model_roles.ts";
+import { checkAnswerer } from "./answers.ts";
 import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from "./agent_task.ts";
 import { executeTool } from "./tool_kinds.ts";
 import { checkIntent, dataLimits, jsonLargerThan } from "./data_limits.ts";
@@ -175,18 +176,30 @@ export class Engine {
     return { runs: page.runs.map(toRunView), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 
-  /** Answers a pending human action; the first valid answer wins. */
+  /**
+   * Answers a pending human action; the first valid answer wins. `NOT_ALLOWED` when `source` may not answer
+   * this Run (see {@linkcode checkAnswerer}): nothing is consumed and the Run keeps waiting.
+   */
   answerAsk(input: { runId: string; actionId: string; answer: unknown; source: Source }): Promise<RunView> {
     return this.#change(input.runId, { actionId: input.actionId }, (driver) => {
+      checkAnswerer(driver.run, input.source);
       driver.answer(input.source, input.answer);
     });
   }
 
-  /** The pending action `actionId` of a Run (for `interact`); `CONFLICT` when it is not pending. */
-  pendingAction(runId: string, actionId: string): Promise<{ run: RunView; action: PendingActionView }> {
+  /**
+   * The pending action `actionId` of a Run, for `source` to show its person (`interact`); `CONFLICT` when it
+   * is not pending, `NOT_ALLOWED` when `source` may not answer it.
+   */
+  pendingAction(
+    runId: string,
+    actionId: string,
+    source: Source,
+  ): Promise<{ run: RunView; action: PendingActionView }> {
     return this.#storage.read(async (unit) => {
       const run = await this.#load(unit, runId);
       await this.#expect(unit, run, { actionId });
+      checkAnswerer(run, source);
       return { run: toRunView(run), action: run.pendingAction! };
     });
   }

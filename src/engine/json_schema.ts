@@ -8,6 +8,7 @@
  */
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { escapeToken } from "./json_pointer.ts";
+import { linearRegExp } from "./linear_regexp.ts";
 
 /** The verdict on one value: readable violations, each prefixed with the JSON pointer it concerns. */
 export type Validation = { ok: true } | { ok: false; errors: string[] };
@@ -21,8 +22,9 @@ let ajv: Ajv2020 | undefined;
 const compiled = new WeakMap<object, Validator>();
 
 /**
- * Compiles a JSON Schema; throws a plain Error naming the problem when it is not usable. Workflow schemas are
- * immutable once loaded, so validators are cached by schema identity.
+ * Compiles a JSON Schema; throws a plain Error naming the problem when it is not usable (a `pattern` RE2
+ * cannot match in linear time included). Workflow schemas are immutable once loaded, so validators are cached
+ * by schema identity.
  */
 export function compileSchema(schema: unknown): Validator {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
@@ -30,7 +32,7 @@ export function compileSchema(schema: unknown): Validator {
   }
   const cached = compiled.get(schema);
   if (cached) return cached;
-  ajv ??= new Ajv2020({ allErrors: true, strict: false });
+  ajv ??= new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
   const check = ajv.compile(schema);
   const validator: Validator = (value) =>
     check(value) ? { ok: true } : { ok: false, errors: (check.errors ?? []).map(describeError) };

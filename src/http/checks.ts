@@ -9,14 +9,10 @@ import { constantTimeEqual } from "../lib/tokens.ts";
 import type { TokenClass } from "../mcp/endpoints.ts";
 import { jsonRpcError, type Middleware } from "./middleware.ts";
 import { readCappedBody } from "../lib/capped_body.ts";
+import { MAX_JSON_DEPTH, nestingDepth } from "../lib/json_depth.ts";
 
 /** The largest request body accepted. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
-/**
- * The deepest nesting of arrays and objects a body may have. No MCP message comes near it, and deeper values
- * would overflow the stack of every recursive walk that follows (validation, fingerprints, storage).
- */
-export const MAX_JSON_DEPTH = 512;
 
 /** Whether the request carries `Authorization: Bearer <expected>` (compared in constant time). */
 export function hasBearer(request: Request, expected: string): boolean {
@@ -107,27 +103,6 @@ export function readJsonBody(limit = MAX_BODY_BYTES): Middleware {
     }
     return next();
   };
-}
-
-/**
- * The deepest nesting of `[` and `{` in JSON text, counted in one pass over the bytes before parsing (brackets
- * inside strings do not count). Malformed text is left to the parser.
- */
-export function nestingDepth(bytes: Uint8Array): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i];
-    if (inString) {
-      if (byte === 0x5c) i++; // backslash: skip the escaped byte
-      else if (byte === 0x22) inString = false;
-    } else if (byte === 0x22) inString = true;
-    else if (byte === 0x5b || byte === 0x7b) {
-      if (++depth > deepest) deepest = depth;
-    } else if (byte === 0x5d || byte === 0x7d) depth--;
-  }
-  return deepest;
 }
 
 /**

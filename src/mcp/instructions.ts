@@ -27,6 +27,7 @@ const AGENT_RULES = [
   "- When your tool calls have returned, complete_agent_call with raw JSON matching task.outputSchema (or " +
   "fail_agent_call), then follow the Run it returns.",
   "- Cancellation ends your ownership; a restart interrupts active tasks (RUN_INTERRUPTED).",
+  "- You answer only Runs started here; one started in the terminal or Studio is answered there (NOT_ALLOWED).",
 ];
 
 /** The instructions for one endpoint. */

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { ModelMessage } from "ai";
 import type { AgentCallFailureCode, AgentCallNote } from "../engine/engine.ts";
 import type { ModelCallSettings } from "../engine/model_roles.ts";
 import type { AgentAssetView, AgentTaskDefinition } from "../engine/views.ts";
 import { toWeftError, WeftError } from "../errors.ts";
 import { DEFAULT_TIMEOUT_SECONDS, type ResolvedModel } from "./config.ts";
+import { Conversation } from "./conversation.ts";
 import { classifyRequestFailure, isTransient, ModelFailure, retryAfterMs } from "./failures.ts";
 import {
   offeredTools,
@@ -74,7 +74,8 @@ async function loop(input: AgentLoopInput): Promise<void> {
   const offered = offeredTools(task, mode);
   const who = `model role "${model.role}" (${model.entry.provider} ${model.entry.model})`;
   const deadline = now() + settings.maxSeconds * 1000;
-  const messages: ModelMessage[] = [{ role: "user", content: openingMessage(task, offered) }];
+  const conversation = new Conversation(who);
+  conversation.add({ role: "user", content: openingMessage(task, offered) });
   const system = systemContent(task, mode);
   let toolCalls = 0;
   let repairs = 0;
@@ -93,7 +94,7 @@ async function loop(input: AgentLoopInput): Promise<void> {
         entry: model.entry,
         key: input.key,
         system,
-        messages,
+        messages: conversation.messages,
         tools: offered.tools,
         ...(mode === "tool" ? {} : { responseFormat: { mode, schema: task.outputSchema } }),
         toolChoice: mode === "tool" ? "required" : "auto",
@@ -112,7 +113,8 @@ async function loop(input: AgentLoopInput): Promise<void> {
       outputTokens: response.outputTokens ?? null,
       toolCalls: response.toolCalls.map((call) => call.toolName),
     });
-    messages.push(...response.messages);
+    conversation.checkToolInputs(response.toolCalls);
+    conversation.add(...response.messages);
 
     let result: { value: unknown; toolCallId?: string } | undefined;
     const results: { toolCallId: string; toolName: string; value: unknown }[] = [];
@@ -133,11 +135,14 @@ async function loop(input: AgentLoopInput): Promise<void> {
     if (!offered.resultTool && response.toolCalls.length === 0) result = { value: parseJson(response.text) };
     if (!result) {
       if (response.toolCalls.length === 0) {
-        messages.push({ role: "user", content: repairMessage("it was plain text, not a result", offered) });
+        conversation.add({
+          role: "user",
+          content: repairMessage("it was plain text, not a result", offered),
+        });
         if (++repairs > settings.maxRepairs) {
           throw invalidAfterRepairs(who, settings, "no result was submitted");
         }
-      } else pushToolResults(messages, results);
+      } else pushToolResults(conversation, results);
       continue;
     }
     const verdict = await submit(port, result.value);
@@ -146,10 +151,10 @@ async function loop(input: AgentLoopInput): Promise<void> {
     const rejection = { error: { code: "AGENT_OUTPUT_INVALID", message: verdict } };
     if (result.toolCallId) {
       results.push({ toolCallId: result.toolCallId, toolName: offered.resultTool!, value: rejection });
-      pushToolResults(messages, results);
+      pushToolResults(conversation, results);
     } else {
-      pushToolResults(messages, results);
-      messages.push({ role: "user", content: repairMessage(verdict, offered) });
+      pushToolResults(conversation, results);
+      conversation.add({ role: "user", content: repairMessage(verdict, offered) });
     }
   }
 }
@@ -239,11 +244,11 @@ async function submit(port: AgentCallPort, value: unknown): Promise<true | strin
 }
 
 function pushToolResults(
-  messages: ModelMessage[],
+  conversation: Conversation,
   results: { toolCallId: string; toolName: string; value: unknown }[],
 ): void {
   if (!results.length) return;
-  messages.push({
+  conversation.add({
     role: "tool",
     content: results.map(({ toolCallId, toolName, value }) => ({
       type: "tool-result" as const,

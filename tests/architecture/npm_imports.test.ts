@@ -18,6 +18,7 @@ const BROWSER_PAGE = "studio/page/";
 const OWNERS: Record<string, readonly string[]> = {
   "zod": ["lib/zod.ts"],
   "ajv": ["engine/json_schema.ts"],
+  "re2js": ["engine/linear_regexp.ts"],
   "@modelcontextprotocol/sdk": ["mcp/sdk.ts", "mcp/sdk_client.ts"],
   "ai": ["model/turn.ts"],
   "@ai-sdk/anthropic": ["model/turn.ts"],

@@ -95,6 +95,10 @@ const SCENARIOS: Record<FailureCode, Scenario | Unreachable> = {
     fix: /start this one from your IDE's agent \(see `weft config <ide>`\)/,
   },
   BUSY: { unreachable: "the store stayed locked past its timeout", fix: /^retry in a moment$/ },
+  NOT_ALLOWED: {
+    unreachable: "the CLI's endpoint may answer every Run; only the IDE's are refused",
+    fix: /in the terminal \(`weft attach RUN`\) or in Studio/,
+  },
   STORAGE_ERROR: { unreachable: "the disk failed under the store", fix: /weft doctor/ },
   INTERNAL: { unreachable: "a bug in the service", fix: /`weft logs` shows what the service saw/ },
   AGENT_OUTPUT_INVALID: { unreachable: "returned to an agent's submit only", fix: /weft run RUN/ },

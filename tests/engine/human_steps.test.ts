@@ -140,7 +140,10 @@ Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones
     (e) => code(e) === "CONFLICT",
   );
   const confirmId = next.pendingAction!.id;
-  assert.equal((await engine.pendingAction(run.runId, confirmId)).action.kind, "user_ask_confirmation");
+  assert.equal(
+    (await engine.pendingAction(run.runId, confirmId, "cli")).action.kind,
+    "user_ask_confirmation",
+  );
   for (
     const answer of [
       { isConfirmed: false },

@@ -7,6 +7,8 @@
 import { join } from "node:path";
 import { WeftError } from "../../errors.ts";
 import { readConfinedSync } from "../confined_files.ts";
+import { escapeToken } from "../json_pointer.ts";
+import { MAX_JSON_DEPTH, nestingDepth } from "../../lib/json_depth.ts";
 import type { WorkflowOrigin } from "../views.ts";
 
 /**
@@ -106,12 +108,40 @@ function readProjectSource(projectDir: string, dirName: string): WorkflowSource 
       return source;
     }
     try {
-      source.manifest = { ok: true, value: JSON.parse(text) };
+      const value = JSON.parse(text);
+      source.manifest = nestingDepth(new TextEncoder().encode(text)) > MAX_JSON_DEPTH
+        ? { ok: false, reason: `${label}/workflow.json#${deepPointer(value)}: ${TOO_DEEP}` }
+        : { ok: true, value };
     } catch (error) {
       source.manifest = { ok: false, reason: `${label}/workflow.json: not valid JSON${jsonPosition(error)}` };
     }
   }
   return source;
+}
+
+const TOO_DEEP =
+  `nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects, weft's bound for any JSON`;
+
+/** How many tokens of a too-deep path a reason shows: enough to find the field, not 512 of them. */
+const SHOWN_TOKENS = 6;
+
+/**
+ * The pointer to where `value` first nests past {@linkcode MAX_JSON_DEPTH}, cut after a few tokens. JSON.parse
+ * handles any depth, and so does this walk (an explicit stack): it is the recursive code after it that cannot.
+ */
+function deepPointer(value: unknown): string {
+  // Each entry keeps its depth and the first tokens of its path; past them, children share the parent's.
+  const pending: { node: unknown; depth: number; shown: string[] }[] = [{ node: value, depth: 0, shown: [] }];
+  while (pending.length) {
+    const { node, depth, shown } = pending.pop()!;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth >= MAX_JSON_DEPTH) return `${shown.map((token) => `/${escapeToken(token)}`).join("")}/…`;
+    for (const [key, child] of Object.entries(node)) {
+      const path = shown.length < SHOWN_TOKENS ? [...shown, key] : shown;
+      pending.push({ node: child, depth: depth + 1, shown: path });
+    }
+  }
+  return "";
 }
 
 /**

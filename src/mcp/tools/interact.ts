@@ -32,7 +32,7 @@ export const interactTool = defineTool({
   async run({ runId, actionId }, call) {
     const { service, endpoint, server } = call;
     const { engine } = service;
-    const { run, action } = await engine.pendingAction(runId, actionId);
+    const { run, action } = await engine.pendingAction(runId, actionId, endpoint.source);
     // Internal endpoints have no person behind an MCP form; their clients ask in their own UI.
     if (endpoint.source !== "agent_ide" || !server.getClientCapabilities()?.elicitation?.form) {
       return { interaction: "unavailable" as const, run, action };
@@ -40,7 +40,10 @@ export const interactTool = defineTool({
     const form = actionForm(run, action, endpoint);
     const reply = await askPerson(form, call, { engine, runId, actionId });
     if (reply.action === "unavailable") {
-      return { interaction: "unavailable" as const, ...(await engine.pendingAction(runId, actionId)) };
+      return {
+        interaction: "unavailable" as const,
+        ...(await engine.pendingAction(runId, actionId, endpoint.source)),
+      };
     }
     if (reply.action !== "accept") {
       return { interaction: "dismissed" as const, run: await engine.getRun(runId) };
