@@ -18,6 +18,7 @@ import type { SessionTable } from "./sessions.ts";
 import { StudioAccess } from "./studio_access.ts";
 import { acceptStudioCookie } from "./studio_cookie.ts";
 import { isStudioPath, studioPages } from "./studio_pages.ts";
+import type { StudioRedirectFiles } from "./studio_redirect.ts";
 import { Logger } from "../lib/logger.ts";
 
 /** What the handler needs: the tokens, the bound port (known only once listening), and the sessions. */
@@ -27,6 +28,8 @@ export interface HandlerOptions {
   sessions: SessionTable;
   /** Studio's tickets and sessions; by default a fresh one keyed by the internal token. */
   studio?: StudioAccess;
+  /** Where `weft studio`'s redirect files go; without it, none are written. */
+  redirectFiles?: StudioRedirectFiles;
   logger?: Logger;
 }
 
@@ -54,6 +57,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
       internalToken: options.tokens.internal,
       port: options.port,
       logger: options.logger ?? Logger.silent(),
+      redirectFiles: options.redirectFiles,
     }),
   );
   const studioEndpoint = endpointFor("studio");
