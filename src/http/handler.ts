@@ -36,6 +36,7 @@ export interface HandlerOptions {
 /** Builds the handler given to `Deno.serve`. */
 export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
   const studio = options.studio ?? new StudioAccess(options.tokens.internal);
+  const studioEndpoint = endpointFor("studio");
   const addressChecks = [
     requireLoopbackHost(options.port),
     requireOriginForm(options.port),
@@ -58,9 +59,9 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
       port: options.port,
       logger: options.logger ?? Logger.silent(),
       redirectFiles: options.redirectFiles,
+      closeMcpSessions: () => options.sessions.closeOn(studioEndpoint.path),
     }),
   );
-  const studioEndpoint = endpointFor("studio");
   return async (request) => {
     const path = pathOf(request);
     // An unparseable URL can only come from a forged Host; refuse it the way the Host check would.

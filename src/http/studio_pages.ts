@@ -62,6 +62,8 @@ export interface StudioPagesOptions {
   logger: Logger;
   /** Where redirect files are written; without it, a ticket request for one is refused. */
   redirectFiles?: StudioRedirectFiles;
+  /** Closes the MCP sessions Studio's pages opened, when every Studio session ends. */
+  closeMcpSessions: () => Promise<void>;
 }
 
 /** The handler of Studio's paths, after the Host, target and Origin checks. */
@@ -160,6 +162,8 @@ export function studioPages(options: StudioPagesOptions): Handler {
     }
     await access.endAll();
     await options.redirectFiles?.removeAll();
+    // A page's open notification stream would go on telling which Runs change.
+    await options.closeMcpSessions();
     logger.log("studio.signed_out", { by: byToken ? "internal-token" : "studio-cookie" });
     const response = Response.json({ signedOut: true }, { headers: NO_STORE_JSON });
     if (!byToken) for (const cookie of endedStudioCookies(port())) response.headers.append("set-cookie", cookie);

@@ -563,7 +563,10 @@ Deno.test("studio: ending every session refuses every cookie, ticket and key, al
       "another origin ends nothing",
     );
     assert.equal(generations.writes, 0);
-    assert.equal(await statusOf(first.handle(pageInitialize("/internal/mcp/studio", two))), 200);
+    const live = await first.handle(pageInitialize("/internal/mcp/studio", two));
+    await live.body?.cancel();
+    assert.equal(live.status, 200);
+    const mcpSession = live.headers.get("mcp-session-id")!;
 
     const ended = await signOut(one);
     assert.equal(ended.status, 200);
@@ -583,6 +586,12 @@ Deno.test("studio: ending every session refuses every cookie, ticket and key, al
       403,
       "a ticket too",
     );
+    const stillOpen = request("/internal/mcp/studio", {
+      method: "POST",
+      headers: { ...mcpHeaders(INTERNAL), "mcp-session-id": mcpSession },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
+    });
+    assert.equal(await statusOf(first.handle(stillOpen)), 404, "the pages' MCP sessions are closed too");
 
     // The internal token (`weft studio --sign-out-all`) ends them as well.
     const three = await openStudio(first.handle);
