@@ -22,8 +22,9 @@ export const serveCommand = defineCommand({
   synopsis: "serve [--port N] [--exit-with-stdin] [--studio-url] [--max-sessions N]",
   description: `Runs the service in the foreground. When ready, prints one JSON line on stdout:
   {"ready":true,"url":...,"port":...,"pid":...,"instanceId":...}
-With --studio-url the line also has "studioUrl": an address that opens Studio in a browser or web
-view, with a single-use ticket valid for about a minute (docs/embedding.md).
+With --studio-url the line also has "studioUrl": an address that opens Studio in a web view, with
+a single-use ticket valid for about a minute; read it from the pipe and never put it on a command
+line, where other users can read it (docs/embedding.md).
 Stops cleanly on SIGTERM or SIGINT, and with --exit-with-stdin when stdin closes.
 If it cannot start, prints {"ready":false,"error":...,"code":...,"fix":...} on stdout and the
 reason on stderr.`,

@@ -10,12 +10,7 @@ import { STUDIO_ASSETS, STUDIO_INDEX, type StudioAsset } from "../studio/assets.
 import { hasBearer } from "./checks.ts";
 import { type Handler, jsonRpcError } from "./middleware.ts";
 import type { StudioAccess } from "./studio_access.ts";
-import {
-  endedStudioCookies,
-  judgeStudioCookie,
-  studioCookies,
-  withRenewal,
-} from "./studio_cookie.ts";
+import { endedStudioCookies, judgeStudioCookie, studioCookies, withRenewal } from "./studio_cookie.ts";
 import type { StudioRedirectFiles } from "./studio_redirect.ts";
 import { base64url } from "../lib/base64url.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -166,7 +161,9 @@ export function studioPages(options: StudioPagesOptions): Handler {
     await options.closeMcpSessions();
     logger.log("studio.signed_out", { by: byToken ? "internal-token" : "studio-cookie" });
     const response = Response.json({ signedOut: true }, { headers: NO_STORE_JSON });
-    if (!byToken) for (const cookie of endedStudioCookies(port())) response.headers.append("set-cookie", cookie);
+    if (!byToken) {
+      for (const cookie of endedStudioCookies(port())) response.headers.append("set-cookie", cookie);
+    }
     return response;
   }
 
@@ -190,13 +187,16 @@ export function studioPages(options: StudioPagesOptions): Handler {
     }
     logger.log("studio.opened", {});
     const meta = `<meta name="${STUDIO_KEY_META}" content="${await access.tabKey(session)}">`;
-    const response = new Response(STUDIO_ASSETS.get(STUDIO_INDEX)!.body.replace("</head>", `${meta}\n</head>`), {
-      headers: {
-        ...STUDIO_SECURITY_HEADERS,
-        "content-type": "text/html; charset=utf-8",
-        "cache-control": "no-store",
+    const response = new Response(
+      STUDIO_ASSETS.get(STUDIO_INDEX)!.body.replace("</head>", `${meta}\n</head>`),
+      {
+        headers: {
+          ...STUDIO_SECURITY_HEADERS,
+          "content-type": "text/html; charset=utf-8",
+          "cache-control": "no-store",
+        },
       },
-    });
+    );
     for (const cookie of studioCookies(port(), session)) response.headers.append("set-cookie", cookie);
     return response;
   }

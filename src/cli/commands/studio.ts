@@ -99,7 +99,9 @@ printed for you to open instead.`,
  */
 async function mintTicket(connection: ConnectionInfo, redirectFile: boolean): Promise<MintedTicket> {
   const path = redirectFile ? `${STUDIO_TICKET_PATH}?redirectFile=true` : STUDIO_TICKET_PATH;
-  const minted = await askService(connection, path, "the service refused a Studio ticket") as Partial<MintedTicket>;
+  const minted = await askService(connection, path, "the service refused a Studio ticket") as Partial<
+    MintedTicket
+  >;
   if (
     typeof minted.url !== "string" || typeof minted.expiresAt !== "string" ||
     (redirectFile && typeof minted.redirectFile !== "string")
