@@ -297,7 +297,6 @@ Deno.test("studio: the cookie opens /internal/mcp/studio from the page's own ori
   const { handle, close } = await studioHandler();
   try {
     const opened = await openStudio(handle);
-    const { cookie } = opened;
     assert.equal(await statusOf(handle(pageInitialize("/internal/mcp/studio", opened))), 200);
     for (const path of ["/mcp", "/mcp/codex", "/internal/mcp"]) {
       const response = await handle(pageInitialize(path, opened));
