@@ -23,7 +23,7 @@ export const STUDIO_TICKET_PATH = "/studio/ticket";
 /** Where the internal token, or the page with its cookie and tab key, ends every Studio session (POST). */
 export const STUDIO_SIGN_OUT_PATH = "/studio/sign-out";
 /** The `<meta>` element of the exchanged page that holds the tab key. */
-export const STUDIO_KEY_META = "weft-studio-key";
+const STUDIO_KEY_META = "weft-studio-key";
 
 /** Whether `path` is one of Studio's own (not an MCP endpoint). */
 export function isStudioPath(path: string): boolean {
