@@ -22,15 +22,16 @@ export function browserOpener(
   if (chosen) return { command: chosen, args: [] };
   if (os === "darwin") return { command: "open", args: [] };
   // `start` is a built-in of cmd; its first quoted argument is a window title, hence the empty one (passed
-  // as `""`). The address holds no character that cmd would interpret.
+  // as `""`). The addresses weft opens escape the characters cmd would interpret (`studio_redirect.ts`).
   if (os === "windows") return { command: "cmd", args: ["/c", "start", ""] };
   return { command: "xdg-open", args: [] };
 }
 
 /**
  * Asks the system to open `url`. Resolves `opened: false` with the reason when there is no opener or it fails,
- * so that the caller prints the address instead. The address is an argument of the opener and nothing else:
- * it is never logged.
+ * so that the caller prints the address instead. The address becomes an argument of the opener, which every
+ * user of the machine can read (`/proc/PID/cmdline`): it must hold no secret (Studio's ticket goes through a
+ * redirect file instead).
  */
 export async function openInBrowser(url: string): Promise<OpenOutcome> {
   const { command, args } = browserOpener();

@@ -24,8 +24,9 @@ export const serveCommand = defineCommand({
     "serve [--port N] [--exit-with-stdin] [--studio-url] [--max-sessions N] [--idle-exit DURATION | --on-behalf]",
   description: `Runs the service in the foreground. When ready, prints one JSON line on stdout:
   {"ready":true,"url":...,"port":...,"pid":...,"instanceId":...}
-With --studio-url the line also has "studioUrl": an address that opens Studio in a browser or web
-view, with a single-use ticket valid for about a minute (docs/embedding.md).
+With --studio-url the line also has "studioUrl": an address that opens Studio in a web view, with
+a single-use ticket valid for about a minute; read it from the pipe and never put it on a command
+line, where other users can read it (docs/embedding.md).
 Stops cleanly on SIGTERM or SIGINT, with --exit-with-stdin when stdin closes, and with --idle-exit
 once it has had no session, no stream and no work in progress for that long (a Run waiting for a
 person does not count: it waits on disk, and the next client starts the service again).

@@ -18,6 +18,7 @@ import type { SessionTable } from "./sessions.ts";
 import { StudioAccess } from "./studio_access.ts";
 import { acceptStudioCookie } from "./studio_cookie.ts";
 import { isStudioPath, studioPages } from "./studio_pages.ts";
+import type { StudioRedirectFiles } from "./studio_redirect.ts";
 import { Logger } from "../lib/logger.ts";
 
 /** What the handler needs: the tokens, the bound port (known only once listening), and the sessions. */
@@ -27,12 +28,15 @@ export interface HandlerOptions {
   sessions: SessionTable;
   /** Studio's tickets and sessions; by default a fresh one keyed by the internal token. */
   studio?: StudioAccess;
+  /** Where `weft studio`'s redirect files go; without it, none are written. */
+  redirectFiles?: StudioRedirectFiles;
   logger?: Logger;
 }
 
 /** Builds the handler given to `Deno.serve`. */
 export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
   const studio = options.studio ?? new StudioAccess(options.tokens.internal);
+  const studioEndpoint = endpointFor("studio");
   const addressChecks = [
     requireLoopbackHost(options.port),
     requireOriginForm(options.port),
@@ -54,9 +58,10 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
       internalToken: options.tokens.internal,
       port: options.port,
       logger: options.logger ?? Logger.silent(),
+      redirectFiles: options.redirectFiles,
+      closeMcpSessions: () => options.sessions.closeOn(studioEndpoint.path),
     }),
   );
-  const studioEndpoint = endpointFor("studio");
   return async (request) => {
     const path = pathOf(request);
     // An unparseable URL can only come from a forged Host; refuse it the way the Host check would.

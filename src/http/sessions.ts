@@ -254,6 +254,13 @@ export class SessionTable {
     });
   }
 
+  /** Closes every session opened on `path`, and their open streams (ending every Studio session, say). */
+  async closeOn(path: string): Promise<void> {
+    const closing = [...this.#sessions].filter(([, session]) => session.endpoint.path === path);
+    for (const [id] of closing) this.#sessions.delete(id);
+    await Promise.allSettled(closing.map(([, session]) => session.server.close()));
+  }
+
   /** Closes every session's transport (and so its open streams); the HTTP server can then shut down. */
   async closeAll(): Promise<void> {
     for (const timer of this.#timers.splice(0)) clearInterval(timer);

@@ -1,7 +1,7 @@
 /**
- * Studio's own paths under `/studio/`: minting tickets for holders of the internal token, exchanging a ticket
- * for the session cookie, and the page's embedded files under a policy that lets them load nothing from
- * anywhere else and be framed by no one.
+ * Studio's own paths under `/studio/`: minting tickets (with their redirect files) for holders of the internal
+ * token, exchanging a ticket for the session cookie and the tab key, ending every session, and the page's
+ * embedded files under a policy that lets them load nothing from anywhere else and be framed by no one.
  *
  * @module
  */
@@ -11,11 +11,19 @@ import { hasBearer } from "./checks.ts";
 import { acceptsGzip, etagOf, StudioFiles } from "./studio_files.ts";
 import { type Handler, jsonRpcError } from "./middleware.ts";
 import type { StudioAccess } from "./studio_access.ts";
-import { judgeStudioCookie, studioCookies, withRenewal } from "./studio_cookie.ts";
+import { endedStudioCookies, judgeStudioCookie, studioCookies, withRenewal } from "./studio_cookie.ts";
+import type { StudioRedirectFiles } from "./studio_redirect.ts";
 import type { Logger } from "../lib/logger.ts";
 
-/** Where a holder of the internal token asks for a ticket (POST). */
+/**
+ * Where a holder of the internal token asks for a ticket (POST); with `?redirectFile=true` the answer also
+ * names a redirect file that opens it (`studio_redirect.ts`).
+ */
 export const STUDIO_TICKET_PATH = "/studio/ticket";
+/** Where the internal token, or the page with its cookie and tab key, ends every Studio session (POST). */
+export const STUDIO_SIGN_OUT_PATH = "/studio/sign-out";
+/** The `<meta>` element of the exchanged page that holds the tab key. */
+const STUDIO_KEY_META = "weft-studio-key";
 
 /** Whether `path` is one of Studio's own (not an MCP endpoint). */
 export function isStudioPath(path: string): boolean {
@@ -47,6 +55,10 @@ export interface StudioPagesOptions {
   internalToken: string;
   port: () => number;
   logger: Logger;
+  /** Where redirect files are written; without it, a ticket request for one is refused. */
+  redirectFiles?: StudioRedirectFiles;
+  /** Closes the MCP sessions Studio's pages opened, when every Studio session ends. */
+  closeMcpSessions: () => Promise<void>;
 }
 
 /** The handler of Studio's paths, after the Host, target and Origin checks. */
@@ -56,7 +68,8 @@ export function studioPages(options: StudioPagesOptions): Handler {
 
   return async (request) => {
     const url = new URL(request.url);
-    if (url.pathname === STUDIO_TICKET_PATH) return await issueTicket(request);
+    if (url.pathname === STUDIO_TICKET_PATH) return await issueTicket(request, url);
+    if (url.pathname === STUDIO_SIGN_OUT_PATH) return await signOut(request);
     if (request.method !== "GET" && request.method !== "HEAD") {
       await request.body?.cancel();
       return page(405, "Not allowed", "Studio's pages are only read.", { allow: "GET, HEAD" });
@@ -64,7 +77,9 @@ export function studioPages(options: StudioPagesOptions): Handler {
     if (url.pathname === "/studio") return redirect(308, STUDIO_INDEX + url.search);
     if (url.searchParams.has("ticket")) return await exchange(url);
 
-    const verdict = await judgeStudioCookie(request, access, port());
+    // The page's files are the same for everyone, so the cookie alone opens them; nothing here reads the
+    // project.
+    const verdict = await judgeStudioCookie(request, access, port(), { tabKey: false });
     if (verdict.kind === "refused") {
       logger.log("studio.refused", { status: verdict.status });
       return verdict.status === 403
@@ -112,27 +127,60 @@ export function studioPages(options: StudioPagesOptions): Handler {
       : response;
   };
 
-  async function issueTicket(request: Request): Promise<Response> {
+  async function issueTicket(request: Request, url: URL): Promise<Response> {
     await request.body?.cancel();
-    if (!hasBearer(request, options.internalToken)) {
-      return jsonRpcError(401, -32001, "Unauthorized: send the internal bearer token", {
-        "www-authenticate": 'Bearer realm="weft"',
-      });
-    }
+    if (!hasBearer(request, options.internalToken)) return unauthorized();
     if (request.method !== "POST") {
       return jsonRpcError(405, -32000, "Method not allowed: ask for a ticket with POST", { allow: "POST" });
     }
+    const withFile = url.searchParams.get("redirectFile") === "true";
+    if (withFile && !options.redirectFiles) {
+      return jsonRpcError(400, -32000, "This service writes no redirect files");
+    }
     const { ticket, expiresAt } = access.issueTicket();
-    logger.log("studio.ticket", {});
+    const address = studioUrl(port(), ticket);
+    const file = withFile ? { redirectFile: await options.redirectFiles!.write(ticket, address) } : {};
+    logger.log("studio.ticket", { redirectFile: withFile });
     return Response.json(
-      { url: studioUrl(port(), ticket), ticket, expiresAt: expiresAt.toISOString() },
-      { headers: { "cache-control": "no-store", "x-content-type-options": "nosniff" } },
+      { url: address, ticket, expiresAt: expiresAt.toISOString(), ...file },
+      { headers: NO_STORE_JSON },
     );
   }
 
-  /** Consumes the ticket, sets the cookie and sends the browser on to the same page without the ticket. */
+  /** Ends every session and ticket, for the internal token or for the page with its cookie and tab key. */
+  async function signOut(request: Request): Promise<Response> {
+    await request.body?.cancel();
+    const byToken = hasBearer(request, options.internalToken);
+    const verdict = byToken ? null : await judgeStudioCookie(request, access, port(), { tabKey: true });
+    if (verdict?.kind === "refused") {
+      logger.log("studio.refused", { status: verdict.status });
+      return jsonRpcError(verdict.status, -32001, verdict.message);
+    }
+    if (verdict?.kind === "absent") return unauthorized();
+    if (request.method !== "POST") {
+      return jsonRpcError(405, -32000, "Method not allowed: end the sessions with POST", { allow: "POST" });
+    }
+    await access.endAll();
+    await options.redirectFiles?.removeAll();
+    // A page's open notification stream would go on telling which Runs change.
+    await options.closeMcpSessions();
+    logger.log("studio.signed_out", { by: byToken ? "internal-token" : "studio-cookie" });
+    const response = Response.json({ signedOut: true }, { headers: NO_STORE_JSON });
+    if (!byToken) {
+      for (const cookie of endedStudioCookies(port())) response.headers.append("set-cookie", cookie);
+    }
+    return response;
+  }
+
+  /**
+   * Consumes the ticket, sets the cookie and answers with the page itself, its tab key in a `<meta>` element
+   * (why there: `studio_access.ts`); the page then drops the ticket from the address.
+   */
   async function exchange(url: URL): Promise<Response> {
-    const session = await access.redeem(url.searchParams.get("ticket")!);
+    const ticket = url.searchParams.get("ticket")!;
+    const session = await access.redeem(ticket);
+    // The browser has read the redirect file by now, if there was one; a used ticket needs it no more.
+    await options.redirectFiles?.remove(ticket);
     if (!session) {
       logger.log("studio.refused", { status: 403 });
       return page(
@@ -143,14 +191,33 @@ export function studioPages(options: StudioPagesOptions): Handler {
       );
     }
     logger.log("studio.opened", {});
-    url.searchParams.delete("ticket");
-    const response = redirect(303, url.pathname + url.search);
+    const meta = `<meta name="${STUDIO_KEY_META}" content="${await access.tabKey(session)}">`;
+    // The page as served everywhere else (linking the content-hashed files), with the key added.
+    const index = new TextDecoder().decode((await (files ??= StudioFiles.load())).at(STUDIO_INDEX)!.body);
+    const response = new Response(
+      index.replace("</head>", `${meta}\n</head>`),
+      {
+        headers: {
+          ...STUDIO_SECURITY_HEADERS,
+          "content-type": "text/html; charset=utf-8",
+          "cache-control": "no-store",
+        },
+      },
+    );
     for (const cookie of studioCookies(port(), session)) response.headers.append("set-cookie", cookie);
     return response;
   }
 }
 
-function redirect(status: 303 | 308, location: string): Response {
+const NO_STORE_JSON = { "cache-control": "no-store", "x-content-type-options": "nosniff" };
+
+function unauthorized(): Response {
+  return jsonRpcError(401, -32001, "Unauthorized: send the internal bearer token", {
+    "www-authenticate": 'Bearer realm="weft"',
+  });
+}
+
+function redirect(status: 308, location: string): Response {
   return new Response(null, {
     status,
     headers: { ...STUDIO_SECURITY_HEADERS, location, "cache-control": "no-store" },

@@ -13,6 +13,8 @@ import { removeStaleRelayFolders } from "../http/relay_folder.ts";
 import { DEFAULT_SESSION_LIMITS, type SessionLimits, SessionTable } from "../http/sessions.ts";
 import { StudioAccess } from "../http/studio_access.ts";
 import { studioUrl } from "../http/studio_pages.ts";
+import { StudioRedirectFiles } from "../http/studio_redirect.ts";
+import { studioGenerations } from "../weft_dir/studio_sessions.ts";
 import type { ServiceContext } from "../mcp/context.ts";
 import { createSessionServer } from "../mcp/server.ts";
 import { ClaimTable } from "../agent_calls/claim_table.ts";
@@ -119,12 +121,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     );
     const tokens = tokensFrom(previous);
     let port = 0;
-    const studio = new StudioAccess(tokens.internalToken);
+    const redirectFiles = new StudioRedirectFiles(paths.weftDir);
+    // Those of a killed service are not worth keeping: their tickets died with it.
+    await redirectFiles.removeAll();
+    const studio = new StudioAccess(tokens.internalToken, { generations: studioGenerations(paths) });
     const handler = createHandler({
       tokens: { external: tokens.externalToken, internal: tokens.internalToken },
       port: () => port,
       sessions,
       studio,
+      redirectFiles,
       logger,
     });
     // A killed service cannot remove its relay folder; the next start of any project clears such leftovers.
@@ -182,6 +188,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             // Open SSE streams would keep the server's shutdown waiting forever: close the sessions first.
             await sessions.closeAll();
             await running.shutdown();
+            await redirectFiles.removeAll();
           } finally {
             // Whatever failed above, the store is closed and the lock released, so the next start is clean.
             await openedEngine.close();

@@ -14,6 +14,8 @@ export interface WeftPaths {
   lock: string;
   database: string;
   logs: string;
+  /** Studio's session generation (`studio_sessions.ts`). */
+  studioSessions: string;
   /** Keeps the whole folder out of git: it holds tokens and answers. */
   gitignore: string;
 }
@@ -29,6 +31,7 @@ export function weftPaths(projectDir: string): WeftPaths {
     lock: join(weftDir, "service.lock"),
     database: join(weftDir, "weft.db"),
     logs: join(weftDir, "logs"),
+    studioSessions: join(weftDir, "studio.json"),
     gitignore: join(weftDir, ".gitignore"),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * docs/embedding.md works as written: its sidecar example, taken from the page itself and run by Node (as
  * Electron would), starts `weft serve` exactly as the page says, its `studioUrl` opens Studio in Chromium (ticket exchanged, page
- * loaded, address clean), and closing stdin or SIGTERM stops the service cleanly; a second sidecar for the same
+ * loaded and connected, address clean), and closing stdin or SIGTERM stops the service cleanly; a second sidecar for the same
  * project is refused with the code the page documents.
  */
 
@@ -125,6 +125,10 @@ Deno.test({
                   assert.equal(opened?.status(), 200, "the ticket was exchanged and the page served");
                   assert.equal(page.url(), `${url}/studio/`, "the ticket left the address");
                   await shown(page.getByRole("heading", { name: "weft Studio" }), "Studio's heading");
+                  await shown(
+                    page.getByRole("status").getByText("Live"),
+                    "Studio connected, with its tab key",
+                  );
                   const cookies = await person.cookies(`${url}/studio/`);
                   assert.equal(cookies.length, 1, "the web view holds Studio's session cookie");
                 } finally {

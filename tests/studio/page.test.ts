@@ -5,7 +5,7 @@
  * answer, an intent of HTML and script shown as text, starting a Run, the diff of an Artifact's two
  * revisions, filters and search kept in the address, an action answered elsewhere (before the person's answer,
  * or while it is on its way) explained with the new state, paging, and a page that reconnects by itself
- * after the service restarts. Every element is found by the accessible names Studio's contract fixes. Screenshots of each main
+ * after the service restarts, and signing out everywhere. Every element is found by the accessible names Studio's contract fixes. Screenshots of each main
  * view are written as test output.
  */
 
@@ -479,6 +479,29 @@ Deno.test({
               }
             },
           );
+
+          await step("Sign out everywhere ends this tab's session and another browser's", async () => {
+            const again = await serve(served.projectDir, { port: "previous" });
+            const other = await newPerson(browser);
+            try {
+              await hasText(page.getByRole("status"), "Live", "the connection indicator");
+              const { page: elsewhere } = await openStudio(other, again);
+              await hasText(elsewhere.getByRole("status"), "Live", "the other browser's indicator");
+              await page.getByRole("button", { name: "Sign out everywhere" }).click();
+              for (const [tab, what] of [[page, "this tab"], [elsewhere, "the other browser"]] as const) {
+                await shown(
+                  tab.getByText("This Studio session has ended"),
+                  `${what} saying its session ended`,
+                );
+                await hasText(tab.getByRole("status"), "Offline", `${what}'s indicator`);
+              }
+              assert.equal(await page.getByRole("button", { name: "Sign out everywhere" }).count(), 0);
+              assert.equal((await elsewhere.reload())?.status(), 401, "a reload opens nothing");
+            } finally {
+              await other.close();
+              await again.stop();
+            }
+          });
         } finally {
           await person.close();
         }

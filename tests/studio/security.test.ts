@@ -2,7 +2,8 @@
  * Studio's access in a real browser (Chromium): a ticket opens one session and leaves the address bar, the
  * cookie's flags and paths as the browser stores them, the cookie never sent to or accepted by the other
  * endpoints, a page of another origin (another loopback port: the same site to a browser, so the cookie goes
- * along) refused by its Origin, no framing, and neither ticket nor cookie in the service's files.
+ * along) refused by its Origin, another loopback server that receives the cookie unable to use it (the tab
+ * key stays in Studio's own tab), no framing, and neither ticket, cookie nor key in the service's files.
  */
 
 import assert from "node:assert/strict";
@@ -23,15 +24,17 @@ import {
 
 const INITIALIZE = JSON.stringify(initializeRequest("studio-browser-test"));
 
-/** An MCP initialize POSTed by the page's own script, as the Studio page does. */
+/** An MCP initialize POSTed by the page's own script with its tab key, as the Studio page does. */
 function postInitialize(page: Page, path: string): Promise<number> {
   return page.evaluate(async ([path, body, version]) => {
+    const { sessionStorage } = globalThis as unknown as PageGlobals;
     const response = await fetch(path, {
       method: "POST",
       headers: {
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
         "mcp-protocol-version": version,
+        "weft-studio-key": sessionStorage["weft-studio-key"] ?? "",
       },
       body,
     });
@@ -54,6 +57,7 @@ Deno.test({
         const step = browserSteps(t);
         let studio: Page;
         let ticketUrl = "";
+        let tabKey = "";
 
         try {
           // The steps share the person and the page: each needs the session opened here.
@@ -63,7 +67,7 @@ Deno.test({
           ticketUrl = `${origin}/studio/?ticket=${opened.ticket}`;
 
           await step(
-            "a ticket opens Studio and leaves the address bar; page scripts can read no secret",
+            "a ticket opens Studio and leaves the address bar; scripts read no cookie, the tab key is in the tab's storage",
             async () => {
               assert.equal(studio.url(), `${origin}/studio/`);
               await shown(studio.getByRole("heading", { name: "weft Studio" }), "Studio's heading");
@@ -82,6 +86,17 @@ Deno.test({
                 !JSON.stringify(seen).includes(opened.ticket),
                 "the ticket stays nowhere a script reads",
               );
+              const key = await studio.evaluate(() => {
+                const { sessionStorage, document } = globalThis as unknown as PageGlobals;
+                return {
+                  stored: sessionStorage["weft-studio-key"],
+                  inPage: document.querySelector('meta[name="weft-studio-key"]') !== null,
+                };
+              });
+              assert.match(key.stored, /^[A-Za-z0-9_-]{43}$/, "the tab key is kept in sessionStorage");
+              assert.equal(key.inPage, false, "and taken out of the page");
+              tabKey = key.stored;
+              secrets.push(tabKey);
             },
           );
 
@@ -101,6 +116,31 @@ Deno.test({
                 secrets.push(cookie.value);
               }
               assert.deepEqual(await person.cookies([`${origin}/mcp`, `${origin}/internal/mcp`]), []);
+            },
+          );
+
+          await step(
+            "the redirect file weft studio opens takes the browser into Studio, and goes",
+            async () => {
+              const other = await newPerson(browser);
+              try {
+                const minted = await fetch(`${origin}/studio/ticket?redirectFile=true`, {
+                  method: "POST",
+                  headers: { authorization: `Bearer ${served.connection.internalToken}` },
+                });
+                const { redirectFile, ticket } = await minted.json();
+                secrets.push(ticket);
+                const page = await other.newPage();
+                await page.goto(redirectFile);
+                await page.waitForURL(`${origin}/studio/**`);
+                await shown(page.getByRole("heading", { name: "weft Studio" }), "Studio's heading");
+                await shown(page.getByText("Live"), "the connection indicator saying Live");
+                assert.ok(!page.url().includes(ticket), "the ticket left the address");
+                const file = new URL(redirectFile).pathname;
+                assert.equal(await Deno.stat(file).catch(() => null), null, "the used file is gone");
+              } finally {
+                await other.close();
+              }
             },
           );
 
@@ -162,9 +202,17 @@ Deno.test({
           );
 
           await step(
+            "another loopback server gets the cookie from its own page, and nothing it can use it with",
+            async () => {
+              await cookieUselessElsewhere(person, origin, cookieName, tabKey);
+            },
+          );
+
+          await step(
             "the service's files hold neither the ticket nor the cookie, and say what was refused",
             async () => {
               const files = await serviceFiles(served.projectDir);
+              assert.ok(secrets.length >= 4, "the ticket, the key and the cookies were all searched for");
               assert.match(files, /"studio\.opened"/);
               assert.match(files, /"studio\.refused"/);
               for (const secret of secrets) {
@@ -178,6 +226,59 @@ Deno.test({
       })
     ),
 });
+
+/**
+ * A page of another loopback server fetches its own server's `/studio/…` and `/internal/mcp/studio` with
+ * credentials: the browser sends Studio's cookie along (a cookie knows no port), so that server holds it. It
+ * replays the cookie with Studio's own `Origin` forged, as any program can, and gets 401: the tab key it would
+ * need never left Studio's tab, neither in what it received nor in its page's storage.
+ */
+async function cookieUselessElsewhere(
+  person: BrowserContext,
+  origin: string,
+  cookieName: string,
+  key: string,
+): Promise<void> {
+  const foreign = foreignOrigin();
+  const page = await person.newPage();
+  try {
+    await page.goto(foreign.origin);
+    const seen = await page.evaluate(async () => {
+      const { sessionStorage, localStorage } = globalThis as unknown as PageGlobals;
+      for (const path of ["/studio/", "/internal/mcp/studio"]) {
+        await (await fetch(path, { method: "POST", credentials: "include", body: "{}" })).text();
+      }
+      return JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage });
+    });
+    assert.ok(!seen.includes(key), "the other page's storage holds no key");
+    const stolen = foreign.received.map((headers) =>
+      headers.cookie ?? ""
+    ).find((cookie) => cookie.includes(`${cookieName}=`)) ??
+      assert.fail("the browser sent the other server no Studio cookie; the test proves nothing");
+    assert.ok(!JSON.stringify(foreign.received).includes(key), "no key reached the other server");
+
+    const value = stolen.split(";").map((pair) =>
+      pair.trim()
+    ).find((pair) => pair.startsWith(`${cookieName}=`))!;
+    const replay = await fetch(`${origin}/internal/mcp/studio`, {
+      method: "POST",
+      headers: {
+        cookie: value,
+        origin,
+        "sec-fetch-site": "same-origin",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": PROTOCOL_VERSION,
+      },
+      body: INITIALIZE,
+    });
+    assert.equal(replay.status, 401, "the stolen cookie opened Studio's endpoint");
+    assert.match((await replay.json()).error.message, /lacks its Studio tab's key/);
+  } finally {
+    await page.close();
+    await foreign.close();
+  }
+}
 
 /** From a page of another loopback port: fetches, a form and a frame aimed at Studio, all refused. */
 async function refusedElsewhere(person: BrowserContext, origin: string, cookieName: string): Promise<void> {

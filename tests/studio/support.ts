@@ -122,16 +122,26 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
-/** A second web origin on another loopback port: a blank page whose scripts and forms the tests drive. */
-export function foreignOrigin(): { origin: string; close: () => Promise<void> } {
+/**
+ * A second web origin on another loopback port: a blank page whose scripts and forms the tests drive, served
+ * by a server that keeps every request's headers (`received`), as another local server could.
+ */
+export function foreignOrigin(): {
+  origin: string;
+  received: Record<string, string>[];
+  close: () => Promise<void>;
+} {
+  const received: Record<string, string>[] = [];
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    () =>
-      new Response("<!doctype html><title>elsewhere</title><h1>Another site</h1>", {
+    (request) => {
+      received.push(Object.fromEntries(request.headers));
+      return new Response("<!doctype html><title>elsewhere</title><h1>Another site</h1>", {
         headers: { "content-type": "text/html; charset=utf-8" },
-      }),
+      });
+    },
   );
-  return { origin: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };
+  return { origin: `http://127.0.0.1:${server.addr.port}`, received, close: () => server.shutdown() };
 }
 
 /** An element, as far as the tests' page scripts touch one. */
@@ -151,6 +161,7 @@ export interface PageGlobals {
     referrer: string;
     body: PageElement;
     createElement(tag: string): PageElement;
+    querySelector(selector: string): PageElement | null;
   };
   location: { href: string };
   localStorage: Record<string, string>;

@@ -1,15 +1,16 @@
 /**
- * `weft studio`: opens Studio, the project's page in a web browser. The command is a client of the service
- * like every other: it asks the service (with the internal token, sent only to the checked instance) for a
- * single-use ticket and opens the address that holds it. The ticket is printed only when it is not opened,
- * and never logged.
+ * `weft studio`: opens Studio, the project's page in a web browser, or ends every Studio session. The command
+ * is a client of the service like every other: it asks the service (with the internal token, sent only to
+ * the checked instance) for a single-use ticket, and hands the browser opener only the address of the 0600
+ * redirect file the service wrote for it, since any user can read a process's arguments. The ticket's address
+ * is printed only when it is not opened, and never logged.
  *
  * @module
  */
 
 import { verifiedConnection } from "../../client/verified_connection.ts";
 import { ServiceOfflineError } from "../../client/offline.ts";
-import { STUDIO_TICKET_PATH } from "../../http/studio_pages.ts";
+import { STUDIO_SIGN_OUT_PATH, STUDIO_TICKET_PATH } from "../../http/studio_pages.ts";
 import type { ConnectionInfo } from "../../weft_dir/connection.ts";
 import { UsageError } from "../args.ts";
 import { openInBrowser } from "../browser.ts";
@@ -23,41 +24,63 @@ import { reachService } from "./client.ts";
 interface MintedTicket {
   url: string;
   expiresAt: string;
+  /** The `file://` address of the page that opens `url`, when one was asked for. */
+  redirectFile?: string;
 }
 
 /** `weft studio` */
 export const studioCommand = defineCommand({
   name: "studio",
   summary: "open Studio, the project's Runs, questions and Artifacts in your browser",
-  synopsis: "studio [--no-open]",
+  synopsis: "studio [--no-open | --sign-out-all]",
   description: `Opens Studio in your web browser: the project's Runs, the questions waiting for you, and its
 Artifacts. Starts the service in the background when none runs.
-The address holds a single-use ticket valid for about a minute; the browser exchanges it for a session
-cookie that opens Studio only. The browser is $BROWSER when set, else the system's opener (xdg-open,
-open, start); without one, or with --no-open, the address is printed for you to open instead.`,
+The browser is $BROWSER when set, else the system's opener (xdg-open, open, start). It is given
+the address of a small page in .weft/ (readable by you only) that goes on to Studio with a
+single-use ticket valid for about a minute; the page is removed once used. The browser exchanges
+the ticket for a session that opens Studio only, in that tab: it ends 12 hours after its last use,
+24 hours after it was opened at the latest, or when you end every session with --sign-out-all
+(or Studio's "Sign out everywhere"). Without an opener, or with --no-open, the address is
+printed for you to open instead.`,
   options: {
     "no-open": { type: "boolean", help: "print the address instead of opening a browser" },
+    "sign-out-all": {
+      type: "boolean",
+      help: "end every Studio session of this project, in every browser, and open nothing",
+    },
   },
-  json: 'print { "url": "http://127.0.0.1:PORT/studio/?ticket=…", "expiresAt": ISO time } and open nothing',
-  notes: "The address works once, within about a minute: run `weft studio` again for a new one.",
+  json: 'print { "url": "http://127.0.0.1:PORT/studio/?ticket=…", "expiresAt": ISO time } and open ' +
+    'nothing; with --sign-out-all, { "signedOut": true }',
+  notes: "The address works once, within about a minute: run `weft studio` again for a new one. If the\n" +
+    "browser cannot read files in hidden folders (some sandboxed browsers), use --no-open.",
   async run({ positionals, projectDir, json, options }) {
     if (positionals.length) {
       throw new UsageError("takes no arguments (a project is named with --project DIR)");
+    }
+    if (options["no-open"] && options["sign-out-all"]) {
+      throw new UsageError("--sign-out-all opens nothing: leave out --no-open");
     }
     const say = (line: string) => console.error(line);
     const connection = await reachService(projectDir, () => verifiedConnection(projectDir), {
       start: true,
       progress: say,
     });
-    const { url, expiresAt } = await mintTicket(connection);
+    if (options["sign-out-all"]) {
+      await askService(connection, STUDIO_SIGN_OUT_PATH, "the service refused to end the Studio sessions");
+      if (json) printJson({ signedOut: true });
+      else console.log("Every Studio session of this project has ended; `weft studio` opens a new one.");
+      return EXIT.OK;
+    }
+    const opening = !json && !options["no-open"];
+    const { url, expiresAt, redirectFile } = await mintTicket(connection, opening);
     if (json) {
       printJson({ url, expiresAt });
       return EXIT.OK;
     }
     const page = new URL(url);
     const shown = `${page.origin}${page.pathname}`;
-    if (!options["no-open"]) {
-      const outcome = await openInBrowser(url);
+    if (opening) {
+      const outcome = await openInBrowser(redirectFile!);
       if (outcome.opened) {
         console.log(`Studio opened in your browser: ${shown}`);
         return EXIT.OK;
@@ -70,11 +93,33 @@ open, start); without one, or with --no-open, the address is printed for you to 
   },
 });
 
-/** Asks the service for a ticket, presenting the internal token to the instance `connection` was checked for. */
-async function mintTicket(connection: ConnectionInfo): Promise<MintedTicket> {
+/**
+ * Asks the service for a ticket, presenting the internal token to the instance `connection` was checked for;
+ * with `redirectFile`, also for the file that opens it.
+ */
+async function mintTicket(connection: ConnectionInfo, redirectFile: boolean): Promise<MintedTicket> {
+  const path = redirectFile ? `${STUDIO_TICKET_PATH}?redirectFile=true` : STUDIO_TICKET_PATH;
+  const minted = await askService(connection, path, "the service refused a Studio ticket") as Partial<
+    MintedTicket
+  >;
+  if (
+    typeof minted.url !== "string" || typeof minted.expiresAt !== "string" ||
+    (redirectFile && typeof minted.redirectFile !== "string")
+  ) {
+    throw new CommandFailure(
+      "FAILURE",
+      "the service answered a ticket request without an address",
+      "`weft doctor` checks the project",
+    );
+  }
+  return { url: minted.url, expiresAt: minted.expiresAt, redirectFile: minted.redirectFile };
+}
+
+/** POSTs to one of Studio's paths with the internal token; resolves with the JSON answer. */
+async function askService(connection: ConnectionInfo, path: string, refusal: string): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(new URL(STUDIO_TICKET_PATH, connection.url), {
+    response = await fetch(new URL(path, connection.url), {
       method: "POST",
       headers: { authorization: `Bearer ${connection.internalToken}` },
     });
@@ -88,17 +133,9 @@ async function mintTicket(connection: ConnectionInfo): Promise<MintedTicket> {
     await response.body?.cancel();
     throw new CommandFailure(
       "FAILURE",
-      `the service refused a Studio ticket (HTTP ${response.status})`,
+      `${refusal} (HTTP ${response.status})`,
       "`weft doctor` checks the project; `weft logs` shows what the service saw",
     );
   }
-  const minted = await response.json() as Partial<MintedTicket>;
-  if (typeof minted.url !== "string" || typeof minted.expiresAt !== "string") {
-    throw new CommandFailure(
-      "FAILURE",
-      "the service answered a ticket request without an address",
-      "`weft doctor` checks the project",
-    );
-  }
-  return { url: minted.url, expiresAt: minted.expiresAt };
+  return await response.json();
 }

@@ -14,6 +14,7 @@ import { html } from "./html.ts";
 import { HOME, navigate, parseRoute, type Route, useRoute } from "./route.ts";
 import { RunPage } from "./run_view.ts";
 import { RunsPage } from "./runs_view.ts";
+import { SignOut } from "./sign_out.ts";
 import { StartPage } from "./start_view.ts";
 import { TrustNotice } from "./trust_notice.ts";
 import type { RunView } from "./types.ts";
@@ -97,5 +98,6 @@ function Header(props: { route: Route | undefined }): ComponentChildren {
       <a href="#/start" aria-current=${here(["start"])}>Start a Run</a>
       <a href="#/artifacts" aria-current=${here(["artifacts", "artifact"])}>Artifacts</a>
     </nav>
+    <${SignOut} />
   </header>`;
 }

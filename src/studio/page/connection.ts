@@ -1,8 +1,8 @@
 /**
  * The page's one MCP session with `/internal/mcp/studio`, through the official SDK client: tool calls that
  * return their structured result or throw a {@linkcode StudioError}, resource subscriptions shared by every
- * view, and a connection that heals itself. The browser sends the HttpOnly session cookie and its own
- * `Origin`; the page never sees a credential.
+ * view, a connection that heals itself, and signing out. The browser sends the HttpOnly session cookie and
+ * its own `Origin`; the page adds its tab key (`tab_key.ts`), without which the cookie counts for nothing.
  *
  * When the session's notification stream ends (the service stopped or restarted, or cut a stream that fell
  * behind), the session is dropped and a new one opened, with backoff; once it is up, every subscription is
@@ -12,6 +12,7 @@
  */
 
 import { Client, StreamableHTTPClientTransport, StreamableHTTPError } from "./sdk.ts";
+import { TAB_KEY_HEADER, tabKey } from "./tab_key.ts";
 import type { ErrorPayload } from "./types.ts";
 
 /** What the connection indicator says. */
@@ -19,6 +20,8 @@ export type LinkState = "Live" | "Reconnecting…" | "Offline";
 
 /** The endpoint whose source is `studio`. */
 export const STUDIO_ENDPOINT = "/internal/mcp/studio";
+/** Where the page ends every Studio session of the project. */
+const SIGN_OUT_PATH = "/studio/sign-out";
 
 /** How long reconnecting is shown before the indicator says Offline (attempts go on). */
 const RECONNECTING_MS = 15_000;
@@ -58,6 +61,28 @@ export class Connection {
   /** The indicator's text now. */
   get state(): LinkState {
     return this.#state;
+  }
+
+  /**
+   * Ends every Studio session of the project, this one included (every browser, every tab); resolves once the
+   * service has, and the page then shows the session as ended.
+   */
+  async signOut(): Promise<void> {
+    let response: Response;
+    try {
+      response = await fetch(SIGN_OUT_PATH, { method: "POST", headers: { [TAB_KEY_HEADER]: tabKey() } });
+    } catch {
+      throw new StudioError({ code: "OFFLINE", message: "The service could not be reached; try again." });
+    }
+    await response.body?.cancel();
+    // 401: this session had ended already, which is what was asked for.
+    if (!response.ok && response.status !== 401) {
+      throw new StudioError({ code: "PROTOCOL", message: `Signing out failed (HTTP ${response.status}).` });
+    }
+    const client = this.#client;
+    this.#client = null;
+    this.#end();
+    client?.close().catch(() => {});
   }
 
   /** Whether the service refused the session cookie (only `weft studio` can open a new one). */
@@ -189,15 +214,17 @@ export class Connection {
         return;
       } catch (error) {
         client?.close().catch(() => {});
-        if (error instanceof StreamableHTTPError && error.code === 401) {
-          this.#ended = true;
-          this.#setState("Offline");
-          for (const waiter of this.#waiters.splice(0)) waiter();
-          return;
-        }
+        if (error instanceof StreamableHTTPError && error.code === 401) return this.#end();
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(500 * 2 ** attempt, MAX_BACKOFF_MS)));
     }
+  }
+
+  /** The session has ended for good: every waiter hears so. */
+  #end(): void {
+    this.#ended = true;
+    this.#setState("Offline");
+    for (const waiter of this.#waiters.splice(0)) waiter();
   }
 
   async #open(): Promise<Client> {
@@ -208,6 +235,7 @@ export class Connection {
     // The transport's own retries of the notification stream would resume a session that a restart has
     // ended; one try, then a new session through #lost.
     const transport = new StreamableHTTPClientTransport(new URL(STUDIO_ENDPOINT, location.origin), {
+      requestInit: { headers: { [TAB_KEY_HEADER]: tabKey() } },
       reconnectionOptions: {
         maxRetries: 0,
         initialReconnectionDelay: 1_000,

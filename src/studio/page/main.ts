@@ -9,6 +9,9 @@ import { render } from "preact";
 import { App } from "./app.ts";
 import { connection } from "./connection.ts";
 import { html } from "./html.ts";
+import { takeTabKey } from "./tab_key.ts";
 
+// Before anything reads the address or talks to the service.
+takeTabKey();
 connection.start();
 render(html`<${App} />`, document.getElementById("studio")!);
