@@ -131,7 +131,9 @@ export const ArtifactViewSchema = z.object({
   revision: z.number().int(),
   runId: z.string(),
   recordId: z.string(),
+  /** When the first revision was committed. */
   createdAt: z.string(),
+  /** When the revision this view holds was committed. */
   updatedAt: z.string(),
   data: z.unknown().optional(),
 });

@@ -154,7 +154,7 @@ ${x}`,f++;break;case"id":x.includes("\0")||(l=x);break;case"retry":/^\d+$/.test(
           ${[...n].reverse().map(l=>w`
               <tr key=${l.revision}>
                 <td>${l.revision}</td>
-                <td><time datetime=${l.createdAt}>${new Date(l.createdAt).toLocaleString()}</time></td>
+                <td><time datetime=${l.updatedAt}>${new Date(l.updatedAt).toLocaleString()}</time></td>
                 <td><a href=${Ae({view:"run",runId:l.runId})}>Run of revision ${l.revision}</a></td>
                 <td>
                   <${CO} recordId=${l.recordId} revision=${l.revision} />

@@ -178,7 +178,7 @@ export function ArtifactPage(props: { route: ArtifactRoute }): ComponentChildren
             html`
               <tr key=${artifact.revision}>
                 <td>${artifact.revision}</td>
-                <td><time datetime=${artifact.createdAt}>${new Date(artifact.createdAt)
+                <td><time datetime=${artifact.updatedAt}>${new Date(artifact.updatedAt)
                   .toLocaleString()}</time></td>
                 <td><a href=${formatRoute({ view: "run", runId: artifact.runId })}>Run of revision ${artifact
                   .revision}</a></td>

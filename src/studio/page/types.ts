@@ -70,7 +70,10 @@ export interface WorkflowView {
   reason?: string;
 }
 
-/** An Artifact's metadata, with `data` from `get_artifact`. */
+/**
+ * An Artifact's metadata, with `data` from `get_artifact`: `createdAt` is when its first revision was
+ * committed, `updatedAt` when the revision it holds was.
+ */
 export interface ArtifactView {
   artifactId: string;
   flowName: string;

