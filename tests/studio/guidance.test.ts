@@ -101,6 +101,33 @@ Deno.test({
               await screenshot(page, "artifact-revisions");
             },
           );
+
+          await step(
+            "a question back after a failed check or a revision says why, above the form",
+            async () => {
+              const runId = await startRun(served, "Asked again");
+              await go(page, `#/runs/${runId}`);
+              const form = await shown(
+                page.getByRole("form", { name: QUESTIONS_FORM }),
+                "the questions form",
+              );
+              assert.equal(await page.getByRole("region", { name: "This comes back because" }).count(), 0);
+              await form.getByLabel("Title?").fill("No");
+              await form.getByRole("group", { name: "Colour?" }).getByRole("radio", { name: "Red" }).check();
+              await form.getByRole("button", { name: "Skip" }).click();
+              await form.getByRole("button", { name: "Answer" }).click();
+              const why = await shown(
+                page.getByRole("region", { name: "This comes back because" }),
+                "why the questions are back",
+              );
+              await shown(why.getByText("The check says: title too short"), "the check's message");
+              await screenshot(page, "run-asked-again");
+
+              await answerElsewhere(served, runId, REVIEW_ANSWER);
+              await answerElsewhere(served, runId, { isConfirmed: false, feedback: "A longer title" });
+              await shown(why.getByText("Revision asked for: A longer title"), "the revision's feedback");
+            },
+          );
         } finally {
           await person.close();
         }

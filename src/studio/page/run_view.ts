@@ -9,6 +9,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { AnswerForm } from "./answer_form.ts";
+import { whyAskedAgain } from "./asked_again.ts";
 import { connection, type StudioError } from "./connection.ts";
 import { useLoad } from "./hooks.ts";
 import { html } from "./html.ts";
@@ -115,6 +116,7 @@ export function RunPage(props: { runId: string }): ComponentChildren {
       </div>
     `
   }
+    ${run.pendingAction && html`<${AskedAgain} reasons=${whyAskedAgain(timeline)} />`}
     ${
     run.pendingAction &&
     html`
@@ -145,6 +147,17 @@ export function RunPage(props: { runId: string }): ComponentChildren {
     <${Timeline} events=${timeline} flowName=${run.flowName} />
     <${RawJson} value=${loaded.data} />
   </section>`;
+}
+
+/** Why the pending action is asked again, above its form; nothing when it is asked the first time. */
+function AskedAgain(props: { reasons: string[] }): ComponentChildren {
+  if (props.reasons.length === 0) return null;
+  return html`
+    <section class="asked-again" aria-labelledby="asked-again">
+      <h3 id="asked-again">This comes back because</h3>
+      <ul>${props.reasons.map((reason, i) => html`<li key=${i} class="text">${reason}</li>`)}</ul>
+    </section>
+  `;
 }
 
 /** Why the action `actionId` left the screen without this page doing it. */
