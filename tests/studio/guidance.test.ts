@@ -44,6 +44,14 @@ function answerElsewhere(served: ServedProject, runId: string, answer: unknown):
   });
 }
 
+/** Run `runId` as the service has it. */
+function runOf(served: ServedProject, runId: string): Promise<RunView> {
+  return withClient(
+    served,
+    async (client) => (await call<{ run: RunView }>(client, "get_run", { runId })).run,
+  );
+}
+
 /** Goes to a view by its address (the hash only: the page is never reloaded). */
 async function go(page: Page, hash: string): Promise<void> {
   await page.evaluate((hash) => {
@@ -128,6 +136,30 @@ Deno.test({
               await shown(why.getByText("Revision asked for: A longer title"), "the revision's feedback");
             },
           );
+
+          await step("Cancel Run asks first: No and Escape keep the Run, Yes cancels it", async () => {
+            const runId = await startRun(served, "Cancel me carefully");
+            await go(page, `#/runs/${runId}`);
+            await shown(page.getByRole("form", { name: QUESTIONS_FORM }), "the questions form");
+            const cancel = page.getByRole("button", { name: "Cancel Run" });
+            const ask = page.getByRole("dialog", { name: "Cancel this Run?" });
+
+            await cancel.click();
+            await shown(ask, "the question before cancelling");
+            await screenshot(page, "run-cancel-ask");
+            await ask.getByRole("button", { name: "No, keep it" }).click();
+            await ask.waitFor({ state: "hidden" });
+            await cancel.click();
+            await shown(ask, "the question again");
+            await page.keyboard.press("Escape");
+            await ask.waitFor({ state: "hidden" });
+            assert.equal((await runOf(served, runId)).status, "waiting", "No and Escape kept the Run");
+
+            await cancel.click();
+            await ask.getByRole("button", { name: "Yes, cancel it" }).click();
+            await shown(page.getByText("Status: cancelled"), "the cancelled status");
+            assert.equal((await runOf(served, runId)).status, "cancelled");
+          });
         } finally {
           await person.close();
         }

@@ -259,6 +259,8 @@ Deno.test({
             await go(page, `#/runs/${second}`);
             await shown(page.getByRole("heading", { level: 2, name: "Notes for 1.3" }), "the Run's intent");
             await page.getByRole("button", { name: "Cancel Run" }).click();
+            const ask = await shown(page.getByRole("dialog", { name: "Cancel this Run?" }), "the question");
+            await ask.getByRole("button", { name: "Yes, cancel it" }).click();
             await shown(page.getByText("Status: cancelled"), "the cancelled status");
             await page.getByRole("button", { name: "Cancel Run" }).waitFor({ state: "detached" });
             assert.equal((await runOf(served, second)).run.status, "cancelled");

@@ -10,6 +10,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { AnswerForm } from "./answer_form.ts";
 import { whyAskedAgain } from "./asked_again.ts";
+import { CancelRun } from "./cancel_run.ts";
 import { connection, type StudioError } from "./connection.ts";
 import { useLoad } from "./hooks.ts";
 import { html } from "./html.ts";
@@ -133,10 +134,7 @@ export function RunPage(props: { runId: string }): ComponentChildren {
     </p>`
   }
     <div class="buttons">
-      ${
-    isActive(run) && html`<button type="button" class="danger" disabled=${busy} onClick=${() =>
-      act("cancel_run")}>Cancel Run</button>`
-  }
+      ${isActive(run) && html`<${CancelRun} busy=${busy} onCancel=${() => act("cancel_run")} />`}
       ${
     canRetry(run) && html`<button type="button" disabled=${busy} onClick=${() =>
       act("retry_run")}>Retry</button>`
