@@ -142,7 +142,7 @@ export function RunPage(props: { runId: string }): ComponentChildren {
     </div>
     ${problem && html`<p role="alert" class="problem">${problem}</p>`}
     <h3>Timeline</h3>
-    <${Timeline} events=${timeline} flowName=${run.flowName} />
+    <${Timeline} events=${timeline} run=${run} />
     <${RawJson} value=${loaded.data} />
   </section>`;
 }
