@@ -8,6 +8,7 @@
 
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { agentName } from "./agent_words.ts";
 import { AnswerForm } from "./answer_form.ts";
 import { whyAskedAgain } from "./asked_again.ts";
 import { CancelRun } from "./cancel_run.ts";
@@ -129,7 +130,7 @@ export function RunPage(props: { runId: string }): ComponentChildren {
     ${
     run.pendingAgentCall && html`<p class="waiting">
       ${`Waiting for ${
-      run.execution.agentExecutor === "service" ? "the service's model" : "the IDE's agent"
+      agentName(run.execution.agentExecutor)
     } (${run.pendingAgentCall.agentId}, ${run.pendingAgentCall.phase}).`}
     </p>`
   }

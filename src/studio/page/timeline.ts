@@ -7,6 +7,7 @@
  */
 
 import type { ComponentChildren } from "preact";
+import { claimedText } from "./agent_words.ts";
 import { html } from "./html.ts";
 import { Readable } from "./readable.ts";
 import { formatRoute } from "./route.ts";
@@ -117,16 +118,14 @@ function time(at: string): string {
 }
 
 /** One event in words. */
-export function describeEvent(event: RunEvent, run: TimelineRun): ComponentChildren {
+function describeEvent(event: RunEvent, run: TimelineRun): ComponentChildren {
   switch (event.type) {
     case "run_created":
       return `Run created from ${sourceName(event.source)}`;
     case "agent_call_started":
       return `Agent call started: ${event.agentId}`;
     case "agent_call_claimed":
-      return run.execution.agentExecutor === "service"
-        ? "Agent call claimed: the service's model is working on it"
-        : "Agent call claimed by the IDE's agent";
+      return claimedText(run.execution.agentExecutor);
     case "state_submitted":
       return `Tool call ${event.toolId} wrote ${event.target || "the stage state"}`;
     case "model_turn": {
