@@ -16,6 +16,7 @@ import { executeTool } from "./tool_kinds.ts";
 import { checkIntent, dataLimits, jsonLargerThan } from "./data_limits.ts";
 import { currentStep, RunDriver } from "./run_driver.ts";
 import { ChangeFeed, type ChangeListener, commitChanges } from "./change_feed.ts";
+import { committedMarkdown } from "./markdown_fields.ts";
 import { type NewRunEvent, newRunState, type RunState, toRunView } from "./run_state.ts";
 import type { ArtifactQuery, Storage } from "./storage.ts";
 import type {
@@ -216,7 +217,23 @@ export class Engine {
 
   /** One Artifact with its data, at its current or an earlier revision, or null. */
   getArtifact(q: ArtifactQuery, revision?: number): ArtifactView | null {
-    return this.#storage.artifacts.findArtifact(q, revision);
+    const artifact = this.#storage.artifacts.findArtifact(q, revision);
+    if (!artifact) return null;
+    const markdown = this.#committedMarkdown(artifact);
+    return markdown.length ? { ...artifact, markdown } : artifact;
+  }
+
+  /** Which strings of the Artifact hold Markdown, by the definition of the Run that committed it. */
+  #committedMarkdown(artifact: ArtifactView): string[] {
+    const run = this.#storage.runs.find(artifact.runId);
+    if (!run?.version) return [];
+    try {
+      const stage = this.#versions.resolve(run.flowName, run.version).manifest.stages[artifact.stageName];
+      return stage ? committedMarkdown(stage, artifact.data) : [];
+    } catch {
+      // A definition no longer stored: the data is shown as text, as ever.
+      return [];
+    }
   }
 
   /** A page of Artifacts (metadata only). */

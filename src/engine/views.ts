@@ -136,6 +136,8 @@ export const ArtifactViewSchema = z.object({
   /** When the revision this view holds was committed. */
   updatedAt: z.string(),
   data: z.unknown().optional(),
+  /** JSON pointers into `data` of the strings its schema marks as Markdown; only with `data`, when any. */
+  markdown: z.array(z.string()).optional(),
 });
 /** The current committed output of one (flowName, stageName); `data` only in a detail. */
 export type ArtifactView = z.infer<typeof ArtifactViewSchema>;

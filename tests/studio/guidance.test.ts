@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { ArtifactView, RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, type ServedProject, withServedProject } from "../support/service.ts";
@@ -15,6 +15,35 @@ import { browserSteps, newPerson, openStudio, screenshot, shown, withBrowser } f
 
 /** The form of the review workflow's questions, by the name the contract gives it. */
 const QUESTIONS_FORM = "Answer: collect/ask";
+
+/** A workflow whose written answer is Markdown: its state schema marks it so. */
+const BRIEF = humanFlow({
+  name: "brief",
+  title: "Brief",
+  description: "Asks for a brief in Markdown, has it confirmed, commits it.",
+  questions: [{ id: "brief", question: "What is the brief?" }],
+  state: {
+    schema: {
+      type: "object",
+      properties: {
+        answers: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { answer: { type: "string", contentMediaType: "text/markdown" } },
+          },
+        },
+        reviewFeedback: { type: "string" },
+      },
+    },
+    initial: {},
+  },
+  check: null,
+});
+
+/** The brief: strong text, a list and a link that must stay inert. */
+const BRIEF_TEXT = "Adds **CSV export** to reports.\n\n- first point\n- second point\n\n" +
+  "[Open me](javascript:globalThis.injected=1) or [the docs](https://example.com/docs).";
 
 /** A workflow whose one question offers choices and the person's own answer besides. */
 const PICK = humanFlow({
@@ -78,7 +107,7 @@ Deno.test({
   sanitizeResources: false,
   fn: (t) =>
     withServedProject(
-      { files: { ...workflowFiles(reviewManifest()), ...workflowFiles(PICK) } },
+      { files: { ...workflowFiles(reviewManifest()), ...workflowFiles(PICK), ...workflowFiles(BRIEF) } },
       (served) =>
         withBrowser(async (browser) => {
           const person = await newPerson(browser);
@@ -225,6 +254,69 @@ Deno.test({
                   focus,
                   { focused: true, outline: "none" },
                   "the status has the focus, no ring",
+                );
+              },
+            );
+
+            await step(
+              "Markdown fields render in the confirmation and the Artifact: bold, a list, an inert link",
+              async () => {
+                const runId = await startRun(served, "Markdown brief", "brief");
+                await answerElsewhere(served, runId, [{
+                  questionId: "brief",
+                  isSkipped: false,
+                  answer: BRIEF_TEXT,
+                }]);
+                await go(page, `#/runs/${runId}`);
+                const confirm = await shown(
+                  page.getByRole("form", { name: "Answer: collect/confirm" }),
+                  "the confirmation",
+                );
+                const rendered = async (where: Locator, what: string) => {
+                  await shown(
+                    where.getByRole("strong").filter({ hasText: "CSV export" }),
+                    `${what}'s bold text`,
+                  );
+                  const items = where.getByRole("list").filter({ hasText: "first point" }).last()
+                    .getByRole("listitem");
+                  assert.deepEqual(
+                    await items.allTextContents(),
+                    ["first point", "second point"],
+                    `${what}'s list`,
+                  );
+                  await shown(where.getByText("Open me"), `${what}'s inert link text`);
+                  assert.equal(
+                    await where.getByRole("link", { name: "Open me" }).count(),
+                    0,
+                    "no link to javascript:",
+                  );
+                  const docs = where.getByRole("link", { name: "the docs" });
+                  assert.equal(await docs.getAttribute("href"), "https://example.com/docs");
+                  assert.equal(await docs.getAttribute("rel"), "noopener noreferrer");
+                  assert.doesNotMatch(await where.textContent() ?? "", /\*\*/, `${what} shows no raw marks`);
+                };
+                await rendered(confirm, "the confirmation");
+                await screenshot(page, "run-confirm-markdown");
+                await confirm.getByRole("button", { name: "Confirm" }).click();
+                await shown(page.getByText("Status: completed"), "the completed status");
+
+                const artifact = await withClient(
+                  served,
+                  async (client) =>
+                    (await call<{ artifact: ArtifactView }>(client, "get_artifact", {
+                      flowName: "brief",
+                      stageName: "collect",
+                    })).artifact,
+                );
+                await go(page, `#/artifacts/brief/collect/${artifact.artifactId}`);
+                const revision = await shown(
+                  page.getByRole("region", { name: "Revision 1" }),
+                  "the revision's data",
+                );
+                await rendered(revision, "the Artifact");
+                assert.equal(
+                  await page.evaluate(() => (globalThis as Record<string, unknown>).injected ?? null),
+                  null,
                 );
               },
             );

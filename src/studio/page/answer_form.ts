@@ -156,7 +156,7 @@ function QuestionField(
 }
 
 function ConfirmForm(props: FormProps): ComponentChildren {
-  const context = (props.action.request as { context: unknown }).context;
+  const { context, markdown } = props.action.request as { context: unknown; markdown?: string[] };
   const [feedback, setFeedback] = useState("");
   const feedbackField = useRef<HTMLTextAreaElement>(null);
   const { busy, problem, setProblem, submit } = useSubmit(props);
@@ -176,7 +176,7 @@ function ConfirmForm(props: FormProps): ComponentChildren {
 
   return html`<form class="answer" aria-label=${answerFormName(props.run)} onSubmit=${confirm}>
     <h3>Please confirm</h3>
-    <div class="context"><${Readable} value=${context} level=${4} /></div>
+    <div class="context"><${Readable} value=${context} level=${4} markdown=${markdown} /></div>
     <label for="feedback">Feedback</label>
     <textarea id="feedback" ref=${feedbackField} rows="3" value=${feedback}
       aria-describedby="feedback-hint"
