@@ -7,37 +7,13 @@
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, runWeft, withServedProject } from "../support/service.ts";
-import { humanFlow, workflowFiles } from "../support/workflows.ts";
-
-const BRIEF = humanFlow({
-  name: "brief",
-  title: "Brief",
-  description: "Asks for a brief in Markdown, has it confirmed, commits it.",
-  questions: [{ id: "brief", question: "What is the brief?" }],
-  state: {
-    schema: {
-      type: "object",
-      properties: {
-        answers: {
-          type: "array",
-          items: {
-            type: "object",
-            properties: { answer: { type: "string", contentMediaType: "text/markdown" } },
-          },
-        },
-        reviewFeedback: { type: "string" },
-      },
-    },
-    initial: {},
-  },
-  check: null,
-});
+import { MARKDOWN_BRIEF, workflowFiles } from "../support/workflows.ts";
 
 const BRIEF_TEXT = "# Export\n\nAdds **CSV export** to *reports*.\n\n- first point\n- second point\n\n" +
   "See [the docs](https://example.com/docs).";
 
 Deno.test("markdown in the terminal: a confirmation and an Artifact print their Markdown fields as text", async () => {
-  await withServedProject({ files: workflowFiles(BRIEF) }, async (served) => {
+  await withServedProject({ files: workflowFiles(MARKDOWN_BRIEF) }, async (served) => {
     const cwd = served.projectDir;
     const client = await mcpClient(served, "/internal/mcp");
     try {

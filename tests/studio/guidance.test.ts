@@ -10,36 +10,17 @@ import type { Locator, Page } from "playwright-core";
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { ArtifactView, RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, type ServedProject, withServedProject } from "../support/service.ts";
-import { humanFlow, REVIEW_ANSWER, reviewManifest, workflowFiles } from "../support/workflows.ts";
+import {
+  humanFlow,
+  MARKDOWN_BRIEF,
+  REVIEW_ANSWER,
+  reviewManifest,
+  workflowFiles,
+} from "../support/workflows.ts";
 import { browserSteps, newPerson, openStudio, screenshot, shown, withBrowser } from "./support.ts";
 
 /** The form of the review workflow's questions, by the name the contract gives it. */
 const QUESTIONS_FORM = "Answer: collect/ask";
-
-/** A workflow whose written answer is Markdown: its state schema marks it so. */
-const BRIEF = humanFlow({
-  name: "brief",
-  title: "Brief",
-  description: "Asks for a brief in Markdown, has it confirmed, commits it.",
-  questions: [{ id: "brief", question: "What is the brief?" }],
-  state: {
-    schema: {
-      type: "object",
-      properties: {
-        answers: {
-          type: "array",
-          items: {
-            type: "object",
-            properties: { answer: { type: "string", contentMediaType: "text/markdown" } },
-          },
-        },
-        reviewFeedback: { type: "string" },
-      },
-    },
-    initial: {},
-  },
-  check: null,
-});
 
 /** The brief: strong text, a list and a link that must stay inert. */
 const BRIEF_TEXT = "Adds **CSV export** to reports.\n\n- first point\n- second point\n\n" +
@@ -93,6 +74,14 @@ function runOf(served: ServedProject, runId: string): Promise<RunView> {
   );
 }
 
+/** Answers the review questions in `form`: the title, the colour by its label, and skips the notes. */
+async function answerReview(form: Locator, title: string, colour: string): Promise<void> {
+  await form.getByLabel("Title?").fill(title);
+  await form.getByRole("group", { name: "Colour?" }).getByRole("radio", { name: colour }).check();
+  await form.getByRole("button", { name: "Skip" }).click();
+  await form.getByRole("button", { name: "Answer" }).click();
+}
+
 /** Goes to a view by its address (the hash only: the page is never reloaded). */
 async function go(page: Page, hash: string): Promise<void> {
   await page.evaluate((hash) => {
@@ -107,7 +96,13 @@ Deno.test({
   sanitizeResources: false,
   fn: (t) =>
     withServedProject(
-      { files: { ...workflowFiles(reviewManifest()), ...workflowFiles(PICK), ...workflowFiles(BRIEF) } },
+      {
+        files: {
+          ...workflowFiles(reviewManifest()),
+          ...workflowFiles(PICK),
+          ...workflowFiles(MARKDOWN_BRIEF),
+        },
+      },
       (served) =>
         withBrowser(async (browser) => {
           const person = await newPerson(browser);
@@ -166,11 +161,7 @@ Deno.test({
                   "the questions form",
                 );
                 assert.equal(await page.getByRole("region", { name: "This comes back because" }).count(), 0);
-                await form.getByLabel("Title?").fill("No");
-                await form.getByRole("group", { name: "Colour?" }).getByRole("radio", { name: "Red" })
-                  .check();
-                await form.getByRole("button", { name: "Skip" }).click();
-                await form.getByRole("button", { name: "Answer" }).click();
+                await answerReview(form, "No", "Red");
                 const why = await shown(
                   page.getByRole("region", { name: "This comes back because" }),
                   "why the questions are back",
@@ -231,11 +222,7 @@ Deno.test({
                   page.getByRole("form", { name: QUESTIONS_FORM }),
                   "the questions form",
                 );
-                await form.getByLabel("Title?").fill("A fine title");
-                await form.getByRole("group", { name: "Colour?" }).getByRole("radio", { name: "Blue" })
-                  .check();
-                await form.getByRole("button", { name: "Skip" }).click();
-                await form.getByRole("button", { name: "Answer" }).click();
+                await answerReview(form, "A fine title", "Blue");
                 const confirm = await shown(
                   page.getByRole("form", { name: "Answer: collect/confirm" }),
                   "the confirm",
