@@ -19,6 +19,7 @@ import { executeTool } from "./tool_kinds.ts";
 import { checkIntent, dataLimits, jsonLargerThan } from "./data_limits.ts";
 import { currentStep, RunDriver } from "./run_driver.ts";
 import { ChangeFeed, type ChangeListener, commitChanges } from "./change_feed.ts";
+import { committedMarkdown } from "./markdown_fields.ts";
 import { type NewRunEvent, newRunState, type RunState, toRunView } from "./run_state.ts";
 import type { ArtifactQuery, Storage, StorageUnit } from "./storage.ts";
 import type {
@@ -238,7 +239,26 @@ export class Engine {
 
   /** One Artifact with its data, at its current or an earlier revision, or null. */
   getArtifact(q: ArtifactQuery, revision?: number): Promise<ArtifactView | null> {
-    return this.#storage.read((unit) => unit.artifacts.findArtifact(q, revision));
+    return this.#storage.read(async (unit) => {
+      const artifact = await unit.artifacts.findArtifact(q, revision);
+      if (!artifact) return null;
+      const markdown = await this.#committedMarkdown(unit, artifact);
+      return markdown.length ? { ...artifact, markdown } : artifact;
+    });
+  }
+
+  /** Which strings of the Artifact hold Markdown, by the definition of the Run that committed it. */
+  async #committedMarkdown(unit: StorageUnit, artifact: ArtifactView): Promise<string[]> {
+    const run = await unit.runs.find(artifact.runId);
+    if (!run?.version) return [];
+    try {
+      const workflow = await this.#versions.resolve(unit.definitions, run.flowName, run.version);
+      const stage = workflow.manifest.stages[artifact.stageName];
+      return stage ? committedMarkdown(stage, artifact.data) : [];
+    } catch {
+      // A definition no longer stored: the data is shown as text, as ever.
+      return [];
+    }
   }
 
   /** A page of Artifacts (metadata only). */

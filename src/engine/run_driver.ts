@@ -24,6 +24,7 @@ import { compileSchema } from "./json_schema.ts";
 import { dataLimits, jsonLargerThan } from "./data_limits.ts";
 import { checkFeedback } from "./check_rules.ts";
 import { getAt, setAt } from "./json_pointer.ts";
+import { markdownPointers, schemaAt } from "./markdown_fields.ts";
 import { isActive, type Source } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import { Question, type StageDef, type StepDef } from "./workflow/manifest.ts";
@@ -319,11 +320,12 @@ export class RunDriver {
         return undefined;
       case "ask":
         return this.#ask(step);
-      case "confirm":
-        this.#publishAction("user_ask_confirmation", {
-          context: getAt(this.run.state, step.context) ?? null,
-        });
+      case "confirm": {
+        const context = getAt(this.run.state, step.context) ?? null;
+        const markdown = markdownPointers(schemaAt(this.stage.state.schema, step.context), context);
+        this.#publishAction("user_ask_confirmation", { context, ...(markdown.length ? { markdown } : {}) });
         return undefined;
+      }
       case "check":
         return this.#check(step);
       case "commit":

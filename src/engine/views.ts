@@ -131,9 +131,13 @@ export const ArtifactViewSchema = z.object({
   revision: z.number().int(),
   runId: z.string(),
   recordId: z.string(),
+  /** When the first revision was committed. */
   createdAt: z.string(),
+  /** When the revision this view holds was committed. */
   updatedAt: z.string(),
   data: z.unknown().optional(),
+  /** JSON pointers into `data` of the strings its schema marks as Markdown; only with `data`, when any. */
+  markdown: z.array(z.string()).optional(),
 });
 /** The current committed output of one (flowName, stageName); `data` only in a detail. */
 export type ArtifactView = z.infer<typeof ArtifactViewSchema>;

@@ -30,6 +30,14 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   cli: [ROOT, "lib", "engine", "weft_dir", "mcp", "http", "client", "service", "model", "workflows"],
 };
 
+/**
+ * The modules of `src/lib/` the Studio page may bundle besides its own files. The page is a browser program
+ * apart from the server, so it shares no server code; a pure module (no import, no Deno or Node API, no
+ * knowledge of weft) is the exception, so that the page and the terminal render Markdown from one parser
+ * instead of two copies that drift. The last test holds each of them to that.
+ */
+const PAGE_SHARES = ["lib/markdown.ts"];
+
 /** One import of one file, as a path relative to `src/`. */
 interface Edge {
   from: string;
@@ -157,6 +165,7 @@ Deno.test("every top-level folder of src/ imports only the folders below it in t
   for (const { from, to } of edges) {
     const a = childFolder(from, "")!;
     const b = childFolder(to, "")!;
+    if (from.startsWith("studio/page/") && PAGE_SHARES.includes(to)) continue;
     if (a !== b && !MAY_IMPORT[a].includes(b)) wrong.add(`${from} → ${to} (${a} may not import ${b})`);
   }
   assert.deepEqual([...wrong], [], "imports against the layer table");
@@ -171,10 +180,11 @@ Deno.test("no folder inside src/ has an import cycle between its subfolders", ()
   }
 });
 
-Deno.test("the Studio page's source is apart from the server: it imports only itself and its npm packages, and only the bundle reaches the server", () => {
+Deno.test("the Studio page's source is apart from the server: it imports only itself, its npm packages and pure shared modules, and only the bundle reaches the server", () => {
   const PAGE = "studio/page/";
   const wrong = edgesOfSrc()
     .filter(({ from, to }) => from.startsWith(PAGE) !== to.startsWith(PAGE))
+    .filter(({ from, to }) => !(from.startsWith(PAGE) && PAGE_SHARES.includes(to)))
     .map(({ from, to }) => `${from} → ${to}`);
   assert.deepEqual(
     wrong,
@@ -191,4 +201,16 @@ Deno.test("the Studio page's source is apart from the server: it imports only it
     }
   }
   assert.deepEqual([...packages], [], "the page bundles Preact, htm and the SDK client, nothing else");
+});
+
+Deno.test("the modules the Studio page shares with the server are pure: they import nothing and use no runtime API", () => {
+  for (const module of PAGE_SHARES) {
+    const source = Deno.readTextFileSync(join(SRC, module)).replace(/\/\*[\s\S]*?\*\//g, "");
+    assert.deepEqual(importedSpecifiers(source, { types: true }), [], `${module} imports nothing`);
+    assert.doesNotMatch(
+      source,
+      /\b(Deno|process|globalThis|document|window)\b/,
+      `${module} uses no runtime API`,
+    );
+  }
 });

@@ -259,6 +259,8 @@ Deno.test({
             await go(page, `#/runs/${second}`);
             await shown(page.getByRole("heading", { level: 2, name: "Notes for 1.3" }), "the Run's intent");
             await page.getByRole("button", { name: "Cancel Run" }).click();
+            const ask = await shown(page.getByRole("dialog", { name: "Cancel this Run?" }), "the question");
+            await ask.getByRole("button", { name: "Yes, cancel it" }).click();
             await shown(page.getByText("Status: cancelled"), "the cancelled status");
             await page.getByRole("button", { name: "Cancel Run" }).waitFor({ state: "detached" });
             assert.equal((await runOf(served, second)).run.status, "cancelled");
@@ -464,10 +466,20 @@ Deno.test({
                 /^(Reconnecting…|Offline)$/,
                 "the connection indicator",
               );
+              await hasText(
+                page.getByRole("alert").filter({ hasText: "not running" }),
+                "The weft service for this project is not running. Start it with weft start (or weft studio) " +
+                  "in the project's folder, and this page reconnects by itself.",
+                "what is wrong and what to run",
+              );
+              await screenshot(page, "service-stopped");
               const again = await serve(served.projectDir, { port: "previous" });
               try {
                 assert.equal(again.port, served.port, "the service came back on its port");
                 await hasText(page.getByRole("status"), "Live", "the connection indicator");
+                await page.getByRole("alert").filter({ hasText: "not running" }).waitFor({
+                  state: "detached",
+                });
                 await go(page, "#/runs?status=waiting");
                 await startRun(again, "After the restart");
                 await shown(

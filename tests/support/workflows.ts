@@ -127,6 +127,31 @@ export function humanFlow(options: HumanFlowOptions) {
   };
 }
 
+/** Workflow `brief`: one written answer whose state schema marks it as Markdown, confirmed, then committed. */
+export const MARKDOWN_BRIEF = humanFlow({
+  name: "brief",
+  title: "Brief",
+  description: "Asks for a brief in Markdown, has it confirmed, commits it.",
+  questions: [{ id: "brief", question: "What is the brief?" }],
+  state: {
+    schema: {
+      type: "object",
+      properties: {
+        answers: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { answer: { type: "string", contentMediaType: "text/markdown" } },
+          },
+        },
+        reviewFeedback: { type: "string" },
+      },
+    },
+    initial: {},
+  },
+  check: null,
+});
+
 /** The project files that offer `manifest` as a project workflow. */
 export function workflowFiles(manifest: { name: string }): Record<string, string> {
   return { [`workflows/${manifest.name}/workflow.json`]: JSON.stringify(manifest, null, 2) };

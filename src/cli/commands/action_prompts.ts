@@ -127,9 +127,10 @@ async function promptConfirmation(action: PendingActionView, prompter: Prompter)
 }
 
 /**
- * What a confirmation asks to confirm, as readable text (labelled fields, bulleted lists), the same
- * rendering as the IDE's form; `--json` keeps the raw data.
+ * What a confirmation asks to confirm, as readable text (labelled fields, bulleted lists, Markdown fields
+ * as plain text), the same rendering as the IDE's form; `--json` keeps the raw data.
  */
 function contextText(action: PendingActionView): string {
-  return readable((action.request as { context?: unknown })?.context, "`--json` shows the raw data");
+  const request = action.request as { context?: unknown; markdown?: string[] } | undefined;
+  return readable(request?.context, "`--json` shows the raw data", request?.markdown);
 }

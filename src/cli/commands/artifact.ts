@@ -10,6 +10,7 @@ import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
 import { CommandFailure, writeFailureReason } from "../failure.ts";
 import { hint, indent, paint, printJson, relativeTime } from "../format.ts";
+import { readable } from "../../mcp/elicitation/readable.ts";
 import { withClient } from "./client.ts";
 
 /** `weft artifact` */
@@ -123,7 +124,7 @@ function describeArtifact(artifact: ArtifactView): string {
     `  ${paint("dim", "record")}   ${artifact.recordId}`,
     `  ${paint("dim", "updated")}  ${relativeTime(artifact.updatedAt, now)}`,
     "",
-    indent(typeof artifact.data === "string" ? artifact.data : JSON.stringify(artifact.data, null, 2)),
+    indent(readable(artifact.data, "`--json` or `--output FILE` has the raw data", artifact.markdown)),
     "",
     hint("export with", `weft artifact ${artifact.artifactId} --output FILE`),
   ].join("\n");

@@ -34,7 +34,7 @@ export function actionForm(run: RunView, action: PendingActionView, endpoint: En
   const codex = endpoint.presentation === "codex";
   const form = action.kind === "user_ask_questions"
     ? questionsForm(run, (action.request as { questions: PublishedQuestion[] }).questions, codex)
-    : confirmationForm(run, (action.request as { context?: unknown }).context, codex);
+    : confirmationForm(run, action.request as { context?: unknown; markdown?: string[] }, codex);
   // Codex shows the server name poorly in its form dialog, so the message starts with it.
   return {
     ...form,
@@ -106,10 +106,16 @@ function questionsForm(run: RunView, questions: PublishedQuestion[], codex: bool
   };
 }
 
-function confirmationForm(run: RunView, context: unknown, codex: boolean): ActionForm {
+function confirmationForm(
+  run: RunView,
+  request: { context?: unknown; markdown?: string[] },
+  codex: boolean,
+): ActionForm {
   return {
     message: `Review this to continue ${where(run)}.\n\n` +
-      `${readable(context)}\n\nConfirm to go on, or choose Revise and say what should change.`,
+      `${
+        readable(request.context, undefined, request.markdown)
+      }\n\nConfirm to go on, or choose Revise and say what should change.`,
     requestedSchema: {
       type: "object",
       properties: {

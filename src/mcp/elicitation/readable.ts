@@ -1,20 +1,27 @@
 /**
  * Renders a JSON value as plain text a person can read in a form message: labelled lines for objects,
  * bullets for lists, text as it is. Form messages are plain strings, so JSON punctuation would only get in
- * the way of deciding.
+ * the way of deciding. The strings the value's schema marks as Markdown (their JSON pointers in `markdown`)
+ * are rendered as plain text too: no emphasis marks, bullets as "•", links as "text (url)".
  *
  * @module
  */
+
+import { markdownToText } from "../../lib/markdown_text.ts";
 
 /** The longest rendering, in characters; past it the text ends with a pointer to the full Run. */
 export const MAX_READABLE_CHARS = 6_000;
 
 /**
  * The value as indented, labelled plain text, cut at {@linkcode MAX_READABLE_CHARS}; `whole` says where the
- * uncut value can be read.
+ * uncut value can be read, `markdown` which of its strings (JSON pointers) hold Markdown.
  */
-export function readable(value: unknown, whole = "get_run shows the whole context"): string {
-  const text = render(value, "").join("\n").trim() || "(nothing)";
+export function readable(
+  value: unknown,
+  whole = "get_run shows the whole context",
+  markdown: readonly string[] = [],
+): string {
+  const text = render(value, "", { at: "", markdown: new Set(markdown) }).join("\n").trim() || "(nothing)";
   if (text.length <= MAX_READABLE_CHARS) return text;
   return `${text.slice(0, MAX_READABLE_CHARS)}\n… (cut here; ${whole})`;
 }
@@ -40,32 +47,53 @@ export function asAnswerRecord(
   return { questionId, answer, skipped: isSkipped };
 }
 
-function render(value: unknown, indent: string): string[] {
-  if (isScalar(value)) return scalar(value).split("\n").map((line) => indent + line);
+/** Where a part of the value is (its JSON pointer), and which pointers hold Markdown. */
+interface Place {
+  at: string;
+  markdown: ReadonlySet<string>;
+}
+
+function child(place: Place, key: string | number): Place {
+  return { ...place, at: `${place.at}/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}` };
+}
+
+function render(value: unknown, indent: string, place: Place): string[] {
+  if (isScalar(value)) return text(value, place).split("\n").map((line) => line ? indent + line : "");
   const record = asAnswerRecord(value);
   if (record) {
-    const answer = record.skipped ? "(skipped)" : isScalar(record.answer) ? scalar(record.answer) : undefined;
+    const answerPlace = child(place, "answer");
+    const answer = record.skipped
+      ? "(skipped)"
+      : isScalar(record.answer)
+      ? text(record.answer, answerPlace)
+      : undefined;
     if (answer !== undefined && !answer.includes("\n")) {
       return [`${indent}${label(record.questionId)}: ${answer}`];
     }
-    return [`${indent}${label(record.questionId)}:`, ...render(record.answer, indent + "  ")];
+    return [`${indent}${label(record.questionId)}:`, ...render(record.answer, indent + "  ", answerPlace)];
   }
   if (Array.isArray(value)) {
     if (value.length === 0) return [`${indent}(none)`];
-    return value.flatMap((item) => bullet(item, indent));
+    return value.flatMap((item, index) => bullet(item, indent, child(place, index)));
   }
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return [`${indent}(none)`];
-  return entries.flatMap(([key, item]) =>
-    isScalar(item) && !scalar(item).includes("\n")
-      ? [`${indent}${label(key)}: ${scalar(item)}`]
-      : [`${indent}${label(key)}:`, ...render(item, indent + "  ")]
-  );
+  return entries.flatMap(([key, item]) => {
+    const itemPlace = child(place, key);
+    return isScalar(item) && !text(item, itemPlace).includes("\n")
+      ? [`${indent}${label(key)}: ${text(item, itemPlace)}`]
+      : [`${indent}${label(key)}:`, ...render(item, indent + "  ", itemPlace)];
+  });
 }
 
-function bullet(item: unknown, indent: string): string[] {
-  const [first, ...rest] = render(item, indent + "  ");
+function bullet(item: unknown, indent: string, place: Place): string[] {
+  const [first, ...rest] = render(item, indent + "  ", place);
   return [`${indent}- ${first.trimStart()}`, ...rest];
+}
+
+/** A scalar as text, Markdown where the schema says so. */
+function text(value: string | number | boolean | null | undefined, place: Place): string {
+  return typeof value === "string" && place.markdown.has(place.at) ? markdownToText(value) : scalar(value);
 }
 
 function isScalar(value: unknown): value is string | number | boolean | null | undefined {

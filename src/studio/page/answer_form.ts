@@ -79,7 +79,9 @@ function QuestionsForm(props: FormProps): ComponentChildren {
     submit(questions.map((q) => {
       const entry = entries[q.id];
       if (entry.skipped) return { questionId: q.id, isSkipped: true };
-      const answer = q.options && q.options.length > 0 && entry.choice !== OTHER ? entry.choice : entry.text;
+      // A choice is sent as its label, as the terminal sends it, so what the Run records reads as it was shown.
+      const option = q.options?.find((option) => option.id === entry.choice);
+      const answer = option && entry.choice !== OTHER ? option.label : entry.text;
       return { questionId: q.id, isSkipped: false, answer };
     }));
   };
@@ -130,7 +132,7 @@ function QuestionField(
                   <input type="radio" name=${id} value=${OTHER} checked=${entry.choice === OTHER}
                     onChange=${() => onChange({ choice: OTHER })} /> Other
                 </label>
-        <label class="other">${q.question} — other
+        <label class="other">Your own answer
                   <input type="text" value=${entry.text} required=${entry.choice === OTHER && !entry.skipped}
                     onInput=${(event: Event) =>
                       onChange({ choice: OTHER, text: (event.currentTarget as HTMLInputElement).value })} />
@@ -154,7 +156,7 @@ function QuestionField(
 }
 
 function ConfirmForm(props: FormProps): ComponentChildren {
-  const context = (props.action.request as { context: unknown }).context;
+  const { context, markdown } = props.action.request as { context: unknown; markdown?: string[] };
   const [feedback, setFeedback] = useState("");
   const feedbackField = useRef<HTMLTextAreaElement>(null);
   const { busy, problem, setProblem, submit } = useSubmit(props);
@@ -174,7 +176,7 @@ function ConfirmForm(props: FormProps): ComponentChildren {
 
   return html`<form class="answer" aria-label=${answerFormName(props.run)} onSubmit=${confirm}>
     <h3>Please confirm</h3>
-    <div class="context"><${Readable} value=${context} level=${4} /></div>
+    <div class="context"><${Readable} value=${context} level=${4} markdown=${markdown} /></div>
     <label for="feedback">Feedback</label>
     <textarea id="feedback" ref=${feedbackField} rows="3" value=${feedback}
       aria-describedby="feedback-hint"

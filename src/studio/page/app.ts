@@ -92,6 +92,13 @@ function Header(props: { route: Route | undefined }): ComponentChildren {
         class="problem">This Studio session has ended. Run <code>weft studio</code> in the project's folder to open it again.</p>
     `
   }
+    ${
+    connection.unreachable && link !== "Live" &&
+    html`
+      <p role="alert" class="problem">The weft service for this project is not running. Start it with <code
+      >weft start</code> (or <code>weft studio</code>) in the project's folder, and this page reconnects by itself.</p>
+    `
+  }
     <a class="waiting-link" href=${HOME}>Waiting for you (${waiting})</a>
     <nav aria-label="Studio">
       <a href="#/runs" aria-current=${here(["runs", "run"])}>Runs</a>

@@ -178,7 +178,7 @@ export function ArtifactPage(props: { route: ArtifactRoute }): ComponentChildren
             html`
               <tr key=${artifact.revision}>
                 <td>${artifact.revision}</td>
-                <td><time datetime=${artifact.createdAt}>${new Date(artifact.createdAt)
+                <td><time datetime=${artifact.updatedAt}>${new Date(artifact.updatedAt)
                   .toLocaleString()}</time></td>
                 <td><a href=${formatRoute({ view: "run", runId: artifact.runId })}>Run of revision ${artifact
                   .revision}</a></td>
@@ -196,10 +196,12 @@ export function ArtifactPage(props: { route: ArtifactRoute }): ComponentChildren
         ${revisionSelect("To revision", to, (revision) => pick({ to: revision }))}
       </div>
       <${DiffView} before=${all[from - 1]?.data} after=${all[to - 1]?.data} from=${from} to=${to} />
-      <h3>Revision ${to}</h3>
-      <div class="context">
-        <${Readable} value=${all[to - 1]?.data} level=${4} />
-      </div>
+      <section aria-labelledby="revision-data">
+        <h3 id="revision-data">Revision ${to}</h3>
+        <div class="context">
+          <${Readable} value=${all[to - 1]?.data} level=${4} markdown=${all[to - 1]?.markdown} />
+        </div>
+      </section>
     `
   }
   </section>`;

@@ -52,6 +52,7 @@ type Watcher = () => void;
 export class Connection {
   #state: LinkState = "Reconnecting…";
   #ended = false;
+  #unreachable = false;
   #client: Client | null = null;
   #connecting: Promise<void> | null = null;
   #waiters: (() => void)[] = [];
@@ -85,12 +86,17 @@ export class Connection {
     client?.close().catch(() => {});
   }
 
+  /** Whether the last attempt to open a session found no service listening (it was stopped, say). */
+  get unreachable(): boolean {
+    return this.#unreachable;
+  }
+
   /** Whether the service refused the session cookie (only `weft studio` can open a new one). */
   get ended(): boolean {
     return this.#ended;
   }
 
-  /** Calls `listener` on every change of the indicator; returns the way to stop. */
+  /** Calls `listener` on every change of the indicator or of {@linkcode unreachable}; returns the way to stop. */
   onState(listener: (state: LinkState) => void): () => void {
     this.#stateListeners.add(listener);
     return () => this.#stateListeners.delete(listener);
@@ -148,9 +154,10 @@ export class Connection {
     };
   }
 
-  #setState(state: LinkState): void {
-    if (state === this.#state) return;
+  #setState(state: LinkState, unreachable = false): void {
+    if (state === this.#state && unreachable === this.#unreachable) return;
     this.#state = state;
+    this.#unreachable = unreachable;
     for (const listener of this.#stateListeners) listener(state);
   }
 
@@ -202,7 +209,7 @@ export class Connection {
   async #connectLoop(): Promise<void> {
     const started = Date.now();
     for (let attempt = 0;; attempt++) {
-      this.#setState(Date.now() - started > RECONNECTING_MS ? "Offline" : "Reconnecting…");
+      this.#setState(Date.now() - started > RECONNECTING_MS ? "Offline" : "Reconnecting…", this.#unreachable);
       let client: Client | undefined;
       try {
         client = await this.#open();
@@ -215,6 +222,8 @@ export class Connection {
       } catch (error) {
         client?.close().catch(() => {});
         if (error instanceof StreamableHTTPError && error.code === 401) return this.#end();
+        // A refused connection, not an answer: nothing listens on the service's port.
+        this.#setState(this.#state, error instanceof TypeError);
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(500 * 2 ** attempt, MAX_BACKOFF_MS)));
     }

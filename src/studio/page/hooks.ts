@@ -10,9 +10,9 @@ import { connection, type LinkState, StudioError } from "./connection.ts";
 
 /** The connection indicator's text, kept current. */
 export function useLink(): LinkState {
-  const [state, setState] = useState(connection.state);
-  useEffect(() => connection.onState(setState), []);
-  return state;
+  const [, setChanges] = useState(0);
+  useEffect(() => connection.onState(() => setChanges((changes) => changes + 1)), []);
+  return connection.state;
 }
 
 /** What {@linkcode useLoad} holds: the last data loaded, the last error, and a way to load again now. */

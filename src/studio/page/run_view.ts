@@ -8,7 +8,10 @@
 
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { agentName } from "./agent_words.ts";
 import { AnswerForm } from "./answer_form.ts";
+import { whyAskedAgain } from "./asked_again.ts";
+import { CancelRun } from "./cancel_run.ts";
 import { connection, type StudioError } from "./connection.ts";
 import { useLoad } from "./hooks.ts";
 import { html } from "./html.ts";
@@ -115,6 +118,7 @@ export function RunPage(props: { runId: string }): ComponentChildren {
       </div>
     `
   }
+    ${run.pendingAction && html`<${AskedAgain} reasons=${whyAskedAgain(timeline)} />`}
     ${
     run.pendingAction &&
     html`
@@ -126,15 +130,12 @@ export function RunPage(props: { runId: string }): ComponentChildren {
     ${
     run.pendingAgentCall && html`<p class="waiting">
       ${`Waiting for ${
-      run.execution.agentExecutor === "service" ? "the service's model" : "the IDE's agent"
+      agentName(run.execution.agentExecutor)
     } (${run.pendingAgentCall.agentId}, ${run.pendingAgentCall.phase}).`}
     </p>`
   }
     <div class="buttons">
-      ${
-    isActive(run) && html`<button type="button" class="danger" disabled=${busy} onClick=${() =>
-      act("cancel_run")}>Cancel Run</button>`
-  }
+      ${isActive(run) && html`<${CancelRun} busy=${busy} onCancel=${() => act("cancel_run")} />`}
       ${
     canRetry(run) && html`<button type="button" disabled=${busy} onClick=${() =>
       act("retry_run")}>Retry</button>`
@@ -142,9 +143,20 @@ export function RunPage(props: { runId: string }): ComponentChildren {
     </div>
     ${problem && html`<p role="alert" class="problem">${problem}</p>`}
     <h3>Timeline</h3>
-    <${Timeline} events=${timeline} flowName=${run.flowName} />
+    <${Timeline} events=${timeline} run=${run} />
     <${RawJson} value=${loaded.data} />
   </section>`;
+}
+
+/** Why the pending action is asked again, above its form; nothing when it is asked the first time. */
+function AskedAgain(props: { reasons: string[] }): ComponentChildren {
+  if (props.reasons.length === 0) return null;
+  return html`
+    <section class="asked-again" aria-labelledby="asked-again">
+      <h3 id="asked-again">This comes back because</h3>
+      <ul>${props.reasons.map((reason, i) => html`<li key=${i} class="text">${reason}</li>`)}</ul>
+    </section>
+  `;
 }
 
 /** Why the action `actionId` left the screen without this page doing it. */

@@ -7,10 +7,11 @@
  */
 
 import type { ComponentChildren } from "preact";
+import { claimedText } from "./agent_words.ts";
 import { html } from "./html.ts";
 import { Readable } from "./readable.ts";
 import { formatRoute } from "./route.ts";
-import { type RunEvent, sourceName } from "./types.ts";
+import { type RunEvent, type RunView, sourceName } from "./types.ts";
 
 interface StepGroup {
   key: number;
@@ -60,22 +61,25 @@ export function groupTimeline(events: RunEvent[]): StageGroup[] {
   return stages;
 }
 
+/** What the timeline's words depend on besides the events: the Run's workflow and who does its agent work. */
+export type TimelineRun = Pick<RunView, "flowName" | "execution">;
+
 /** The timeline as a list named "Timeline". */
-export function Timeline(props: { events: RunEvent[]; flowName: string }): ComponentChildren {
+export function Timeline(props: { events: RunEvent[]; run: TimelineRun }): ComponentChildren {
   const stages = groupTimeline(props.events);
   return html`<ol class="timeline" aria-label="Timeline">
     ${
     stages.map((stage) =>
       html`<li key=${stage.key} class="stage">
         <span class="stage-title">${stage.title}</span>
-        ${stage.loose.length > 0 && events(stage.loose, props.flowName)}
+        ${stage.loose.length > 0 && events(stage.loose, props.run)}
         ${
         stage.steps.length > 0 && html`<ol class="steps">
           ${
           stage.steps.map((step) =>
             html`<li key=${step.key} class="step">
               <span class="step-title">${step.title}</span>
-              ${step.events.length > 0 && events(step.events, props.flowName)}
+              ${step.events.length > 0 && events(step.events, props.run)}
             </li>`
           )
         }
@@ -87,11 +91,11 @@ export function Timeline(props: { events: RunEvent[]; flowName: string }): Compo
   </ol>`;
 }
 
-function events(list: RunEvent[], flowName: string): ComponentChildren {
+function events(list: RunEvent[], run: TimelineRun): ComponentChildren {
   return html`<ul class="events">
     ${
     list.map((event) =>
-      html`<li key=${event.seq} class=${`event ${kindClass(event)}`}>${describe(event, flowName)}
+      html`<li key=${event.seq} class=${`event ${kindClass(event)}`}>${describeEvent(event, run)}
       <time datetime=${event.at} class="muted"> ${time(event.at)}</time></li>`
     )
   }
@@ -114,14 +118,14 @@ function time(at: string): string {
 }
 
 /** One event in words. */
-function describe(event: RunEvent, flowName: string): ComponentChildren {
+function describeEvent(event: RunEvent, run: TimelineRun): ComponentChildren {
   switch (event.type) {
     case "run_created":
       return `Run created from ${sourceName(event.source)}`;
     case "agent_call_started":
       return `Agent call started: ${event.agentId}`;
     case "agent_call_claimed":
-      return "Agent call claimed by an agent";
+      return claimedText(run.execution.agentExecutor);
     case "state_submitted":
       return `Tool call ${event.toolId} wrote ${event.target || "the stage state"}`;
     case "model_turn": {
@@ -165,7 +169,7 @@ function describe(event: RunEvent, flowName: string): ComponentChildren {
     case "artifact_committed": {
       const href = formatRoute({
         view: "artifact",
-        workflow: flowName,
+        workflow: run.flowName,
         stage: event.stageName,
         name: String(event.artifactId),
         to: Number(event.revision),

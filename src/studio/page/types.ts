@@ -31,7 +31,13 @@ export interface Question {
 /** What a waiting Run asks of the person. */
 export type PendingAction =
   | { id: string; kind: "user_ask_questions"; request: { questions: Question[] }; createdAt: string }
-  | { id: string; kind: "user_ask_confirmation"; request: { context: unknown }; createdAt: string };
+  | {
+    id: string;
+    kind: "user_ask_confirmation";
+    /** `markdown`: the JSON pointers into `context` of the strings that hold Markdown. */
+    request: { context: unknown; markdown?: string[] };
+    createdAt: string;
+  };
 
 /** A Run as `get_run` and `list_runs` return it. */
 export interface RunView {
@@ -70,7 +76,10 @@ export interface WorkflowView {
   reason?: string;
 }
 
-/** An Artifact's metadata, with `data` from `get_artifact`. */
+/**
+ * An Artifact's metadata, with `data` from `get_artifact`: `createdAt` is when its first revision was
+ * committed, `updatedAt` when the revision it holds was.
+ */
 export interface ArtifactView {
   artifactId: string;
   flowName: string;
@@ -81,6 +90,8 @@ export interface ArtifactView {
   createdAt: string;
   updatedAt: string;
   data?: unknown;
+  /** The JSON pointers into `data` of the strings that hold Markdown. */
+  markdown?: string[];
 }
 
 /** A Record: one commit of a stage, with the answers it came from. */
