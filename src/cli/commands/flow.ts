@@ -8,7 +8,7 @@
 import type { RunView } from "../../engine/views.ts";
 import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
-import { follow, report } from "./attach.ts";
+import { follow, PROMPT_OPTIONS, promptsHere, report } from "./attach.ts";
 import { withClient } from "./client.ts";
 import { blameBrokenWorkflow, NO_CONTEXT, runContext } from "./run_context.ts";
 import { readSource } from "./input.ts";
@@ -32,7 +32,7 @@ instead of running \`weft flow\` again.`,
       arg: "FILE|-",
       help: "read the intent from a file, or from stdin with -",
     },
-    "no-interactive": { type: "boolean", help: "never prompt: print the Run and exit" },
+    ...PROMPT_OPTIONS,
   },
   json: 'print { "run": RunView }; progress goes to stderr',
   notes:
@@ -51,7 +51,7 @@ instead of running \`weft flow\` again.`,
     }
     const intent = options.intent ?? (await readSource(options["intent-file"]!, "--intent-file")).trim();
     if (!intent.trim()) throw new UsageError("the intent is blank; say what you want done");
-    const interactive = !json && !options["no-interactive"] && Deno.stdin.isTerminal();
+    const interactive = promptsHere(options, json);
     const progress = json ? Deno.stderr : Deno.stdout;
     const say = (line: string) => progress.writeSync(new TextEncoder().encode(line + "\n"));
     const { run, context } = await withClient(projectDir, async (client) => {
