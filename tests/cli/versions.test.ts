@@ -45,6 +45,9 @@ Deno.test("flows, runs and run show versions; move moves a waiting Run or refuse
     const moved = await runWeft(["move", run.runId, "--json"], { cwd });
     assert.equal(moved.code, 0, moved.stderr);
     assert.equal(json(moved.stdout).run.version, current.version);
+    const again = await runWeft(["move", run.runId], { cwd });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, new RegExp(`^nothing moved: ${run.runId} already runs the current version`));
 
     await write(manifest((stage) => stage.steps.ask.questions[0].id = "headline"));
     const refused = await runWeft(["move", run.runId], { cwd });
