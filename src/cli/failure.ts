@@ -123,10 +123,13 @@ export function describeFailure(error: unknown, command: string, fixes: Fixes = 
   );
 }
 
-/** Prints a failure: always on stderr for people, and as the one JSON document on stdout under `--json`. */
+/**
+ * Prints a failure once: as the one JSON document on stdout under `--json` (a script reads it there, and a
+ * second copy on stderr would only be noise), else on stderr for people.
+ */
 export function printFailure(command: string, failure: FailureReport, json: boolean): void {
   const { exit: _, ...payload } = failure;
-  if (json) console.log(JSON.stringify({ error: payload }));
+  if (json) return console.log(JSON.stringify({ error: payload }));
   const label = command ? `weft ${command}` : "weft";
   console.error(
     `${paint("red", `${label}: ${failure.code}`, Deno.stderr)}: ${failure.message}\n  fix: ${failure.fix}`,

@@ -139,7 +139,9 @@ Deno.test("init refuses to overwrite a workflow, and a refusal writes nothing", 
         fix: "edit workflows/notes/workflow.json, or choose another name: weft init <name>",
       },
     });
-    assert.match(refused.stderr, /weft init: WORKFLOW_EXISTS: .*\n {2}fix: edit workflows\/notes/);
+    assert.equal(refused.stderr, "", "the error is printed once, on stdout");
+    const told = await init(cwd, "notes");
+    assert.match(told.stderr, /weft init: WORKFLOW_EXISTS: .*\n {2}fix: edit workflows\/notes/);
     assert.deepEqual(await snapshot(cwd), before, "the refusal changed nothing, not even the schema");
 
     const builtIn = await init(cwd, "intent", "--json");
