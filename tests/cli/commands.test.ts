@@ -42,6 +42,15 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
       assert.equal(notes.source, "project");
     });
 
+    await t.step("flow with a mistyped workflow name suggests the nearest one", async () => {
+      const { code, stdout } = await runWeft(["flow", "nots", "--intent", "x", "--json"], { cwd });
+      assert.equal(code, 1);
+      const { error } = json(stdout);
+      assert.equal(error.code, "NOT_FOUND");
+      assert.match(error.message, /did you mean "notes"\?$/);
+      assert.match(error.fix, /^weft flow notes /);
+    });
+
     let runId = "";
     await t.step("flow reads the intent from stdin and leaves the Run waiting (exit 0)", async () => {
       const { code, stdout, stderr } = await runWeft(["flow", "notes", "--intent-file", "-", "--json"], {

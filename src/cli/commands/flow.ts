@@ -5,9 +5,13 @@
  * @module
  */
 
-import type { RunView } from "../../engine/views.ts";
+import type { WeftClient } from "../../client/connect.ts";
+import type { RunView, WorkflowView } from "../../engine/views.ts";
+import { WeftError } from "../../errors.ts";
 import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
+import { CommandFailure } from "../failure.ts";
+import { nearest } from "../suggest.ts";
 import { follow, PROMPT_OPTIONS, promptsHere, report } from "./attach.ts";
 import { withClient } from "./client.ts";
 import { blameBrokenWorkflow, NO_CONTEXT, runContext } from "./run_context.ts";
@@ -57,7 +61,7 @@ instead of running \`weft flow\` again.`,
     const { run, context } = await withClient(projectDir, async (client) => {
       const { run: started } = await client.call<{ run: RunView }>("flow", { flowName, intent })
         .catch(async (error) => {
-          throw await blameBrokenWorkflow(client, flowName, error);
+          throw await suggestWorkflow(client, flowName, await blameBrokenWorkflow(client, flowName, error));
         });
       say(`started ${started.runId} (${started.flowName})`);
       const run = interactive ? await follow(client, started, { interactive, progress }) : started;
@@ -67,3 +71,17 @@ instead of running \`weft flow\` again.`,
     return exitCodeFor(run);
   },
 });
+
+/** A workflow name that exists nowhere is answered with the nearest one there is, as a mistyped command is. */
+async function suggestWorkflow(client: WeftClient, name: string, error: unknown): Promise<unknown> {
+  if (!(error instanceof WeftError) || error.code !== "NOT_FOUND") return error;
+  const { workflows } = await client.call<{ workflows: WorkflowView[] }>("list_workflows")
+    .catch(() => ({ workflows: [] as WorkflowView[] }));
+  const meant = nearest(name, workflows.map((workflow) => workflow.name));
+  if (!meant) return error;
+  return new CommandFailure(
+    "NOT_FOUND",
+    `${error.message}; did you mean "${meant}"?`,
+    `weft flow ${meant} … (\`weft flows\` lists the workflows of this project)`,
+  );
+}
