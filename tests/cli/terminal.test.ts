@@ -19,7 +19,7 @@ Deno.test("on a terminal, flow attaches and the person answers questions and a c
       await terminal.type("2");
       seen = await terminal.waitFor("> ", seen);
       await terminal.type("Faster starts");
-      seen = await terminal.waitFor("> (Enter to skip) ", seen);
+      seen = await terminal.waitFor("> ", await terminal.waitFor("(Enter to skip)", seen));
       await terminal.type("");
 
       const context = await terminal.waitFor("Please confirm:", seen);
@@ -46,7 +46,7 @@ Deno.test("on a terminal, flow attaches and the person answers questions and a c
       await terminal.type("Users");
       seen = await terminal.waitFor("> ", seen);
       await terminal.type("Faster starts for everyone");
-      seen = await terminal.waitFor("> (Enter to skip) ", seen);
+      seen = await terminal.waitFor("> ", await terminal.waitFor("(Enter to skip)", seen));
       await terminal.type("Thanks to all");
       seen = await terminal.waitFor("confirm (y) or revise (r)? ", seen);
       await terminal.type("y");
