@@ -123,6 +123,23 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
       assert.match(human.stdout, /see what it committed: weft artifacts --flow notes/);
     });
 
+    await t.step("run uses the output's width and never cuts an id a person pastes", async () => {
+      const { timeline } = json((await runWeft(["run", runId, "--json"], { cwd })).stdout);
+      const ids = timeline.flatMap((event: Record<string, unknown>) =>
+        Object.entries(event).filter(([key]) => key.endsWith("Id")).map(([, id]) => id as string)
+      );
+      assert.ok(ids.some((id: string) => id.startsWith("rec_")), JSON.stringify(timeline));
+      for (const columns of ["250", "60"]) {
+        const { stdout } = await runWeft(["run", runId], { cwd, env: { COLUMNS: columns } });
+        for (const id of ids) assert.ok(stdout.includes(id), `COLUMNS=${columns}: ${id} whole in\n${stdout}`);
+        const timelineLines = stdout.slice(stdout.indexOf("Timeline")).split("\n");
+        const widest = Math.max(...timelineLines.map((line) => [...line].length));
+        if (columns === "250") {
+          assert.ok(widest > 120 && widest <= 250, `the wide output is used (${widest}):\n${stdout}`);
+        }
+      }
+    });
+
     let artifactId = "";
     let recordId = "";
     await t.step("artifacts lists the committed stage; artifact shows its data", async () => {
