@@ -12,6 +12,7 @@ import { CLI_ERROR_CODES, type CliErrorCode, ERROR_CODES, type ErrorCode, WeftEr
 import { UsageError } from "./args.ts";
 import { EXIT } from "./exit_codes.ts";
 import { paint } from "./format.ts";
+import { currentProject, pasteableText } from "./invocation.ts";
 
 /** Any code the CLI may print. */
 export type FailureCode = ErrorCode | CliErrorCode;
@@ -109,8 +110,9 @@ export function describeFailure(error: unknown, command: string, fixes: Fixes = 
       )
       : report(
         "SERVICE_OFFLINE",
-        error.reason,
-        "start it with `weft start` (`weft flow` starts it by itself)",
+        // Named, so that a person who ran the command from another folder sees which project was meant.
+        currentProject() ? `${error.reason} (project ${currentProject()})` : error.reason,
+        "start it with `weft start` (weft flow starts it by itself)",
       );
   }
   if (error instanceof WeftError) {
@@ -129,9 +131,10 @@ export function describeFailure(error: unknown, command: string, fixes: Fixes = 
  */
 export function printFailure(command: string, failure: FailureReport, json: boolean): void {
   const { exit: _, ...payload } = failure;
+  // The JSON keeps the fix as the catalog words it: a script compares it, and prints it where it likes.
   if (json) return console.log(JSON.stringify({ error: payload }));
   const label = command ? `weft ${command}` : "weft";
   console.error(
-    `${paint("red", `${label}: ${failure.code}`, Deno.stderr)}: ${failure.message}\n  fix: ${failure.fix}`,
+    `${paint("red", `${label}: ${failure.code}`, Deno.stderr)}: ${failure.message}\n  fix: ${pasteableText(failure.fix)}`,
   );
 }

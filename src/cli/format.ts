@@ -7,6 +7,8 @@
  * @module
  */
 
+import { pasteableText, weftCommand } from "./invocation.ts";
+
 /** A stream the command writes to. */
 export type Stream = typeof Deno.stdout | typeof Deno.stderr;
 
@@ -131,7 +133,12 @@ export function printJson(value: unknown): void {
   console.log(JSON.stringify(value, null, 2));
 }
 
-/** Formats a next-step hint ("answer with: weft attach RUN") in the quiet tone of hints. */
-export function hint(label: string, command: string, stream: Stream = Deno.stdout): string {
-  return paint("dim", `${label}: `, stream) + paint("bold", command, stream);
+/**
+ * Formats a next-step hint ("answer with: weft attach RUN") in the quiet tone of hints. A command that starts
+ * with `weft ` is printed as it runs where the person is ({@linkcode weftCommand}); `note` follows it.
+ */
+export function hint(label: string, command: string, stream: Stream = Deno.stdout, note = ""): string {
+  const shown = command.startsWith("weft ") ? weftCommand(command.slice("weft ".length)) : command;
+  return paint("dim", `${label}: `, stream) + paint("bold", shown, stream) +
+    (note ? paint("dim", `  ${pasteableText(note)}`, stream) : "");
 }

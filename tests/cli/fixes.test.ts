@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describeFailure, type FailureCode } from "../../src/cli/failure.ts";
 import { WeftError } from "../../src/errors.ts";
-import { call, closeClient, mcpClient, runWeft, serve, tempProject } from "../support/service.ts";
+import { call, closeClient, mcpClient, runWeft, serve, tempProject, WEFT } from "../support/service.ts";
 import { humanFlow, REVIEW_ANSWER, workflowFiles } from "../support/workflows.ts";
 
 const REVIEW = humanFlow({ name: "review", title: "Review", description: "Asks, checks, confirms." });
@@ -172,7 +172,7 @@ Deno.test("every error code the CLI prints comes with the fix that fixes that ca
             await closeClient(ide);
           }
           const own = await runWeft(["cancel", runId], { cwd });
-          assert.match(own.stdout, /start again with: weft flow review --intent …/);
+          assert.match(own.stdout, new RegExp(`start again with: ${WEFT} flow review --intent …`));
         },
       );
     } finally {
