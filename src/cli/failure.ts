@@ -135,6 +135,8 @@ export function printFailure(command: string, failure: FailureReport, json: bool
   if (json) return console.log(JSON.stringify({ error: payload }));
   const label = command ? `weft ${command}` : "weft";
   console.error(
-    `${paint("red", `${label}: ${failure.code}`, Deno.stderr)}: ${failure.message}\n  fix: ${pasteableText(failure.fix)}`,
+    `${paint("red", `${label}: ${failure.code}`, Deno.stderr)}: ${failure.message}\n  fix: ${
+      pasteableText(failure.fix)
+    }`,
   );
 }

@@ -36,11 +36,15 @@ confirmations; otherwise (or with --no-interactive / --json) it prints the Run a
   },
   async run({ options, positionals, projectDir, json }) {
     const [runId, ...extra] = positionals;
-    if (!runId || extra.length) throw new UsageError("takes exactly one Run id (see `weft runs --status failed`)");
+    if (!runId || extra.length) {
+      throw new UsageError("takes exactly one Run id (see `weft runs --status failed`)");
+    }
     const interactive = promptsHere(options, json);
     const { run, context } = await withClient(projectDir, async (client) => {
       const { run: resumed } = await client.call<{ run: RunView }>("retry_run", { runId });
-      const run = interactive ? await follow(client, resumed, { interactive, progress: Deno.stdout }) : resumed;
+      const run = interactive
+        ? await follow(client, resumed, { interactive, progress: Deno.stdout })
+        : resumed;
       return { run, context: json ? NO_CONTEXT : await runContext(client, run) };
     });
     report(run, json, context);

@@ -65,7 +65,9 @@ export function nextStep(
  */
 function afterFailure(run: RunView, stream: Stream): string {
   const code = run.lastError?.code;
-  if (RESUMABLE_FAILURES.some((resumable) => resumable === code)) return hint("resume it with", `weft retry ${run.runId}`, stream);
+  if (RESUMABLE_FAILURES.some((resumable) => resumable === code)) {
+    return hint("resume it with", `weft retry ${run.runId}`, stream);
+  }
   if (code === "MODEL_REQUEST_FAILED" || code === "CONFIGURATION_REQUIRED") {
     return hint("check the model's configuration with", "weft doctor", stream);
   }
