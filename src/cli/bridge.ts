@@ -42,7 +42,8 @@ export const mcpCommand = defineCommand({
   synopsis: "mcp [--codex]",
   description: `Speaks MCP over stdin/stdout for an IDE and forwards it to this project's service (/mcp, or
 /mcp/codex with --codex), starting the service in the background when it does not run. Ends when
-stdin closes. \`weft config <ide>\` prints the entry that launches it.`,
+stdin closes, once the requests already sent have their answers (it waits up to 30 s for them).
+\`weft config <ide>\` prints the entry that launches it.`,
   options: { codex: { type: "boolean", help: "use the Codex presentation endpoint (/mcp/codex)" } },
   json: "(stdout carries MCP; only a failure to start is printed as JSON)",
   async run({ projectDir, options, positionals }) {
@@ -53,6 +54,13 @@ stdin closes. \`weft config <ide>\` prints the entry that launches it.`,
     return EXIT.OK;
   },
 });
+
+/**
+ * How long the bridge still waits, once the IDE has closed stdin, for the answers to the requests it sent
+ * before (`printf '<initialize>\\n<tools/list>\\n' | weft mcp` must print both answers); a request still
+ * unanswered then (a form waiting for a person, say) is dropped with the session.
+ */
+const DRAIN_MS = 30_000;
 
 /** One IDE connection bridged to one session of the service. */
 class Bridge {
@@ -71,6 +79,9 @@ class Bridge {
   #subscribed = new Set<string>();
   /** The IDE's subscribe requests awaiting their answer: request id → uri. */
   #subscribing = new Map<string | number, string>();
+  /** The IDE's requests not answered yet, and who waits for the last of them to be. */
+  #unanswered = new Set<string | number>();
+  #allAnswered: (() => void) | undefined;
   #recovering = false;
   #closed = false;
   #watcher: Deno.FsWatcher | undefined;
@@ -84,10 +95,23 @@ class Bridge {
     // Connect early so the IDE's initialize does not also wait for a service start; errors surface on use.
     this.#connect().catch(() => {});
     await this.#stdio.read();
+    await this.#drain(DRAIN_MS);
     await this.#close();
   }
 
+  /** Waits, at most `limitMs`, until every message of the IDE has gone out and every request is answered. */
+  async #drain(limitMs: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<void>((resolve) => timer = setTimeout(resolve, limitMs));
+    const answered = this.#queue.then(() =>
+      this.#unanswered.size ? new Promise<void>((resolve) => this.#allAnswered = resolve) : undefined
+    );
+    await Promise.race([answered, limit]);
+    clearTimeout(timer);
+  }
+
   async #toService(message: JSONRPCMessage): Promise<void> {
+    if (isRequest(message)) this.#unanswered.add(message.id);
     try {
       if (isRequest(message) && message.method === "initialize") {
         // A second initialize (an IDE reconnecting) needs a session of its own.
@@ -253,6 +277,7 @@ class Bridge {
     if (isAnswer(message)) {
       const id = message.id;
       if (this.#ownIds.delete(String(id))) return;
+      if (this.#unanswered.delete(id) && !this.#unanswered.size) this.#allAnswered?.();
       const uri = this.#subscribing.get(id);
       if (uri !== undefined) {
         this.#subscribing.delete(id);

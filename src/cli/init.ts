@@ -9,7 +9,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { NamePattern } from "../engine/workflow/manifest.ts";
 import { replaceFile } from "../lib/replace_file.ts";
 import { VERSION } from "../version.ts";
@@ -62,7 +62,7 @@ schema); \`weft doctor\` notes a schema that differs. init needs no service and 
     }
     const next = name === undefined ? "weft init NAME" : `weft flow ${name} --intent "what this Run is for"`;
     if (json) printJson({ workflow: name ?? null, files, next });
-    else report(files, name, next);
+    else report(files, name, next, projectDir);
     return EXIT.OK;
   },
 });
@@ -181,7 +181,12 @@ function unwritable(path: string, what: string, fix: string): CommandFailure {
   return new CommandFailure("OUTPUT_UNWRITABLE", `${path} ${what}; weft init wrote nothing there`, fix);
 }
 
-function report(files: { path: string; status: FileStatus }[], name: string | undefined, next: string): void {
+function report(
+  files: { path: string; status: FileStatus }[],
+  name: string | undefined,
+  next: string,
+  projectDir: string,
+): void {
   const width = Math.max(...files.map((file) => file.path.length));
   for (const { path, status } of files) {
     const what = path === SCHEMA_PATH
@@ -199,7 +204,8 @@ function report(files: { path: string; status: FileStatus }[], name: string | un
   else {
     console.log(hint("run it", next));
     console.log(
-      hint("then make it yours", `workflows/${name}/workflow.json`) +
+      // Named from the working directory, so that the path opens from where the person is.
+      hint("then make it yours", relative(Deno.cwd(), join(projectDir, "workflows", name, "workflow.json"))) +
         paint("dim", " (edits apply without a restart)"),
     );
   }

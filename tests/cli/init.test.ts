@@ -11,7 +11,7 @@ import { scaffold } from "../../src/cli/init.ts";
 import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
 import { readProjectSources } from "../../src/engine/workflow/source.ts";
 import TEMPLATE from "../../src/cli/init_template.json" with { type: "json" };
-import { runWeft, tempProject, withServedProject } from "../support/service.ts";
+import { runWeft, tempProject, WEFT, withServedProject } from "../support/service.ts";
 
 const SCHEMA_TEXT = await Deno.readTextFile(new URL("../../schema/workflow.schema.json", import.meta.url));
 
@@ -51,7 +51,7 @@ Deno.test("init in an empty project: the workflow loads, its $schema resolves, a
     const cwd = served.projectDir;
     assert.match(printed, /created +workflows\/release-note\/workflow\.json/);
     assert.match(printed, /created +workflows\/workflow\.schema\.json/);
-    assert.match(printed, /run it: weft flow release-note --intent "what this Run is for"/);
+    assert.match(printed, new RegExp(`run it: ${WEFT} flow release-note --intent "what this Run is for"`));
 
     // `$schema` is resolved as an editor does: relative to the manifest's own folder.
     const manifestPath = join(cwd, "workflows/release-note/workflow.json");
@@ -139,7 +139,9 @@ Deno.test("init refuses to overwrite a workflow, and a refusal writes nothing", 
         fix: "edit workflows/notes/workflow.json, or choose another name: weft init <name>",
       },
     });
-    assert.match(refused.stderr, /weft init: WORKFLOW_EXISTS: .*\n {2}fix: edit workflows\/notes/);
+    assert.equal(refused.stderr, "", "the error is printed once, on stdout");
+    const told = await init(cwd, "notes");
+    assert.match(told.stderr, /weft init: WORKFLOW_EXISTS: .*\n {2}fix: edit workflows\/notes/);
     assert.deepEqual(await snapshot(cwd), before, "the refusal changed nothing, not even the schema");
 
     const builtIn = await init(cwd, "intent", "--json");
@@ -191,7 +193,7 @@ Deno.test("init rewrites the schema only when it differs, and says which it did"
       unchanged.stdout,
       /unchanged workflows\/workflow\.schema\.json +already weft [\d.]+'s schema/,
     );
-    assert.match(unchanged.stdout, /scaffold a workflow: weft init NAME/);
+    assert.match(unchanged.stdout, new RegExp(`scaffold a workflow: ${WEFT} init NAME`));
     assert.deepEqual((await Deno.stat(join(cwd, "workflows/workflow.schema.json"))).mtime, mtime);
 
     const doctor = await runWeft(["doctor", "--json"], { cwd });

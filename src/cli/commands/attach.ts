@@ -9,7 +9,7 @@ import type { WeftClient } from "../../client/connect.ts";
 import { ResourceWatch } from "../../client/resource_watch.ts";
 import { isActive, type RunView } from "../../engine/views.ts";
 import { WeftError } from "../../errors.ts";
-import { UsageError } from "../args.ts";
+import { type OptionSpecs, UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
 import { CommandFailure } from "../failure.ts";
@@ -26,6 +26,19 @@ import { describeRun, exitCodeFor, waitingFor } from "./run_view.ts";
 const REDRAW_MS = 500;
 /** A safety re-read when no notification came for this long, in case one was lost with a connection. */
 const REREAD_MS = 5 * 60_000;
+
+/**
+ * The options of every command that can prompt (`flow`, `attach`, `retry`): one set, so that a script
+ * passes the same `--no-interactive` to each.
+ */
+export const PROMPT_OPTIONS = {
+  "no-interactive": { type: "boolean", help: "never prompt: stop at the first wait and print the Run" },
+} as const satisfies OptionSpecs;
+
+/** Whether a command given {@linkcode PROMPT_OPTIONS} prompts: only on a terminal, never under --json. */
+export function promptsHere(options: { "no-interactive": boolean }, json: boolean): boolean {
+  return !json && !options["no-interactive"] && Deno.stdin.isTerminal();
+}
 
 /** How {@linkcode follow} behaves. */
 export interface FollowOptions {
@@ -133,7 +146,7 @@ waits for and for how long; Ctrl-C detaches and the Run goes on.
 Without a terminal (or with --no-interactive or --json) it never prompts: it stops at the first
 wait, prints what the Run asks and exits 0.`,
   options: {
-    "no-interactive": { type: "boolean", help: "never prompt: stop at the first wait" },
+    ...PROMPT_OPTIONS,
     "answer-json": {
       type: "string",
       arg: "FILE|-",
@@ -164,7 +177,7 @@ then follow on, stopping at the next wait`,
       value: await readJsonSource(options["answer-json"], "--answer-json"),
       actionId: options.action,
     };
-    const interactive = !answer && !json && !options["no-interactive"] && Deno.stdin.isTerminal();
+    const interactive = !answer && promptsHere(options, json);
     const progress = json ? Deno.stderr : Deno.stdout;
     const { run, context } = await withClient(projectDir, async (client) => {
       const current = await getRun(client, runId);
