@@ -139,8 +139,8 @@ Deno.test("every command that can prompt takes --no-interactive and --json, retr
   const prompt = new URL("../../src/cli/prompt.ts", import.meta.url).href;
   const prompting = commands.map((command) => command.name)
     .filter((name) => staticClosure(graph, [modules[name]]).has(prompt));
-  // The person who resumes a Run watches it go on and answers it, as after `weft flow`.
-  assert.deepEqual(prompting.sort(), ["attach", "flow", "retry"]);
+  // The person who resumes a Run watches it go on and answers it, as after `weft flow`; trust asks y/N.
+  assert.deepEqual(prompting.sort(), ["attach", "flow", "retry", "trust"]);
   for (const name of prompting) {
     const { code, stdout } = await weft(name, "--no-interactive", "--json", "--help");
     assert.equal(code, 0, `${name}: ${stdout}`);

@@ -9,12 +9,12 @@ import type { WeftClient } from "../../client/connect.ts";
 import { ResourceWatch } from "../../client/resource_watch.ts";
 import { isActive, type RunView } from "../../engine/views.ts";
 import { WeftError } from "../../errors.ts";
-import { type OptionSpecs, UsageError } from "../args.ts";
+import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
 import { CommandFailure } from "../failure.ts";
 import { elapsed, hint, paint, printJson, type Stream } from "../format.ts";
-import { Prompter } from "../prompt.ts";
+import { PROMPT_OPTIONS, Prompter, promptsHere } from "../prompt.ts";
 import { describeAction, promptAnswer } from "./action_prompts.ts";
 import { describeReasons, NO_CONTEXT, type RunContext, runContext } from "./run_context.ts";
 import { withClient } from "./client.ts";
@@ -26,19 +26,6 @@ import { describeRun, exitCodeFor, waitingFor } from "./run_view.ts";
 const REDRAW_MS = 500;
 /** A safety re-read when no notification came for this long, in case one was lost with a connection. */
 const REREAD_MS = 5 * 60_000;
-
-/**
- * The options of every command that can prompt (`flow`, `attach`, `retry`): one set, so that a script
- * passes the same `--no-interactive` to each.
- */
-export const PROMPT_OPTIONS = {
-  "no-interactive": { type: "boolean", help: "never prompt: stop at the first wait and print the Run" },
-} as const satisfies OptionSpecs;
-
-/** Whether a command given {@linkcode PROMPT_OPTIONS} prompts: only on a terminal, never under --json. */
-export function promptsHere(options: { "no-interactive": boolean }, json: boolean): boolean {
-  return !json && !options["no-interactive"] && Deno.stdin.isTerminal();
-}
 
 /** How {@linkcode follow} behaves. */
 export interface FollowOptions {

@@ -9,7 +9,8 @@
 import type { RunView } from "../../engine/views.ts";
 import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
-import { follow, PROMPT_OPTIONS, promptsHere, report } from "./attach.ts";
+import { follow, report } from "./attach.ts";
+import { PROMPT_OPTIONS, promptsHere } from "../prompt.ts";
 import { withClient } from "./client.ts";
 import { NO_CONTEXT, runContext } from "./run_context.ts";
 import { exitCodeFor } from "./run_view.ts";
