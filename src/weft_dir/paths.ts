@@ -14,6 +14,8 @@ export interface WeftPaths {
   lock: string;
   database: string;
   logs: string;
+  /** The service's last answers to an IDE's opening requests, which `weft mcp` gives while the service starts. */
+  ideAnswers: string;
   /** Keeps the whole folder out of git: it holds tokens and answers. */
   gitignore: string;
 }
@@ -29,6 +31,7 @@ export function weftPaths(projectDir: string): WeftPaths {
     lock: join(weftDir, "service.lock"),
     database: join(weftDir, "weft.db"),
     logs: join(weftDir, "logs"),
+    ideAnswers: join(weftDir, "ide_answers.json"),
     gitignore: join(weftDir, ".gitignore"),
   };
 }

@@ -50,6 +50,7 @@ export async function verifyWeftDir(paths: WeftPaths, options: { readOnly?: bool
   const files = [
     paths.connection,
     paths.lock,
+    paths.ideAnswers,
     paths.database,
     `${paths.database}-wal`,
     `${paths.database}-shm`,
