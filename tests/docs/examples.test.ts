@@ -13,10 +13,9 @@ import {
 import { Engine } from "../../src/engine/engine.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
+import type { Json } from "../support/json.ts";
 
 // The docs' examples are edited by people, so they are read as loose JSON.
-// deno-lint-ignore no-explicit-any
-type Json = any;
 
 /** One page of docs/ and what it shows. */
 interface Page {
