@@ -8,6 +8,7 @@
  */
 
 import { markdownToText } from "../../lib/markdown_text.ts";
+import { label } from "../../lib/field_label.ts";
 
 /** The longest rendering, in characters; past it the text ends with a pointer to the full Run. */
 export const MAX_READABLE_CHARS = 6_000;
@@ -24,12 +25,6 @@ export function readable(
   const text = render(value, "", { at: "", markdown: new Set(markdown) }).join("\n").trim() || "(nothing)";
   if (text.length <= MAX_READABLE_CHARS) return text;
   return `${text.slice(0, MAX_READABLE_CHARS)}\n… (cut here; ${whole})`;
-}
-
-/** A field name as words: `openQuestions` and `open_questions` both read "Open questions". */
-export function label(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim().toLowerCase();
-  return words ? words[0].toUpperCase() + words.slice(1) : key;
 }
 
 /**

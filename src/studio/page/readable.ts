@@ -10,12 +10,7 @@
 import type { ComponentChildren } from "./preact.ts";
 import { html } from "./html.ts";
 import { Markdown } from "./markdown_view.ts";
-
-/** A field name as words: `openQuestions` and `open_questions` both read "Open questions". */
-export function label(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim().toLowerCase();
-  return words ? words[0].toUpperCase() + words.slice(1) : key;
-}
+import { label } from "../../lib/field_label.ts";
 
 /** Where a part of the value is (its JSON pointer), and which pointers hold Markdown. */
 interface Place {
