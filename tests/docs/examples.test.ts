@@ -13,6 +13,7 @@ import {
 import { Engine } from "../../src/engine/engine.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
+import { projectFolder } from "../../src/store/project_folder.ts";
 
 // The docs' examples are edited by people, so they are read as loose JSON.
 // deno-lint-ignore no-explicit-any
@@ -75,6 +76,7 @@ Deno.test("every workflow in docs/ loads and runs to completion with the docs' o
       const project = await Deno.makeTempDir({ prefix: "weft-docs-" });
       const engine = await Engine.open({
         projectDir: project,
+        projectFiles: projectFolder(await Deno.realPath(project)),
         storage: openSqliteStorage(":memory:"),
         embedded: [],
       });

@@ -10,7 +10,7 @@ import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
 import { CommandFailure, writeFailureReason } from "../failure.ts";
 import { hint, indent, paint, printJson, relativeTime } from "../format.ts";
-import { readable } from "../../mcp/elicitation/readable.ts";
+import { readable } from "../../lib/readable.ts";
 import { withClient } from "./client.ts";
 
 /** `weft artifact` */

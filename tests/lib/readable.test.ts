@@ -1,7 +1,7 @@
 /** What a person reads in a confirmation form: JSON rendered as labelled plain text. */
 
 import assert from "node:assert/strict";
-import { label, MAX_READABLE_CHARS, readable } from "../../src/mcp/elicitation/readable.ts";
+import { label, MAX_READABLE_CHARS, readable } from "../../src/lib/readable.ts";
 
 Deno.test("readable: objects become labelled lines, lists bullets, nested values indented", () => {
   const text = readable({

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { markdownToText } from "../../lib/markdown_text.ts";
+import { markdownToText } from "./markdown_text.ts";
 
 /** The longest rendering, in characters; past it the text ends with a pointer to the full Run. */
 export const MAX_READABLE_CHARS = 6_000;
