@@ -67,15 +67,15 @@ Deno.test("publish: each commit is written in turn with frontmatter; a hand edit
     assert.equal(first.type, "artifact_published");
     assert.equal(first.path, "docs/notes/collect.md");
     const one = await Deno.readTextFile(file);
-    assert.match(one, /^---\nweft:\n  workflow: notes\n  version: [0-9a-f]{64}\n  stage: collect\n/);
+    assert.match(one, /^---\nweft:\n {2}workflow: notes\n {2}version: [0-9a-f]{64}\n {2}stage: collect\n/);
     assert.match(one, new RegExp(`  artifact: ${first.artifactId}\n  revision: 1\n  run: run_`));
-    assert.match(one, /  digest: sha256:[0-9a-f]{64}\n---\n/);
+    assert.match(one, / {2}digest: sha256:[0-9a-f]{64}\n---\n/);
     assert.match(one, /\*\*Title:\*\* First title/);
 
     const [second] = await commitOnce(engine, "Second title");
     assert.equal(second.type, "artifact_published");
     const two = await Deno.readTextFile(file);
-    assert.match(two, /  revision: 2\n/);
+    assert.match(two, / {2}revision: 2\n/);
     assert.match(two, /Second title/);
     assert.doesNotMatch(two, /First title/);
 
