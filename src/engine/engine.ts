@@ -22,6 +22,7 @@ import {
   type CommittedPublication,
   committedPublication,
   type ProjectFiles,
+  publicationOf,
   writePublication,
 } from "./publication.ts";
 import { ChangeFeed, type ChangeListener, commitChanges } from "./change_feed.ts";
@@ -259,7 +260,12 @@ export class Engine {
       const artifact = await unit.artifacts.findArtifact(q, revision);
       if (!artifact) return null;
       const markdown = await this.#committedMarkdown(unit, artifact);
-      return markdown.length ? { ...artifact, markdown } : artifact;
+      const publication = publicationOf(artifact, await unit.runs.timeline(artifact.runId));
+      return {
+        ...artifact,
+        ...(markdown.length ? { markdown } : {}),
+        ...(publication ? { publication } : {}),
+      };
     });
   }
 

@@ -12,6 +12,7 @@ import type { DecidedCommit, DecidedPublication } from "./run_driver.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import { type DocumentOrigin, renderDocument } from "./published_document.ts";
 import type { PublicationRecord, StorageUnit } from "./storage.ts";
+import type { ArtifactView, RunEventView } from "./views.ts";
 import { sha256Hex } from "./workflow/digest.ts";
 
 /**
@@ -142,4 +143,32 @@ export async function publishFile(
 
 function skipped(path: string, reason: SkipReason, message: string): PublicationOutcome {
   return { type: "publish_skipped", path, reason, message };
+}
+
+const STATUS_OF: Record<PublicationOutcome["type"], NonNullable<ArtifactView["publication"]>["status"]> = {
+  artifact_published: "published",
+  publish_skipped: "skipped",
+  publish_failed: "failed",
+};
+
+/** Where the revision of `artifact` was published, by the timeline of the Run that committed it. */
+export function publicationOf(
+  artifact: ArtifactView,
+  timeline: RunEventView[],
+): ArtifactView["publication"] | undefined {
+  const event = timeline.findLast((entry) =>
+    Object.hasOwn(STATUS_OF, entry.type) && entry.artifactId === artifact.artifactId &&
+    entry.revision === artifact.revision
+  );
+  if (!event) return undefined;
+  const message = event.type === "publish_skipped"
+    ? String(event.message)
+    : event.type === "publish_failed"
+    ? String((event.error as { message?: unknown })?.message)
+    : undefined;
+  return {
+    path: String(event.path),
+    status: STATUS_OF[event.type as PublicationOutcome["type"]],
+    ...(message === undefined ? {} : { message }),
+  };
 }

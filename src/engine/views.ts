@@ -138,6 +138,15 @@ export const ArtifactViewSchema = z.object({
   data: z.unknown().optional(),
   /** JSON pointers into `data` of the strings its schema marks as Markdown; only with `data`, when any. */
   markdown: z.array(z.string()).optional(),
+  /** Where this revision was published, when its stage publishes; only with `data`. */
+  publication: z.object({
+    /** The project-relative path of the file. */
+    path: z.string(),
+    /** `published` (written), `skipped` (a person's edit or a file weft did not write was left) or `failed`. */
+    status: z.enum(["published", "skipped", "failed"]),
+    /** Why it was skipped or failed. */
+    message: z.string().optional(),
+  }).optional(),
 });
 /** The current committed output of one (flowName, stageName); `data` only in a detail. */
 export type ArtifactView = z.infer<typeof ArtifactViewSchema>;

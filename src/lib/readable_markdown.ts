@@ -12,13 +12,16 @@ import { asAnswerRecord, label } from "./readable.ts";
 /** `value` as a Markdown document whose sections are its top-level fields; `markdown` as for `readable`. */
 export function readableMarkdown(value: unknown, markdown: readonly string[] = []): string {
   const place: Place = { at: "", markdown: new Set(markdown) };
-  if (isScalar(value) || Array.isArray(value) || asAnswerRecord(value)) {
-    return block(value, place).join("\n") + "\n";
-  }
-  const sections = Object.entries(value as Record<string, unknown>).map(([key, item]) =>
-    [`## ${escapeText(label(key))}`, "", ...block(item, child(place, key))].join("\n")
-  );
-  return sections.join("\n\n") + "\n";
+  const lines = isRecord(value) && !asAnswerRecord(value)
+    ? Object.entries(value).flatMap(([key, item], i) => [
+      ...(i ? [""] : []),
+      `## ${escapeText(label(key))}`,
+      "",
+      ...block(item, child(place, key), true),
+    ])
+    : block(value, place, false);
+  // Nested parts end in a blank line of their own; one between blocks is enough.
+  return lines.join("\n").replace(/\n{3,}/g, "\n\n").trim() + "\n";
 }
 
 interface Place {
@@ -30,52 +33,64 @@ function child(place: Place, key: string | number): Place {
   return { ...place, at: `${place.at}/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}` };
 }
 
-/** One value as Markdown blocks (lines). */
-function block(value: unknown, place: Place): string[] {
+/** One value as Markdown lines; `section` when it is a whole section, where its records get headings. */
+function block(value: unknown, place: Place, section: boolean): string[] {
   if (isScalar(value)) return text(value, place).split("\n");
   if (Array.isArray(value)) {
     if (value.length === 0) return ["*(none)*"];
     const table = asTable(value, place);
     if (table) return table;
+    if (section && value.every((item) => isRecord(item) && !asAnswerRecord(item))) {
+      return value.flatMap((item, index) => titled(item as Record<string, unknown>, child(place, index)));
+    }
     return value.flatMap((item, index) => listItem(item, child(place, index)));
   }
   const record = asAnswerRecord(value);
   if (record) {
-    const answer = record.skipped ? ["*(skipped)*"] : block(record.answer, child(place, "answer"));
-    return fields([[label(record.questionId), answer]]);
+    const answer = record.skipped ? ["*(skipped)*"] : block(record.answer, child(place, "answer"), false);
+    return field(label(record.questionId), answer);
   }
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return ["*(none)*"];
-  return fields(entries.map(([key, item]) => [label(key), block(item, child(place, key))]));
+  return entries.flatMap(([key, item]) => field(label(key), block(item, child(place, key), false)));
 }
 
-/** Labelled parts as a list: a one-line part on the label's line, a longer one indented below it. */
-function fields(parts: [string, string[]][]): string[] {
-  return parts.flatMap(([name, lines]) =>
-    lines.length === 1 && !/^([-*+]|\d+\.|#|>|\|)\s/.test(lines[0])
-      ? [`- **${escapeText(name)}:** ${lines[0]}`]
-      : [`- **${escapeText(name)}:**`, "", ...indented(lines), ""]
-  );
+/** A record of a section's list under a heading: its first field's value, then its other fields. */
+function titled(record: Record<string, unknown>, place: Place): string[] {
+  const [[key, first] = ["", undefined], ...rest] = Object.entries(record);
+  const heading = isScalar(first) && !text(first, child(place, key)).includes("\n")
+    ? text(first, child(place, key))
+    : undefined;
+  const fields = (heading === undefined ? Object.entries(record) : rest)
+    .flatMap(([name, item]) => field(label(name), block(item, child(place, name), false)));
+  return [`### ${heading ?? "—"}`, "", ...fields, ""];
 }
 
+/** One labelled part as a list item: a one-line part on the label's line, a longer one indented below. */
+function field(name: string, lines: string[]): string[] {
+  if (lines.length === 1 && !/^([-*+]|\d+\.|#+|>|\|)\s/.test(lines[0])) {
+    return [`- **${escapeText(name)}:** ${lines[0]}`];
+  }
+  return [`- **${escapeText(name)}:**`, "", ...indented(lines), ""];
+}
+
+/** One item of a list: its lines behind `- `, the rest indented to its content. */
 function listItem(item: unknown, place: Place): string[] {
-  const lines = block(item, place);
-  if (!isScalar(item) && !Array.isArray(item)) return [...indentedItem(lines), ""];
-  return indentedItem(lines);
-}
-
-/** Lines as one list item: the first behind `- `, the rest indented to its content. */
-function indentedItem([first = "", ...rest]: string[]): string[] {
-  return [`- ${first}`, ...indented(rest)];
+  const [first = "", ...rest] = block(item, place, false);
+  return [`- ${first.replace(/^- /, "")}`, ...indented(rest)];
 }
 
 function indented(lines: string[]): string[] {
   return lines.map((line) => line ? `  ${line}` : "");
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return !isScalar(value) && !Array.isArray(value);
+}
+
 /** A list of records with the same keys and one-line values, as a table; null otherwise. */
 function asTable(items: unknown[], place: Place): string[] | null {
-  if (items.length < 2 || items.some((item) => isScalar(item) || Array.isArray(item))) return null;
+  if (items.some((item) => !isRecord(item) || asAnswerRecord(item))) return null;
   const keys = Object.keys(items[0] as Record<string, unknown>);
   if (!keys.length) return null;
   const rows: string[][] = [];
@@ -87,7 +102,8 @@ function asTable(items: unknown[], place: Place): string[] | null {
       return isScalar(value) ? text(value, child(child(place, index), key)) : "\n";
     });
     if (cells.some((cell) => cell.includes("\n"))) return null;
-    rows.push(cells.map((cell) => cell.replaceAll("|", "\\|")));
+    // Plain text comes escaped already; a Markdown cell still needs its bars escaped.
+    rows.push(cells.map((cell) => cell.replace(/(?<!\\)\|/g, "\\|")));
   }
   return [
     `| ${keys.map((key) => escapeText(label(key))).join(" | ")} |`,

@@ -73,6 +73,13 @@ function timeline(events: RunEventView[]): string {
 }
 
 function details(event: RunEventView): string {
+  // A publication's outcome reads as a sentence: where it wrote, or why it left the file alone.
+  if (event.type === "artifact_published") return `wrote ${event.path}`;
+  if (event.type === "publish_skipped") return String(event.message);
+  if (event.type === "publish_failed") {
+    const error = event.error as { code?: string; message?: string };
+    return `${error.code}: ${error.message}`;
+  }
   return Object.entries(event).filter(([key]) => !COLUMNS.has(key))
     .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(" ");
 }
