@@ -21,6 +21,7 @@ import { currentStep, RunDriver } from "./run_driver.ts";
 import {
   type CommittedPublication,
   committedPublication,
+  driftOf,
   type ProjectFiles,
   publicationOf,
   writePublication,
@@ -300,6 +301,7 @@ export class Engine {
       [await unit.runs.countByStatus(), await unit.artifacts.counts()] as const
     );
     const journalMode = await this.#storage.journalMode();
+    const written = await this.#storage.read((unit) => unit.publications.list());
     const views = this.#registry.views("agent_ide", this.#models);
     return {
       runs: Object.fromEntries(
@@ -311,6 +313,7 @@ export class Engine {
         unavailable: views.filter((view) => !view.available).length,
       },
       storage: { kind: this.#storage.kind, journalMode },
+      publications: { files: written.length, changed: await driftOf(this.#projectFiles, written) },
     };
   }
 

@@ -12,7 +12,7 @@ import type { DecidedCommit, DecidedPublication } from "./run_driver.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import { type DocumentOrigin, renderDocument } from "./published_document.ts";
 import type { PublicationRecord, StorageUnit } from "./storage.ts";
-import type { ArtifactView, RunEventView } from "./views.ts";
+import type { ArtifactView, PublicationDriftView, RunEventView } from "./views.ts";
 import { sha256Hex } from "./workflow/digest.ts";
 
 /**
@@ -171,4 +171,25 @@ export function publicationOf(
     status: STATUS_OF[event.type as PublicationOutcome["type"]],
     ...(message === undefined ? {} : { message }),
   };
+}
+
+/** How many published files one drift check compares, so a status stays quick in a project with many. */
+export const MAX_DRIFT_CHECKS = 200;
+
+/**
+ * The published files that are no longer what weft wrote (edited or removed), of the first
+ * {@linkcode MAX_DRIFT_CHECKS} records; a file that cannot be read counts as edited.
+ */
+export async function driftOf(
+  files: ProjectFiles,
+  written: PublicationRecord[],
+): Promise<PublicationDriftView[]> {
+  const changed: PublicationDriftView[] = [];
+  for (const record of written.slice(0, MAX_DRIFT_CHECKS)) {
+    const current = await files.read(record.path).catch(() => undefined);
+    if (current !== undefined && current !== null && sha256Hex(current) === record.digest) continue;
+    const { path, artifactId, revision } = record;
+    changed.push({ path, artifactId, revision, state: current === null ? "missing" : "edited" });
+  }
+  return changed;
 }

@@ -213,6 +213,17 @@ export const AgentAssetViewSchema = z.object({
 /** The content of one declared skill asset. */
 export type AgentAssetView = z.infer<typeof AgentAssetViewSchema>;
 
+/** Schema of {@linkcode PublicationDriftView}. */
+export const PublicationDriftViewSchema = z.object({
+  path: z.string(),
+  artifactId: z.string(),
+  revision: z.number().int(),
+  /** `edited`: the file differs from what weft wrote; `missing`: it is gone. */
+  state: z.enum(["edited", "missing"]),
+});
+/** A published file that is no longer what weft wrote there. */
+export type PublicationDriftView = z.infer<typeof PublicationDriftViewSchema>;
+
 /** What `stats()` reports for the `status` tool. */
 export interface EngineStats {
   runs: Record<RunStatus, number>;
@@ -220,4 +231,6 @@ export interface EngineStats {
   records: number;
   workflows: { available: number; unavailable: number };
   storage: { kind: string; journalMode: string };
+  /** The files weft published, and those changed or removed since it wrote them. */
+  publications: { files: number; changed: PublicationDriftView[] };
 }

@@ -22,12 +22,13 @@ function sharedEmptyProject(): string {
 
 /** Opens an in-memory engine with the real embedded workflows plus the review fixture. */
 export function openEngine(
-  options: { projectDir?: string; databasePath?: string; manifest?: unknown } = {},
+  options: { projectDir?: string; databasePath?: string; manifest?: unknown; publishFolder?: string } = {},
 ): Promise<Engine> {
   const projectDir = options.projectDir ?? sharedEmptyProject();
   return Engine.open({
     projectDir,
     projectFiles: projectFolder(Deno.realPathSync(projectDir)),
+    publishFolder: options.publishFolder,
     storage: openSqliteStorage(options.databasePath ?? ":memory:"),
     embedded: [...EMBEDDED_WORKFLOWS, embeddedSource("review", options.manifest ?? reviewManifest(), {})],
   });

@@ -7,24 +7,9 @@
 import assert from "node:assert/strict";
 import type { Engine } from "../../src/engine/engine.ts";
 import type { RunEventView } from "../../src/engine/views.ts";
-import { humanFlow, workflowFiles } from "../support/workflows.ts";
+import { configuredPublishFolder } from "../../src/model/config.ts";
+import { publishedNotes, workflowFiles } from "../support/workflows.ts";
 import { openEngine } from "./fixtures.ts";
-
-const QUESTIONS = [{ id: "title", question: "Title?" }];
-
-/** The notes workflow: one question, confirmed and committed, published as `publish` says. */
-function notesFlow(publish: Record<string, unknown>) {
-  const manifest = humanFlow({
-    name: "notes",
-    title: "Notes",
-    description: "Asks for a title and publishes it.",
-    questions: QUESTIONS,
-    check: null,
-    data: "",
-  });
-  Object.assign(manifest.stages.collect, { publish });
-  return manifest;
-}
 
 async function project(manifest: unknown, files: Record<string, string> = {}): Promise<string> {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "weft-publish-" }));
@@ -59,7 +44,7 @@ async function commitOnce(engine: Engine, title: string, intent = "Release notes
 }
 
 Deno.test("publish: each commit is written in turn with frontmatter; a hand edit is left alone and reported", async () => {
-  const dir = await project(notesFlow({ path: "docs/{flowName}/{stageName}.md" }));
+  const dir = await project(publishedNotes({ path: "docs/{flowName}/{stageName}.md" }));
   const engine = await openEngine({ projectDir: dir });
   const file = `${dir}/docs/notes/collect.md`;
   try {
@@ -96,7 +81,7 @@ Deno.test("publish: each commit is written in turn with frontmatter; a hand edit
 
 Deno.test("publish: an existing file weft did not write is left byte for byte", async () => {
   const readme = "# My project\n\nHand written.\n";
-  const dir = await project(notesFlow({ path: "README.md" }), { "README.md": readme });
+  const dir = await project(publishedNotes({ path: "README.md" }), { "README.md": readme });
   const engine = await openEngine({ projectDir: dir });
   try {
     const [skipped] = await commitOnce(engine, "A title");
@@ -124,7 +109,7 @@ Deno.test("publish: a path leaving the project, into .git/.weft/.env*, or throug
   ];
   try {
     for (const [path, reason] of cases) {
-      const dir = await project(notesFlow({ path }));
+      const dir = await project(publishedNotes({ path }));
       await Deno.symlink(outside, `${dir}/linked`);
       const engine = await openEngine({ projectDir: dir });
       try {
@@ -147,7 +132,7 @@ Deno.test("publish: a path leaving the project, into .git/.weft/.env*, or throug
 
 Deno.test("publish: a folder turned into a link after load is not written through; the commit stands", async () => {
   const outside = await Deno.realPath(await Deno.makeTempDir({ prefix: "weft-outside-" }));
-  const dir = await project(notesFlow({ path: "out/{slug}/notes.md" }));
+  const dir = await project(publishedNotes({ path: "out/{slug}/notes.md" }));
   const engine = await openEngine({ projectDir: dir });
   try {
     await Deno.mkdir(`${dir}/out`);
@@ -167,7 +152,7 @@ Deno.test("publish: a folder turned into a link after load is not written throug
 
 Deno.test("publish: a template renders the data; one that fails is a classified error that loses nothing", async () => {
   const template = "# {{#answers}}{{answer}}{{/answers}}\n\nWritten by a template.\n";
-  const dir = await project(notesFlow({ path: "notes.md", template: "notes.mustache" }), {
+  const dir = await project(publishedNotes({ path: "notes.md", template: "notes.mustache" }), {
     "workflows/notes/notes.mustache": template,
   });
   // One store across both engines, as across two starts of the service.
@@ -214,7 +199,7 @@ Deno.test("publish: a template renders the data; one that fails is a classified 
 });
 
 Deno.test("publish: a template that does not parse is refused at load, naming the file and pointer", async () => {
-  const dir = await project(notesFlow({ path: "notes.md", template: "notes.mustache" }), {
+  const dir = await project(publishedNotes({ path: "notes.md", template: "notes.mustache" }), {
     "workflows/notes/notes.mustache": "{{#answers}}never closed\n",
   });
   const engine = await openEngine({ projectDir: dir });
@@ -227,6 +212,37 @@ Deno.test("publish: a template that does not parse is refused at load, naming th
     );
   } finally {
     await engine.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("publish: {publishFolder} is docs/weft unless weft.json's publishFolder says otherwise", async () => {
+  const dir = await project(publishedNotes({ path: "{publishFolder}/{slug}/notes.md" }), {
+    "weft.json": JSON.stringify({ publishFolder: "handbook/decisions" }),
+  });
+  try {
+    const folder = configuredPublishFolder(dir);
+    assert.equal(folder, "handbook/decisions");
+    const moved = await openEngine({ projectDir: dir, publishFolder: folder });
+    try {
+      const [published] = await commitOnce(moved, "A title", "Ship the 2.0 release!");
+      assert.equal(published.path, "handbook/decisions/ship-the-2-0-release/notes.md");
+    } finally {
+      await moved.close();
+    }
+    const plain = await openEngine({ projectDir: dir });
+    try {
+      const [published] = await commitOnce(plain, "A title", "Ship the 2.0 release!");
+      assert.equal(published.path, "docs/weft/ship-the-2-0-release/notes.md");
+      assert.ok(await Deno.stat(`${dir}/docs/weft/ship-the-2-0-release/notes.md`));
+    } finally {
+      await plain.close();
+    }
+    for (const refused of ["../out", "/abs", "a/../b", ""]) {
+      await Deno.writeTextFile(`${dir}/weft.json`, JSON.stringify({ publishFolder: refused }));
+      assert.equal(configuredPublishFolder(dir), undefined, refused);
+    }
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
