@@ -34,6 +34,9 @@ export const ERROR_CODES = {
 /** A classified error code. */
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** The failures of a Run a person may resume with a retry: the agent call stopped, not the work. */
+export const RESUMABLE_FAILURES: readonly ErrorCode[] = ["RUN_INTERRUPTED", "MODEL_UNAVAILABLE"];
+
 /**
  * The codes only the `weft` command prints: failures of the command itself rather than of a service call.
  * Under `--json` they reach stdout in the same `{"error":{code,message,retryable,fix}}` shape.

@@ -5,12 +5,17 @@
  * of the service: the bridge notices that its notification stream broke, joins the new instance, subscribes
  * again and tells the IDE to re-read what it subscribes to.
  *
+ * When the bridge has to start the service, it answers the IDE's `initialize` and opening listings from the
+ * service's last answers (`opening_answers.ts`) while the service starts, and joins the service's session
+ * before it forwards the first request that needs the service.
+ *
  * @module
  */
 
 import { dirname } from "node:path";
 import {
   isAnswer,
+  isNotification,
   isRequest,
   isResult,
   type JSONRPCMessage,
@@ -20,14 +25,15 @@ import { HttpSession, ServiceGoneError } from "../client/http_session.ts";
 import { StdioLines } from "../client/stdio_lines.ts";
 import { endpointToken, verifiedConnection } from "../client/verified_connection.ts";
 import type { ConnectionInfo } from "../weft_dir/connection.ts";
-import { ServiceOfflineError } from "../client/offline.ts";
-import { endpointFor } from "../mcp/endpoints.ts";
+import { ServiceOfflineError, UntrustedStateOffline } from "../client/offline.ts";
+import { type Endpoint, endpointFor } from "../mcp/endpoints.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
 import { UsageError } from "./args.ts";
 import { defineCommand } from "./command.ts";
 import { EXIT } from "./exit_codes.ts";
 import { CommandFailure } from "./failure.ts";
 import { spawnService } from "./spawn.ts";
+import { OpeningAnswers } from "./opening_answers.ts";
 
 /** JSON-RPC "server error" code for a bridge that cannot reach its service. */
 const UNREACHABLE = -32000;
@@ -42,7 +48,8 @@ export const mcpCommand = defineCommand({
   synopsis: "mcp [--codex]",
   description: `Speaks MCP over stdin/stdout for an IDE and forwards it to this project's service (/mcp, or
 /mcp/codex with --codex), starting the service in the background when it does not run. Ends when
-stdin closes. \`weft config <ide>\` prints the entry that launches it.`,
+stdin closes, once the requests already sent have their answers (it waits up to 30 s for them).
+\`weft config <ide>\` prints the entry that launches it.`,
   options: { codex: { type: "boolean", help: "use the Codex presentation endpoint (/mcp/codex)" } },
   json: "(stdout carries MCP; only a failure to start is printed as JSON)",
   async run({ projectDir, options, positionals }) {
@@ -53,6 +60,13 @@ stdin closes. \`weft config <ide>\` prints the entry that launches it.`,
     return EXIT.OK;
   },
 });
+
+/**
+ * How long the bridge still waits, once the IDE has closed stdin, for the answers to the requests it sent
+ * before (`printf '<initialize>\\n<tools/list>\\n' | weft mcp` must print both answers); a request still
+ * unanswered then (a form waiting for a person, say) is dropped with the session.
+ */
+const DRAIN_MS = 30_000;
 
 /** One IDE connection bridged to one session of the service. */
 class Bridge {
@@ -71,11 +85,28 @@ class Bridge {
   #subscribed = new Set<string>();
   /** The IDE's subscribe requests awaiting their answer: request id → uri. */
   #subscribing = new Map<string | number, string>();
+  /** The IDE's requests not answered yet, and who waits for the last of them to be. */
+  #unanswered = new Set<string | number>();
+  #allAnswered: (() => void) | undefined;
   #recovering = false;
   #closed = false;
   #watcher: Deno.FsWatcher | undefined;
+  readonly #endpoint: Endpoint;
+  readonly #answers: OpeningAnswers;
+  /** Resolves once the first look for the service is done: whether the bridge starts it, .weft/ trusted. */
+  readonly #startsService = Promise.withResolvers<boolean>();
+  /** The IDE's session was opened with recorded answers, so the service's session is joined on the side. */
+  #early = false;
+  /** That join, while it is under way; set back when it failed, so the next request tries again. */
+  #joining: Promise<void> | undefined;
+  #joined = false;
+  /** The check of the recorded listings against the service's, once joined. */
+  #checking: Promise<void> | undefined;
 
-  constructor(readonly projectDir: string, readonly codex: boolean) {}
+  constructor(readonly projectDir: string, readonly codex: boolean) {
+    this.#endpoint = endpointFor("agent_ide", { codex });
+    this.#answers = new OpeningAnswers(weftPaths(projectDir), this.#endpoint.path);
+  }
 
   /** Forwards until the IDE closes stdin. */
   async run(): Promise<void> {
@@ -84,18 +115,39 @@ class Bridge {
     // Connect early so the IDE's initialize does not also wait for a service start; errors surface on use.
     this.#connect().catch(() => {});
     await this.#stdio.read();
+    await this.#drain(DRAIN_MS);
     await this.#close();
   }
 
+  /** Waits, at most `limitMs`, until every message of the IDE has gone out and every request is answered. */
+  async #drain(limitMs: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<void>((resolve) => timer = setTimeout(resolve, limitMs));
+    const answered = this.#queue.then(() =>
+      this.#unanswered.size ? new Promise<void>((resolve) => this.#allAnswered = resolve) : undefined
+    );
+    await Promise.race([answered, limit]);
+    clearTimeout(timer);
+  }
+
   async #toService(message: JSONRPCMessage): Promise<void> {
+    if (isRequest(message)) this.#unanswered.add(message.id);
     try {
       if (isRequest(message) && message.method === "initialize") {
-        // A second initialize (an IDE reconnecting) needs a session of its own.
-        if (this.#initializeId !== undefined) await this.#disconnect();
+        const first = this.#initializeId === undefined;
+        if (!first) {
+          // A second initialize (an IDE reconnecting) needs a session of its own.
+          await this.#joining?.catch(() => {});
+          this.#early = false;
+          await this.#disconnect();
+        }
         this.#initializeId = message.id;
         this.#initialize = message;
-      }
+        if (first && await this.#openEarly(message)) return;
+      } else if (this.#early && await this.#answerEarly(message)) return;
       this.#noteSubscription(message);
+      const key = isRequest(message) ? this.#answers.keyOf(message) : undefined;
+      if (key !== undefined) void this.#answers.expect((message as JSONRPCRequest).id, key);
       await this.#forward(message);
     } catch (error) {
       const reason = describe(error);
@@ -129,10 +181,67 @@ class Bridge {
     }
   }
 
+  /**
+   * Answers the IDE's first `initialize` with the service's recorded answer when the bridge is starting the
+   * service (it runs this same program, so it answers the same), and joins the service's session on the side.
+   * False when there is no such record: the initialize is forwarded.
+   */
+  async #openEarly(initialize: JSONRPCRequest): Promise<boolean> {
+    if (!(await this.#startsService.promise)) return false;
+    const result = await this.#answers.give(initialize) as { protocolVersion?: unknown } | undefined;
+    if (typeof result?.protocolVersion !== "string") return false;
+    this.#protocolVersion = result.protocolVersion;
+    this.#early = true;
+    await this.#toIde({ jsonrpc: "2.0", id: initialize.id, result });
+    const joining: Promise<void> = this.#rejoin().then(() => {
+      this.#joined = true;
+      this.#checking = this.#checkListings();
+    }, (error) => {
+      if (this.#joining === joining) this.#joining = undefined;
+      throw error;
+    });
+    // Whoever needs the session hears why it failed; nobody may be waiting yet.
+    joining.catch((error) => warn(describe(error)));
+    this.#joining = joining;
+    return true;
+  }
+
+  /**
+   * A message of an IDE session opened with recorded answers. Until the session is joined, what the record
+   * holds (and a ping) is answered here; anything else waits for the join, which throws if it failed.
+   */
+  async #answerEarly(message: JSONRPCMessage): Promise<boolean> {
+    // The join sends the service its own.
+    if (isNotification(message) && message.method === "notifications/initialized") return true;
+    if (!this.#joined && isRequest(message)) {
+      const result = message.method === "ping" ? {} : await this.#answers.give(message);
+      if (result !== undefined) {
+        await this.#toIde({ jsonrpc: "2.0", id: message.id, result: result as Record<string, unknown> });
+        return true;
+      }
+    }
+    await this.#joining;
+    return false;
+  }
+
+  /** Asks the service for the listings the record holds, so a copy that no longer matches is replaced. */
+  async #checkListings(): Promise<void> {
+    const upstream = await this.#connect();
+    await Promise.all((await this.#answers.listings()).map(async (method) => {
+      const id = this.#ownId("check");
+      const settled = this.#answers.expect(id, method);
+      await upstream.send({ jsonrpc: "2.0", id, method });
+      await settled;
+    }));
+  }
+
   async #rejoin(): Promise<HttpSession> {
     const upstream = await this.#connect();
     if (this.#protocolVersion) upstream.setProtocolVersion(this.#protocolVersion);
-    await upstream.send({ ...this.#initialize!, id: this.#ownId("rejoin") });
+    const initialize = { ...this.#initialize!, id: this.#ownId("rejoin") };
+    const key = this.#answers.keyOf(initialize);
+    if (key !== undefined) void this.#answers.expect(initialize.id, key);
+    await upstream.send(initialize);
     await upstream.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     for (const uri of this.#subscribed) {
       await upstream.send({
@@ -252,7 +361,18 @@ class Bridge {
     }
     if (isAnswer(message)) {
       const id = message.id;
+      const settled = this.#answers.settle(message);
+      if (settled?.givenDiffers) {
+        warn(
+          `the service's answer to ${settled.key} differs from the recorded one the IDE was given; ` +
+            "the next session gets the service's",
+        );
+        if (settled.key === "tools/list") {
+          await this.#stdio.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+        }
+      }
       if (this.#ownIds.delete(String(id))) return;
+      if (this.#unanswered.delete(id) && !this.#unanswered.size) this.#allAnswered?.();
       const uri = this.#subscribing.get(id);
       if (uri !== undefined) {
         this.#subscribing.delete(id);
@@ -276,19 +396,25 @@ class Bridge {
       // The checks every client makes before sending a token, but no session of the bridge's own (that
       // was an initialize, a status call and a close before the IDE's initialize, on every IDE start): the
       // IDE's initialize, forwarded next, is what shows the service answers.
-      connection = await verifiedConnection(this.projectDir).catch(async (error) => {
+      connection = await verifiedConnection(this.projectDir).then((found) => {
+        this.#startsService.resolve(false);
+        return found;
+      }, async (error) => {
         if (!(error instanceof ServiceOfflineError)) throw error;
+        // Only from a .weft/ found to be weft's own may the record of answers be read.
+        this.#startsService.resolve(!(error instanceof UntrustedStateOffline));
         await spawnService(this.projectDir);
         return await verifiedConnection(this.projectDir);
       });
     } catch (error) {
+      this.#startsService.resolve(false);
       // The fix travels with the reason: the IDE's log is all the person sees of an untrusted .weft/, say.
       const fix = error instanceof CommandFailure ? ` (fix: ${error.fix})` : "";
       throw new ServiceUnreachable(
         `could not start the weft service for ${this.projectDir}: ${(error as Error).message}${fix}`,
       );
     }
-    const endpoint = endpointFor("agent_ide", { codex: this.codex });
+    const endpoint = this.#endpoint;
     const upstream = new HttpSession(
       new URL(endpoint.path, connection.url),
       endpointToken(connection, endpoint),
@@ -328,7 +454,10 @@ class Bridge {
   async #close(): Promise<void> {
     this.#closed = true;
     this.#watcher?.close();
+    await this.#joining?.catch(() => {});
+    await this.#checking?.catch(() => {});
     await this.#disconnect();
+    await this.#answers.flush();
     await this.#stdio.close();
   }
 }

@@ -29,6 +29,7 @@ import {
 } from "./args.ts";
 import { EXIT } from "./exit_codes.ts";
 import { CommandFailure, describeFailure, type Fixes, printFailure } from "./failure.ts";
+import { useProject } from "./invocation.ts";
 
 /** What a command's `run` receives: its typed options, its positionals and the common options. */
 export interface CommandInput<O extends OptionSpecs> extends ParsedArgs<O> {
@@ -83,6 +84,7 @@ export function defineCommand<const O extends OptionSpecs = Record<never, Option
       try {
         const parsed = parseCommandLine(args, spec.options ?? ({} as O));
         json = parsed.json;
+        useProject(parsed.projectDir);
         if (parsed.help) {
           console.log(help());
           return EXIT.OK;
@@ -93,6 +95,8 @@ export function defineCommand<const O extends OptionSpecs = Record<never, Option
         const failure = describeFailure(error, spec.name, spec.fixes);
         printFailure(spec.name, failure, json);
         return failure.exit;
+      } finally {
+        useProject(undefined);
       }
     },
   };

@@ -12,6 +12,7 @@ import { CLI_ERROR_CODES, type CliErrorCode, ERROR_CODES, type ErrorCode, WeftEr
 import { UsageError } from "./args.ts";
 import { EXIT } from "./exit_codes.ts";
 import { paint } from "./format.ts";
+import { currentProject, pasteableText } from "./invocation.ts";
 
 /** Any code the CLI may print. */
 export type FailureCode = ErrorCode | CliErrorCode;
@@ -112,8 +113,9 @@ export function describeFailure(error: unknown, command: string, fixes: Fixes = 
       )
       : report(
         "SERVICE_OFFLINE",
-        error.reason,
-        "start it with `weft start` (`weft flow` starts it by itself)",
+        // Named, so that a person who ran the command from another folder sees which project was meant.
+        currentProject() ? `${error.reason} (project ${currentProject()})` : error.reason,
+        "start it with `weft start` (weft flow starts it by itself)",
       );
   }
   if (error instanceof WeftError) {
@@ -126,12 +128,18 @@ export function describeFailure(error: unknown, command: string, fixes: Fixes = 
   );
 }
 
-/** Prints a failure: always on stderr for people, and as the one JSON document on stdout under `--json`. */
+/**
+ * Prints a failure once: as the one JSON document on stdout under `--json` (a script reads it there, and a
+ * second copy on stderr would only be noise), else on stderr for people.
+ */
 export function printFailure(command: string, failure: FailureReport, json: boolean): void {
   const { exit: _, ...payload } = failure;
-  if (json) console.log(JSON.stringify({ error: payload }));
+  // The JSON keeps the fix as the catalog words it: a script compares it, and prints it where it likes.
+  if (json) return console.log(JSON.stringify({ error: payload }));
   const label = command ? `weft ${command}` : "weft";
   console.error(
-    `${paint("red", `${label}: ${failure.code}`, Deno.stderr)}: ${failure.message}\n  fix: ${failure.fix}`,
+    `${paint("red", `${label}: ${failure.code}`, Deno.stderr)}: ${failure.message}\n  fix: ${
+      pasteableText(failure.fix)
+    }`,
   );
 }

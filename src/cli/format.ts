@@ -7,6 +7,8 @@
  * @module
  */
 
+import { pasteableText, weftCommand } from "./invocation.ts";
+
 /** A stream the command writes to. */
 export type Stream = typeof Deno.stdout | typeof Deno.stderr;
 
@@ -47,15 +49,47 @@ export function visibleWidth(text: string): number {
   return [...text.replace(ESCAPE, "")].length;
 }
 
-/** Aligns rows under a header, two spaces between columns; the last column is never padded. */
+/**
+ * Aligns rows under a header, two spaces between columns; the last column is never padded, and its further
+ * lines (a cell may hold several) start under its first.
+ */
 export function table(header: string[], rows: string[][], stream: Stream = Deno.stdout): string {
+  return tableLayout(header, rows, stream).text;
+}
+
+/** {@linkcode table}, and the column at which its last column starts (to fit that column to a width). */
+export function tableLayout(
+  header: string[],
+  rows: string[][],
+  stream: Stream = Deno.stdout,
+): { text: string; lastColumn: number } {
   const all = [header, ...rows];
+  const last = header.length - 1;
   const widths = header.map((_, column) => Math.max(...all.map((row) => visibleWidth(row[column] ?? ""))));
+  const lastColumn = widths.slice(0, last).reduce((sum, width) => sum + width + 2, 0);
   const line = (row: string[]) =>
     row.map((cell, column) =>
-      column === row.length - 1 ? cell : cell + " ".repeat(widths[column] - visibleWidth(cell))
+      column === last
+        ? cell.replaceAll("\n", "\n" + " ".repeat(lastColumn))
+        : cell + " ".repeat(widths[column] - visibleWidth(cell))
     ).join("  ").trimEnd();
-  return [paint("dim", line(header), stream), ...rows.map(line)].join("\n");
+  return { text: [paint("dim", line(header), stream), ...rows.map(line)].join("\n"), lastColumn };
+}
+
+/**
+ * How many columns the output may take: the terminal's width, else `COLUMNS` when set (as shells export it),
+ * else 120.
+ */
+export function outputWidth(stream: Stream = Deno.stdout): number {
+  if (stream.isTerminal()) {
+    try {
+      return Deno.consoleSize().columns;
+    } catch {
+      // A terminal that reports no size: fall through.
+    }
+  }
+  const columns = Number(Deno.env.get("COLUMNS"));
+  return Number.isInteger(columns) && columns > 0 ? columns : 120;
 }
 
 /** Shortens `text` to one line of at most `max` characters, with an ellipsis when cut. */
@@ -99,7 +133,12 @@ export function printJson(value: unknown): void {
   console.log(JSON.stringify(value, null, 2));
 }
 
-/** Formats a next-step hint ("answer with: weft attach RUN") in the quiet tone of hints. */
-export function hint(label: string, command: string, stream: Stream = Deno.stdout): string {
-  return paint("dim", `${label}: `, stream) + paint("bold", command, stream);
+/**
+ * Formats a next-step hint ("answer with: weft attach RUN") in the quiet tone of hints. A command that starts
+ * with `weft ` is printed as it runs where the person is ({@linkcode weftCommand}); `note` follows it.
+ */
+export function hint(label: string, command: string, stream: Stream = Deno.stdout, note = ""): string {
+  const shown = command.startsWith("weft ") ? weftCommand(command.slice("weft ".length)) : command;
+  return paint("dim", `${label}: `, stream) + paint("bold", shown, stream) +
+    (note ? paint("dim", `  ${pasteableText(note)}`, stream) : "");
 }

@@ -14,7 +14,7 @@ import { UsageError } from "./args.ts";
 import { defineCommand } from "./command.ts";
 import { CommandFailure } from "./failure.ts";
 import { EXIT } from "./exit_codes.ts";
-import { selfCommand } from "./spawn.ts";
+import { lastingCommand } from "./invocation.ts";
 
 /** The environment variable the HTTP form reads the token from; `weft token` prints its value. */
 export const TOKEN_VARIABLE = "WEFT_TOKEN";
@@ -153,17 +153,6 @@ function stdioLaunch(projectDir: string, format: IdeFormat): Launch {
   const self = lastingCommand();
   const args = [...self.args, "mcp", "--project", projectDir, ...(format.codex ? ["--codex"] : [])];
   return { kind: "stdio", command: self.command, args };
-}
-
-/**
- * The command an IDE's configuration can keep: the compiled `weft` itself, or else Deno through npx at this
- * very version, running this checkout's (or bundle's) main module. The `deno` running now may be a file in
- * npx's cache, which can be gone tomorrow, and no `deno` need be on PATH.
- */
-export function lastingCommand(): { command: string; args: string[] } {
-  const self = selfCommand();
-  if (!self.args.length) return self;
-  return { command: "npx", args: ["-y", `deno@${Deno.version.deno}`, ...self.args] };
 }
 
 async function httpLaunch(projectDir: string, format: IdeFormat): Promise<Launch> {

@@ -1,15 +1,15 @@
 /**
  * `weft init [NAME]`: scaffolds `workflows/NAME/workflow.json` from a template that runs as it is, and
- * writes the manifest's JSON Schema to `workflows/workflow.schema.json`, where the template's `"$schema"`
- * points, so that an editor validates the manifest in the user's own project. It only writes files: no
- * service is needed, and `.weft/` is left alone.
+ * writes the JSON Schemas of the manifest (`workflows/workflow.schema.json`, where the template's
+ * `"$schema"` points) and of `weft.json` (`workflows/weft.schema.json`), so that an editor validates both in
+ * the user's own project. It only writes files: no service is needed, and `.weft/` is left alone.
  *
- * Both files are embedded in the program (import attributes), so a bundle or a compiled binary carries them.
+ * The files are embedded in the program (import attributes), so a bundle or a compiled binary carries them.
  *
  * @module
  */
 
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { NamePattern } from "../engine/workflow/manifest.ts";
 import { replaceFile } from "../lib/replace_file.ts";
 import { VERSION } from "../version.ts";
@@ -21,12 +21,29 @@ import { CommandFailure, writeFailureReason } from "./failure.ts";
 import { hint, paint, printJson } from "./format.ts";
 import TEMPLATE from "./init_template.json" with { type: "json" };
 import SCHEMA_TEXT from "../../schema/workflow.schema.json" with { type: "text" };
+import CONFIG_SCHEMA_TEXT from "../../schema/weft.schema.json" with { type: "text" };
 
 /** The manifest's JSON Schema exactly as this weft publishes it (`schema/workflow.schema.json`). */
 export const WORKFLOW_SCHEMA_TEXT: string = SCHEMA_TEXT;
 
 /** Where `weft init` writes the schema, relative to the project: the template's `"$schema"` points here. */
 export const SCHEMA_PATH = "workflows/workflow.schema.json";
+
+/** Where `weft init` writes the schema of `weft.json`: `"$schema": "./workflows/weft.schema.json"` there. */
+export const CONFIG_SCHEMA_PATH = "workflows/weft.schema.json";
+
+/** A JSON Schema `weft init` keeps in the project, and what it describes. */
+export interface ProjectSchema {
+  path: string;
+  text: string;
+  of: string;
+}
+
+/** Every schema `weft init` writes, each rewritten only when it differs from this weft's. */
+export const PROJECT_SCHEMAS: readonly ProjectSchema[] = [
+  { path: SCHEMA_PATH, text: WORKFLOW_SCHEMA_TEXT, of: "workflow manifests" },
+  { path: CONFIG_SCHEMA_PATH, text: CONFIG_SCHEMA_TEXT, of: "weft.json" },
+];
 
 /** What became of one file. */
 export type FileStatus = "created" | "updated" | "unchanged";
@@ -39,10 +56,11 @@ export const initCommand = defineCommand({
   description: `Writes workflows/NAME/workflow.json, a workflow that runs as it is (it asks a question,
 checks the answer, has it confirmed and commits it; no model needed), and
 ${SCHEMA_PATH}, the JSON Schema its "$schema" points to, so that your editor
-validates and completes the manifest. NAME is a lowercase identifier such as release-note.
-An existing workflow is never overwritten.
+validates and completes the manifest; and ${CONFIG_SCHEMA_PATH}, the schema of
+weft.json (point its "$schema" at "./${CONFIG_SCHEMA_PATH}"). NAME is a lowercase
+identifier such as release-note. An existing workflow is never overwritten.
 
-The schema file is rewritten only when it differs from this weft's, and init says so. weft never
+A schema file is rewritten only when it differs from this weft's, and init says so. weft never
 rewrites it by itself: after upgrading weft, run \`weft init\` (without NAME, it only refreshes the
 schema); \`weft doctor\` notes a schema that differs. init needs no service and leaves .weft/ alone.`,
   json: 'print { "workflow": NAME|null, "files": [{ path, status: created|updated|unchanged }], "next" }',
@@ -54,15 +72,17 @@ schema); \`weft doctor\` notes a schema that differs. init needs no service and 
     if (name !== undefined) checkName(name);
     const plan = await planWrites(projectDir, name);
     const files: { path: string; status: FileStatus }[] = [];
-    // The schema first: a workflow file that exists is one whose "$schema" resolves.
-    if (plan.schema !== "unchanged") await writeSchema(projectDir);
-    files.push({ path: SCHEMA_PATH, status: plan.schema });
+    // The schemas first: a workflow file that exists is one whose "$schema" resolves.
+    for (const [index, schema] of PROJECT_SCHEMAS.entries()) {
+      if (plan.schemas[index] !== "unchanged") await writeSchema(projectDir, schema);
+      files.push({ path: schema.path, status: plan.schemas[index] });
+    }
     if (name !== undefined) {
       files.unshift({ path: await writeWorkflow(projectDir, name), status: "created" });
     }
     const next = name === undefined ? "weft init NAME" : `weft flow ${name} --intent "what this Run is for"`;
     if (json) printJson({ workflow: name ?? null, files, next });
-    else report(files, name, next);
+    else report(files, name, next, projectDir);
     return EXIT.OK;
   },
 });
@@ -93,7 +113,7 @@ function checkName(name: string): void {
  * Checks everything before writing anything, so that a refusal leaves the project as it was. weft writes
  * through no symbolic link: a cloned repository could point one anywhere.
  */
-async function planWrites(projectDir: string, name?: string): Promise<{ schema: FileStatus }> {
+async function planWrites(projectDir: string, name?: string): Promise<{ schemas: FileStatus[] }> {
   await expectFolder(projectDir, "workflows");
   if (name !== undefined) {
     const folder = `workflows/${name}`;
@@ -106,13 +126,16 @@ async function planWrites(projectDir: string, name?: string): Promise<{ schema: 
       );
     }
   }
-  const kind = await kindOf(join(projectDir, SCHEMA_PATH));
-  if (kind === "missing") return { schema: "created" };
-  if (kind !== "file") {
-    throw unwritable(SCHEMA_PATH, `is a ${kind}`, `move ${SCHEMA_PATH} aside, then run weft init again`);
+  const schemas: FileStatus[] = [];
+  for (const { path, text } of PROJECT_SCHEMAS) {
+    const kind = await kindOf(join(projectDir, path));
+    if (kind !== "missing" && kind !== "file") {
+      throw unwritable(path, `is a ${kind}`, `move ${path} aside, then run weft init again`);
+    }
+    const current = kind === "file" ? await Deno.readTextFile(join(projectDir, path)) : undefined;
+    schemas.push(current === undefined ? "created" : current === text ? "unchanged" : "updated");
   }
-  const current = await Deno.readTextFile(join(projectDir, SCHEMA_PATH));
-  return { schema: current === WORKFLOW_SCHEMA_TEXT ? "unchanged" : "updated" };
+  return { schemas };
 }
 
 async function expectFolder(projectDir: string, path: string): Promise<void> {
@@ -140,11 +163,11 @@ async function kindOf(
   }
 }
 
-/** Replaces the schema whole ({@linkcode replaceFile}), so that no reader sees half of it. */
-async function writeSchema(projectDir: string): Promise<void> {
-  await attempt(SCHEMA_PATH, async () => {
+/** Replaces a schema whole ({@linkcode replaceFile}), so that no reader sees half of it. */
+async function writeSchema(projectDir: string, schema: ProjectSchema): Promise<void> {
+  await attempt(schema.path, async () => {
     await Deno.mkdir(join(projectDir, "workflows"), { recursive: true });
-    await replaceFile(join(projectDir, SCHEMA_PATH), WORKFLOW_SCHEMA_TEXT);
+    await replaceFile(join(projectDir, schema.path), schema.text);
   });
 }
 
@@ -181,15 +204,21 @@ function unwritable(path: string, what: string, fix: string): CommandFailure {
   return new CommandFailure("OUTPUT_UNWRITABLE", `${path} ${what}; weft init wrote nothing there`, fix);
 }
 
-function report(files: { path: string; status: FileStatus }[], name: string | undefined, next: string): void {
+function report(
+  files: { path: string; status: FileStatus }[],
+  name: string | undefined,
+  next: string,
+  projectDir: string,
+): void {
   const width = Math.max(...files.map((file) => file.path.length));
   for (const { path, status } of files) {
-    const what = path === SCHEMA_PATH
+    const schema = PROJECT_SCHEMAS.find((candidate) => candidate.path === path);
+    const what = schema
       ? status === "unchanged"
         ? `already weft ${VERSION}'s schema`
         : status === "updated"
         ? `it differed from weft ${VERSION}'s schema`
-        : `the JSON Schema of "$schema"; editors validate the manifest with it`
+        : `the JSON Schema of ${schema.of}; editors validate with it`
       : "ask, check, confirm, commit: it runs as it is";
     const mark = status === "unchanged" ? paint("dim", "·") : paint("green", "✓");
     console.log(`${mark} ${status.padEnd(9)} ${path.padEnd(width)}  ${paint("dim", what)}`);
@@ -199,7 +228,8 @@ function report(files: { path: string; status: FileStatus }[], name: string | un
   else {
     console.log(hint("run it", next));
     console.log(
-      hint("then make it yours", `workflows/${name}/workflow.json`) +
+      // Named from the working directory, so that the path opens from where the person is.
+      hint("then make it yours", relative(Deno.cwd(), join(projectDir, "workflows", name, "workflow.json"))) +
         paint("dim", " (edits apply without a restart)"),
     );
   }

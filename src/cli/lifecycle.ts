@@ -14,6 +14,7 @@ import { IDLE_EXIT_OPTION, PORT_OPTION, UsageError } from "./args.ts";
 import { defineCommand } from "./command.ts";
 import { CommandFailure } from "./failure.ts";
 import { EXIT } from "./exit_codes.ts";
+import { hint } from "./format.ts";
 import { spawnService } from "./spawn.ts";
 
 /** What `status --json` prints. */
@@ -65,7 +66,7 @@ export const statusCommand = defineCommand({
     else if (report.state === "running") {
       console.log(`running  ${report.url}  pid ${report.pid}  instance ${report.instanceId}`);
     } else if (report.state === "offline") {
-      console.log(`offline  ${report.reason}\n  start it with: weft start`);
+      console.log(`offline  ${report.reason}\n  ${hint("start it with", "weft start")}`);
     } else console.log(`needs recovery  ${report.reason}\n  ${recoveryHint(report.reason)}`);
     return report.state === "running"
       ? EXIT.OK

@@ -7,7 +7,24 @@
  */
 
 import { LineReader } from "../lib/line_reader.ts";
+import type { OptionSpecs } from "./args.ts";
 import { paint } from "./format.ts";
+
+/**
+ * The options of every command that can prompt (`flow`, `attach`, `retry`, `trust`): one set, so that a
+ * script passes the same `--no-interactive` to each.
+ */
+export const PROMPT_OPTIONS = {
+  "no-interactive": {
+    type: "boolean",
+    help: "never prompt, as without a terminal: a Run is printed at its first wait, trust is not granted",
+  },
+} as const satisfies OptionSpecs;
+
+/** Whether a command given {@linkcode PROMPT_OPTIONS} prompts: only on a terminal, never under --json. */
+export function promptsHere(options: { "no-interactive": boolean }, json: boolean): boolean {
+  return !json && !options["no-interactive"] && Deno.stdin.isTerminal();
+}
 
 /** One choice of {@linkcode Prompter.choose}: what the person may type, and what it means. */
 export interface Choice<T> {

@@ -4,10 +4,9 @@
  * @module
  */
 
-import { basename } from "node:path";
-import { fileURLToPath } from "node:url";
 import { LineReader } from "../lib/line_reader.ts";
 import { CommandFailure, isFailureCode } from "./failure.ts";
+import { selfCommand } from "./invocation.ts";
 
 /** The ready line of `weft serve`. */
 export interface ReadyLine {
@@ -15,18 +14,6 @@ export interface ReadyLine {
   port: number;
   pid: number;
   instanceId: string;
-}
-
-/**
- * The command that runs this same program: the compiled binary itself, or `deno run -A <main module>` when
- * running from source or from a bundle.
- */
-export function selfCommand(): { command: string; args: string[] } {
-  const exec = Deno.execPath();
-  const runningUnderDeno = /^deno(\.exe)?$/i.test(basename(exec));
-  if (!runningUnderDeno) return { command: exec, args: [] };
-  const main = Deno.mainModule.startsWith("file:") ? fileURLToPath(Deno.mainModule) : Deno.mainModule;
-  return { command: exec, args: ["run", "-A", main] };
 }
 
 /** How to start the service in the background. */

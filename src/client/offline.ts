@@ -12,3 +12,6 @@ export class ServiceOfflineError extends Error {
     this.name = "ServiceOfflineError";
   }
 }
+
+/** No service can be used because `.weft/` is not weft's own: nothing in it may be read or trusted. */
+export class UntrustedStateOffline extends ServiceOfflineError {}

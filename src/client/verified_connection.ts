@@ -11,7 +11,7 @@ import { inspectLock } from "../weft_dir/lock.ts";
 import { listensOn } from "../weft_dir/process.ts";
 import { UntrustedStateError } from "../weft_dir/trust.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
-import { ServiceOfflineError } from "./offline.ts";
+import { ServiceOfflineError, UntrustedStateOffline } from "./offline.ts";
 
 /** The token of `endpoint`'s class: an endpoint is only ever sent its own class's token. */
 export function endpointToken(connection: ConnectionInfo, endpoint: Endpoint): string {
@@ -29,7 +29,7 @@ export async function verifiedConnection(projectDir: string): Promise<Connection
     connection = await readConnection(paths);
   } catch (error) {
     if (!(error instanceof UntrustedStateError)) throw error;
-    throw new ServiceOfflineError(`untrusted state: ${error.finding}`, true);
+    throw new UntrustedStateOffline(`untrusted state: ${error.finding}`, true);
   }
   if (!connection) throw new ServiceOfflineError("no weft service has run for this project yet");
   const lock = await inspectLock(paths);

@@ -9,7 +9,7 @@
  * @module
  */
 import { z } from "../lib/zod.ts";
-import { conflict, ERROR_CODES, type ErrorCode, invalid, WeftError } from "../errors.ts";
+import { conflict, ERROR_CODES, type ErrorCode, invalid, RESUMABLE_FAILURES, WeftError } from "../errors.ts";
 import type { AgentStep } from "./agent_task.ts";
 import type { StageCommit } from "./storage.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
@@ -29,9 +29,6 @@ import { fillPublishPath, slugOf } from "./publish_path.ts";
 import { isActive, type Source } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import { Question, type StageDef, type StepDef } from "./workflow/manifest.ts";
-
-/** The failures a person may resume with a retry: the agent call stopped, not the work. */
-export const RESUMABLE_FAILURES: readonly ErrorCode[] = ["RUN_INTERRUPTED", "MODEL_UNAVAILABLE"];
 
 /** The folder `{publishFolder}` names when weft.json does not say. */
 export const DEFAULT_PUBLISH_FOLDER = "docs/weft";

@@ -24,14 +24,29 @@ export function listingFor(endpoint: Endpoint, tools: readonly ToolDefinition[])
   return listing;
 }
 
+/**
+ * A tool's schemas as published, converted once for every endpoint that lists the tool: the conversion
+ * allocates far more than it keeps, and the heap it grows at start-up stays the service's size at rest.
+ */
+const SCHEMAS = new WeakMap<ToolDefinition, Pick<Tool, "inputSchema" | "outputSchema">>();
+
 function describeTool(tool: ToolDefinition, endpoint: Endpoint): Tool {
   const title = endpoint.presentation === "codex" ? `weft · ${tool.title}` : tool.title;
+  let schemas = SCHEMAS.get(tool);
+  if (!schemas) {
+    SCHEMAS.set(
+      tool,
+      schemas = {
+        inputSchema: publishedSchema(tool.input, "input") as Tool["inputSchema"],
+        outputSchema: outline(publishedSchema(tool.output, "output")) as Tool["outputSchema"],
+      },
+    );
+  }
   return {
     name: tool.name,
     title,
     description: tool.description,
-    inputSchema: publishedSchema(tool.input, "input") as Tool["inputSchema"],
-    outputSchema: outline(publishedSchema(tool.output, "output")) as Tool["outputSchema"],
+    ...schemas,
     annotations: annotationsFor(tool.effects),
   };
 }

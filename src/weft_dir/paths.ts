@@ -16,6 +16,8 @@ export interface WeftPaths {
   logs: string;
   /** Studio's session generation (`studio_sessions.ts`). */
   studioSessions: string;
+  /** The service's last answers to an IDE's opening requests, which `weft mcp` gives while the service starts. */
+  ideAnswers: string;
   /** Keeps the whole folder out of git: it holds tokens and answers. */
   gitignore: string;
 }
@@ -32,6 +34,7 @@ export function weftPaths(projectDir: string): WeftPaths {
     database: join(weftDir, "weft.db"),
     logs: join(weftDir, "logs"),
     studioSessions: join(weftDir, "studio.json"),
+    ideAnswers: join(weftDir, "ide_answers.json"),
     gitignore: join(weftDir, ".gitignore"),
   };
 }

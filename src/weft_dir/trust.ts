@@ -51,6 +51,7 @@ export async function verifyWeftDir(paths: WeftPaths, options: { readOnly?: bool
     paths.connection,
     paths.lock,
     paths.studioSessions,
+    paths.ideAnswers,
     paths.database,
     `${paths.database}-wal`,
     `${paths.database}-shm`,

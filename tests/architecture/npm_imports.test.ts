@@ -60,6 +60,14 @@ Deno.test("each npm package's values are imported by its one owning module of sr
   assert.deepEqual(misplaced, []);
 });
 
+Deno.test("deno.json names only packages the program imports: test- and build-only ones never reach a command", async () => {
+  // Deno installs every package deno.json names on the first run of any command (a newcomer's `weft init`
+  // fetched playwright-core), so the browser tests and the Studio build name theirs where they import them.
+  const config = JSON.parse(await Deno.readTextFile(resolve(SRC, "../deno.json")));
+  const named = Object.keys(config.imports).map((key) => packageOf(key)!).sort();
+  assert.deepEqual([...new Set(named)], Object.keys(OWNERS).sort());
+});
+
 Deno.test("the npm import scan tells value imports from type-only ones and names the package", () => {
   const source = [
     `import { z } from "zod";`,

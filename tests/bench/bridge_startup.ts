@@ -41,7 +41,7 @@ interface SpawnTiming {
  */
 async function spawnAndAsk(
   args: string[],
-  options: { listTools?: boolean; atAnswer?: () => void } = {},
+  options: { listTools?: boolean; atAnswer?: (pid: number) => void } = {},
 ): Promise<SpawnTiming> {
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
@@ -76,7 +76,7 @@ async function spawnAndAsk(
     }
     const ms = performance.now() - started;
     const cpuMs = processCpuMs(child.pid);
-    options.atAnswer?.();
+    options.atAnswer?.(child.pid);
     if (!buffered.includes('"result"') || buffered.includes('"error"')) {
       throw new Error(`a request failed: ${buffered.slice(0, 200)}`);
     }
@@ -127,9 +127,10 @@ export async function benchBridgeStartup(projectDir: string): Promise<void> {
  * The IDE's cold call: `weft mcp` spawned for a project whose service does not run, to `tools/list` answered
  * (the bridge starts the service on the way), against the bare stdio server spawned the same way. weft's
  * on-CPU time is the bridge's plus the service's it started, both at the answer; the detail says where the
- * wall time went (until the service was ready, the IDE's session opened and `initialize` answered) and each
- * process's share of the CPU. The project is used once before measuring, so each measured start finds a `.weft/` it
- * made, as a person's second day does.
+ * wall time went (`initialize` answered, the service ready, the IDE's session opened there) and each
+ * process's share of the CPU, with the service's whole start (at the end of the bridge's session). The
+ * project is used once before measuring, so each measured start finds a `.weft/` it made (and the service's
+ * answers the bridge recorded there), as a person's second day does.
  */
 export async function benchColdCall(): Promise<void> {
   const metric = "weft mcp spawn to tools/list, no service running (cold call)";
@@ -139,23 +140,34 @@ export async function benchColdCall(): Promise<void> {
   let servicePid: number | undefined;
   const coldSpawn = async () => {
     let serviceCpu: number | undefined;
-    let instanceId = "";
     const spawnedAt = Date.now();
     try {
       const timing = await spawnAndAsk(weft, {
         listTools: true,
-        atAnswer: () => {
-          const connection = JSON.parse(Deno.readTextFileSync(`${projectDir}/.weft/connection.json`));
-          servicePid = connection.pid;
-          instanceId = connection.instanceId;
-          serviceCpu = processCpuMs(servicePid!);
+        // The service may still be starting: it is found as the bridge's child, not by its connection file.
+        atAnswer: (bridgePid) => {
+          servicePid = childOf(bridgePid);
+          serviceCpu = servicePid === undefined ? undefined : processCpuMs(servicePid);
         },
       });
-      // When the service was ready, and when the IDE's initialize reached it, from its log's timestamps.
-      const events = Deno.readTextFileSync(`${projectDir}/.weft/logs/${instanceId}.jsonl`).trim().split("\n")
-        .map((text) => JSON.parse(text) as { at: string; event: string });
+      // The bridge ends its session before it exits, so the service has long been ready by now.
+      const connection = JSON.parse(Deno.readTextFileSync(`${projectDir}/.weft/connection.json`));
+      if (servicePid !== undefined && connection.pid !== servicePid) {
+        throw new Error(`the service that runs (pid ${connection.pid}) is not the one the bridge started`);
+      }
+      servicePid = connection.pid;
+      const serviceStartCpu = processCpuMs(servicePid!);
+      // When the service was ready, and when the IDE's session reached it, from its log's timestamps.
+      const events = Deno.readTextFileSync(`${projectDir}/.weft/logs/${connection.instanceId}.jsonl`).trim()
+        .split("\n").map((text) => JSON.parse(text) as { at: string; event: string });
       const since = (event: string) => Date.parse(events.find((e) => e.event === event)!.at) - spawnedAt;
-      return { ...timing, serviceCpu, readyMs: since("service.started"), sessionMs: since("session.opened") };
+      return {
+        ...timing,
+        serviceCpu,
+        serviceStartCpu,
+        readyMs: since("service.started"),
+        sessionMs: since("session.opened"),
+      };
     } finally {
       await stopService(servicePid);
     }
@@ -170,6 +182,7 @@ export async function benchColdCall(): Promise<void> {
     const sessionTimes: number[] = [];
     const bridgeCpu: number[] = [];
     const serviceCpu: number[] = [];
+    const serviceStartCpu: number[] = [];
     const bareCpu: number[] = [];
     for (let i = 0; i < N.spawns; i++) {
       const cold = await coldSpawn();
@@ -181,6 +194,7 @@ export async function benchColdCall(): Promise<void> {
         bridgeCpu.push(cold.cpuMs);
         serviceCpu.push(cold.serviceCpu);
       }
+      if (cold.serviceStartCpu !== undefined) serviceStartCpu.push(cold.serviceStartCpu);
       const bare = await spawnAndAsk(BARE, { listTools: true });
       bareTimes.push(bare.ms);
       if (bare.cpuMs !== undefined) bareCpu.push(bare.cpuMs);
@@ -196,11 +210,12 @@ export async function benchColdCall(): Promise<void> {
       1.5,
       {
         ...cpuDetail(weftCpu, bareCpu),
-        // Where the wall time goes: the service ready, the IDE's session opened there, initialize answered.
+        // Where the wall time goes: initialize answered, the service ready, the IDE's session opened there.
+        spawnToInitializeMs: median(initializeTimes),
         spawnToServiceReadyMs: median(readyTimes),
         spawnToSessionOpenedMs: median(sessionTimes),
-        spawnToInitializeMs: median(initializeTimes),
         ...(bridgeCpu.length ? { bridgeCpuMs: median(bridgeCpu), serviceCpuMs: median(serviceCpu) } : {}),
+        ...(serviceStartCpu.length ? { serviceWholeStartCpuMs: median(serviceStartCpu) } : {}),
       },
     );
   } catch (error) {
@@ -208,6 +223,24 @@ export async function benchColdCall(): Promise<void> {
   } finally {
     await removeTempDir(projectDir);
   }
+}
+
+/** The pid of a child of process `pid` that runs Deno (not git, say), from Linux's `/proc`, if it has one. */
+function childOf(pid: number): number | undefined {
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      // The fields after the command's name (which may hold spaces and parentheses): state, then ppid.
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (parent === pid && Deno.readLinkSync(`/proc/${entry.name}/exe`) === Deno.execPath()) {
+        return Number(entry.name);
+      }
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return undefined;
 }
 
 /** Stops the service a cold spawn started (SIGTERM, as `weft stop` sends) and waits until it is gone. */

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Browser } from "playwright-core";
+import type { Browser } from "../studio/support.ts";
 import { STUDIO_ASSETS } from "../../src/studio/assets.ts";
 import { StudioFiles } from "../../src/http/studio_files.ts";
 import { launchBrowser } from "../studio/support.ts";

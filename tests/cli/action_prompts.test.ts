@@ -51,4 +51,7 @@ Deno.test("a choice that allows other answers takes a written one after o; close
   ]);
   assert.match(shown(), /please type one of: 1/, "o is refused where the choice is closed");
   assert.match(shown(), /choose 1-2, o for other, or s to skip/);
+  // What the person types follows the bare prompt, never a hint.
+  assert.match(shown(), /\(Enter to skip\)\n> $/);
+  assert.doesNotMatch(shown(), /> \(Enter to skip\)/);
 });

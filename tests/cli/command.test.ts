@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { allCommands, main } from "../../src/cli/main.ts";
 import { parseInteger } from "../../src/cli/args.ts";
 import { CLI_ERROR_CODES, ERROR_CODES } from "../../src/errors.ts";
+import { moduleGraph, staticClosure } from "../support/module_graph.ts";
 
 /** Runs `weft ...args` in this process and collects what it printed on stdout and stderr. */
 async function weft(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -59,7 +60,7 @@ Deno.test("every command answers a usage error under --json with one error docum
     assert.equal(error.code, "USAGE", command.name);
     assert.match(error.message, /unknown option '--no-such-option'/, command.name);
     assert.equal(error.fix, `see \`weft ${command.name} --help\``);
-    assert.match(stderr, new RegExp(`weft ${command.name}: USAGE`), command.name);
+    assert.equal(stderr, "", `${command.name}: the error is printed once, on stdout`);
   }
 });
 
@@ -67,7 +68,8 @@ Deno.test("an unknown command or option suggests the nearest one", async () => {
   const command = await weft("florws", "--json");
   assert.equal(command.code, 2);
   assert.match(errorDocument(command.stdout).message, /unknown command "florws"; did you mean `flows`\?/);
-  assert.match(command.stderr, /fix: `weft help` lists the commands/);
+  assert.equal(command.stderr, "");
+  assert.match((await weft("florws")).stderr, /fix: `weft help` lists the commands/);
   const help = await weft("help", "atach");
   assert.equal(help.code, 2);
   assert.match(help.stderr, /did you mean `attach`\?/);
@@ -124,5 +126,24 @@ Deno.test("a --project that does not exist, or is a file, is refused by name and
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("every command that can prompt takes --no-interactive and --json, retry among them", async () => {
+  const graph = await moduleGraph();
+  const mainSource = await Deno.readTextFile(new URL("../../src/cli/main.ts", import.meta.url));
+  const modules = Object.fromEntries(
+    [...mainSource.matchAll(/^ {2}(\w+): async \(\) => \(await import\("\.\/([^"]+)"\)\)/gm)]
+      .map(([, name, path]) => [name, new URL(`../../src/cli/${path}`, import.meta.url).href]),
+  );
+  const prompt = new URL("../../src/cli/prompt.ts", import.meta.url).href;
+  const prompting = commands.map((command) => command.name)
+    .filter((name) => staticClosure(graph, [modules[name]]).has(prompt));
+  // The person who resumes a Run watches it go on and answers it, as after `weft flow`; trust asks y/N.
+  assert.deepEqual(prompting.sort(), ["attach", "flow", "retry", "trust"]);
+  for (const name of prompting) {
+    const { code, stdout } = await weft(name, "--no-interactive", "--json", "--help");
+    assert.equal(code, 0, `${name}: ${stdout}`);
+    assert.match(stdout, /--no-interactive +never prompt/, name);
   }
 });

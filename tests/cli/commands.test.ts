@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { runWeft, tempProject, withServedProject } from "../support/service.ts";
+import { runWeft, tempProject, WEFT, withServedProject } from "../support/service.ts";
 import { ESC, NOTES_ANSWER, NOTES_PROJECT } from "./support.ts";
 
 const json = (stdout: string) => JSON.parse(stdout);
@@ -15,7 +15,7 @@ Deno.test("the commands report an offline service and usage errors with their co
     const offline = await runWeft(["runs"], { cwd });
     assert.equal(offline.code, 3);
     assert.match(offline.stderr, /SERVICE_OFFLINE/);
-    assert.match(offline.stderr, /fix: .*weft start/);
+    assert.match(offline.stderr, new RegExp(`fix: .*${WEFT} start`));
     const offlineJson = await runWeft(["artifacts", "--json"], { cwd });
     assert.equal(offlineJson.code, 3);
     assert.equal(json(offlineJson.stdout).error.code, "SERVICE_OFFLINE");
@@ -42,6 +42,15 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
       assert.equal(notes.source, "project");
     });
 
+    await t.step("flow with a mistyped workflow name suggests the nearest one", async () => {
+      const { code, stdout } = await runWeft(["flow", "nots", "--intent", "x", "--json"], { cwd });
+      assert.equal(code, 1);
+      const { error } = json(stdout);
+      assert.equal(error.code, "NOT_FOUND");
+      assert.match(error.message, /did you mean "notes"\?$/);
+      assert.match(error.fix, /^weft flow notes /);
+    });
+
     let runId = "";
     await t.step("flow reads the intent from stdin and leaves the Run waiting (exit 0)", async () => {
       const { code, stdout, stderr } = await runWeft(["flow", "notes", "--intent-file", "-", "--json"], {
@@ -61,7 +70,7 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
     await t.step("attach without a terminal shows what the Run asks and exits 0", async () => {
       const { code, stdout } = await runWeft(["attach", runId], { cwd });
       assert.equal(code, 0);
-      assert.match(stdout, new RegExp(`answer with: weft attach ${runId}`));
+      assert.match(stdout, new RegExp(`answer with: ${WEFT} attach ${runId}`));
       assert.match(stdout, /audience +Who reads these notes\?/);
       assert.match(stdout, /--answer-json -/);
       assert.ok(!stdout.includes(ESC), stdout);
@@ -111,7 +120,24 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
       const human = await runWeft(["run", runId], { cwd });
       assert.match(human.stdout, /Timeline/);
       assert.match(human.stdout, /artifact_committed/);
-      assert.match(human.stdout, /see what it committed: weft artifacts --flow notes/);
+      assert.match(human.stdout, new RegExp(`see what it committed: ${WEFT} artifacts --flow notes`));
+    });
+
+    await t.step("run uses the output's width and never cuts an id a person pastes", async () => {
+      const { timeline } = json((await runWeft(["run", runId, "--json"], { cwd })).stdout);
+      const ids = timeline.flatMap((event: Record<string, unknown>) =>
+        Object.entries(event).filter(([key]) => key.endsWith("Id")).map(([, id]) => id as string)
+      );
+      assert.ok(ids.some((id: string) => id.startsWith("rec_")), JSON.stringify(timeline));
+      for (const columns of ["250", "60"]) {
+        const { stdout } = await runWeft(["run", runId], { cwd, env: { COLUMNS: columns } });
+        for (const id of ids) assert.ok(stdout.includes(id), `COLUMNS=${columns}: ${id} whole in\n${stdout}`);
+        const timelineLines = stdout.slice(stdout.indexOf("Timeline")).split("\n");
+        const widest = Math.max(...timelineLines.map((line) => [...line].length));
+        if (columns === "250") {
+          assert.ok(widest > 120 && widest <= 250, `the wide output is used (${widest}):\n${stdout}`);
+        }
+      }
     });
 
     let artifactId = "";
@@ -197,7 +223,9 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
       const page = await runWeft(["runs", "--flow", "notes", "--limit", "2"], { cwd });
       assert.equal(page.code, 0);
       assert.match(page.stdout, /^RUN +FLOW +VERSION +STATUS +AT +UPDATED +INTENT/m);
-      const next = page.stdout.match(/next page: weft runs --flow notes --limit 2 --cursor (\S+)/);
+      const next = page.stdout.match(
+        new RegExp(`next page: ${WEFT} runs --flow notes --limit 2 --cursor (\\S+)`),
+      );
       assert.ok(next, page.stdout);
       const rest = await runWeft(["runs", "--flow", "notes", "--limit", "2", "--cursor", next[1], "--json"], {
         cwd,

@@ -11,9 +11,10 @@ import { scaffold } from "../../src/cli/init.ts";
 import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
 import { readProjectSources } from "../../src/engine/workflow/source.ts";
 import TEMPLATE from "../../src/cli/init_template.json" with { type: "json" };
-import { runWeft, tempProject, withServedProject } from "../support/service.ts";
+import { runWeft, tempProject, WEFT, withServedProject } from "../support/service.ts";
 
 const SCHEMA_TEXT = await Deno.readTextFile(new URL("../../schema/workflow.schema.json", import.meta.url));
+const CONFIG_SCHEMA_TEXT = await Deno.readTextFile(new URL("../../schema/weft.schema.json", import.meta.url));
 
 /** Runs `weft init ...args` in `cwd`. */
 const init = (cwd: string, ...args: string[]) => runWeft(["init", ...args], { cwd });
@@ -51,7 +52,7 @@ Deno.test("init in an empty project: the workflow loads, its $schema resolves, a
     const cwd = served.projectDir;
     assert.match(printed, /created +workflows\/release-note\/workflow\.json/);
     assert.match(printed, /created +workflows\/workflow\.schema\.json/);
-    assert.match(printed, /run it: weft flow release-note --intent "what this Run is for"/);
+    assert.match(printed, new RegExp(`run it: ${WEFT} flow release-note --intent "what this Run is for"`));
 
     // `$schema` is resolved as an editor does: relative to the manifest's own folder.
     const manifestPath = join(cwd, "workflows/release-note/workflow.json");
@@ -98,6 +99,23 @@ Deno.test("init in an empty project: the workflow loads, its $schema resolves, a
   });
 });
 
+Deno.test("init gives weft.json a schema in the project: the $schema docs/models.md shows resolves and validates its example", async () => {
+  const cwd = await tempProject();
+  try {
+    assert.equal((await init(cwd)).code, 0);
+    const docs = await Deno.readTextFile(new URL("../../docs/models.md", import.meta.url));
+    const example = JSON.parse(/```json\n(\{\n {2}"\$schema"[\s\S]*?)```/.exec(docs)![1]);
+    assert.equal(example.$schema, "./workflows/weft.schema.json");
+    const written = await Deno.readTextFile(join(cwd, example.$schema));
+    assert.equal(written, CONFIG_SCHEMA_TEXT, "the schema weft itself publishes");
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(written));
+    assert.ok(validate(example), JSON.stringify(validate.errors));
+    assert.ok(!validate({ models: { default: { provider: "nobody", model: "m" } } }), "and it checks");
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
 Deno.test("init writes only workflows/: no .weft/, no service", async () => {
   const cwd = await tempProject();
   try {
@@ -108,11 +126,13 @@ Deno.test("init writes only workflows/: no .weft/, no service", async () => {
       files: [
         { path: "workflows/notes/workflow.json", status: "created" },
         { path: "workflows/workflow.schema.json", status: "created" },
+        { path: "workflows/weft.schema.json", status: "created" },
       ],
       next: 'weft flow notes --intent "what this Run is for"',
     });
     assert.deepEqual(Object.keys(await snapshot(cwd)).sort(), [
       "workflows/notes/workflow.json",
+      "workflows/weft.schema.json",
       "workflows/workflow.schema.json",
     ]);
     const status = await runWeft(["status", "--json"], { cwd });
@@ -139,7 +159,9 @@ Deno.test("init refuses to overwrite a workflow, and a refusal writes nothing", 
         fix: "edit workflows/notes/workflow.json, or choose another name: weft init <name>",
       },
     });
-    assert.match(refused.stderr, /weft init: WORKFLOW_EXISTS: .*\n {2}fix: edit workflows\/notes/);
+    assert.equal(refused.stderr, "", "the error is printed once, on stdout");
+    const told = await init(cwd, "notes");
+    assert.match(told.stderr, /weft init: WORKFLOW_EXISTS: .*\n {2}fix: edit workflows\/notes/);
     assert.deepEqual(await snapshot(cwd), before, "the refusal changed nothing, not even the schema");
 
     const builtIn = await init(cwd, "intent", "--json");
@@ -173,13 +195,19 @@ Deno.test("init refuses a name that is no workflow id, with a usage error and no
 });
 
 Deno.test("init rewrites the schema only when it differs, and says which it did", async () => {
-  const cwd = await tempProject({ "workflows/workflow.schema.json": '{ "from": "an older weft" }' });
+  const cwd = await tempProject({
+    "workflows/workflow.schema.json": '{ "from": "an older weft" }',
+    "workflows/weft.schema.json": CONFIG_SCHEMA_TEXT,
+  });
   try {
     const updated = await init(cwd, "--json");
     assert.equal(updated.code, 0);
     assert.deepEqual(JSON.parse(updated.stdout), {
       workflow: null,
-      files: [{ path: "workflows/workflow.schema.json", status: "updated" }],
+      files: [
+        { path: "workflows/workflow.schema.json", status: "updated" },
+        { path: "workflows/weft.schema.json", status: "unchanged" },
+      ],
       next: "weft init NAME",
     });
     assert.equal(await Deno.readTextFile(join(cwd, "workflows/workflow.schema.json")), SCHEMA_TEXT);
@@ -191,7 +219,7 @@ Deno.test("init rewrites the schema only when it differs, and says which it did"
       unchanged.stdout,
       /unchanged workflows\/workflow\.schema\.json +already weft [\d.]+'s schema/,
     );
-    assert.match(unchanged.stdout, /scaffold a workflow: weft init NAME/);
+    assert.match(unchanged.stdout, new RegExp(`scaffold a workflow: ${WEFT} init NAME`));
     assert.deepEqual((await Deno.stat(join(cwd, "workflows/workflow.schema.json"))).mtime, mtime);
 
     const doctor = await runWeft(["doctor", "--json"], { cwd });
@@ -202,7 +230,7 @@ Deno.test("init rewrites the schema only when it differs, and says which it did"
     const note = JSON.parse(stale.stdout).findings.find((f: { check: string }) => f.check === "schema");
     assert.equal(note.state, "note");
     assert.match(note.message, /differs from weft [\d.]+'s/);
-    assert.equal(note.fix, "weft init  (rewrites only that file)");
+    assert.equal(note.fix, "weft init  (rewrites only the schemas that differ)");
   } finally {
     await Deno.remove(cwd, { recursive: true });
   }

@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { call, closeClient, mcpClient, runWeft, withServedProject } from "../support/service.ts";
+import { call, closeClient, mcpClient, runWeft, WEFT, withServedProject } from "../support/service.ts";
 import { ESC, NOTES_PROJECT, Terminal } from "./support.ts";
 
 Deno.test("on a terminal, flow attaches and the person answers questions and a confirmation", async () => {
@@ -19,7 +19,7 @@ Deno.test("on a terminal, flow attaches and the person answers questions and a c
       await terminal.type("2");
       seen = await terminal.waitFor("> ", seen);
       await terminal.type("Faster starts");
-      seen = await terminal.waitFor("> (Enter to skip) ", seen);
+      seen = await terminal.waitFor("> ", await terminal.waitFor("(Enter to skip)", seen));
       await terminal.type("");
 
       const context = await terminal.waitFor("Please confirm:", seen);
@@ -46,11 +46,14 @@ Deno.test("on a terminal, flow attaches and the person answers questions and a c
       await terminal.type("Users");
       seen = await terminal.waitFor("> ", seen);
       await terminal.type("Faster starts for everyone");
-      seen = await terminal.waitFor("> (Enter to skip) ", seen);
+      seen = await terminal.waitFor("> ", await terminal.waitFor("(Enter to skip)", seen));
       await terminal.type("Thanks to all");
       seen = await terminal.waitFor("confirm (y) or revise (r)? ", seen);
       await terminal.type("y");
-      await terminal.waitFor("see what it committed: weft artifacts --flow notes", seen);
+      await terminal.waitFor(
+        "main.ts artifacts --flow notes",
+        await terminal.waitFor("see what it committed: ", seen),
+      );
       assert.equal(await terminal.exit(), 0);
       assert.ok(!terminal.output.includes(ESC), "NO_COLOR must turn colour off");
 
@@ -100,7 +103,7 @@ Deno.test("attach shows a live indicator while an agent works; Ctrl-C detaches; 
       await terminal.interrupt();
       assert.equal(await terminal.exit(), 0, "Ctrl-C detaches without an error");
       assert.match(terminal.output, /detached; the Run goes on/);
-      assert.match(terminal.output, new RegExp(`weft attach ${run.runId}`));
+      assert.match(terminal.output, new RegExp(`${WEFT} attach ${run.runId}`));
       const after = await call<{ run: { status: string } }>(ide, "get_run", { runId: run.runId });
       assert.equal(after.run.status, "waiting", "detaching leaves the Run as it is");
 

@@ -3,7 +3,7 @@
  * ones, `weft runs` and `weft run` show a Run's version, and `weft move` moves a waiting Run or says why not.
  */
 import assert from "node:assert/strict";
-import { runWeft, serve, tempProject } from "../support/service.ts";
+import { runWeft, serve, tempProject, WEFT } from "../support/service.ts";
 import { humanFlow, workflowFiles } from "../support/workflows.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -34,17 +34,23 @@ Deno.test("flows, runs and run show versions; move moves a waiting Run or refuse
     assert.notEqual(current.version, run.version);
     assert.equal(current.olderActiveRuns, 1);
     assert.match(flows.stdout, new RegExp(`notes\\s+ready\\s+project\\s+${current.version}\\s+1\\s`));
-    assert.match(flows.stdout, /weft move RUN/);
+    assert.match(flows.stdout, new RegExp(`${WEFT} move RUN`));
 
     const runs = await runWeft(["runs"], { cwd });
     assert.match(runs.stdout, new RegExp(`${run.runId}\\s+notes\\s+${run.version}\\s+waiting`));
     const shown = await runWeft(["run", run.runId], { cwd });
     assert.match(shown.stdout, new RegExp(`version\\s+${run.version}`));
-    assert.match(shown.stdout, new RegExp(`the workflow is now ${current.version}.*weft move ${run.runId}`));
+    assert.match(
+      shown.stdout,
+      new RegExp(`the workflow is now ${current.version}.*${WEFT} move ${run.runId}`),
+    );
 
     const moved = await runWeft(["move", run.runId, "--json"], { cwd });
     assert.equal(moved.code, 0, moved.stderr);
     assert.equal(json(moved.stdout).run.version, current.version);
+    const again = await runWeft(["move", run.runId], { cwd });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, new RegExp(`^nothing moved: ${run.runId} already runs the current version`));
 
     await write(manifest((stage) => stage.steps.ask.questions[0].id = "headline"));
     const refused = await runWeft(["move", run.runId], { cwd });

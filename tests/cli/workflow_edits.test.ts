@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { runWeft, serve, tempProject } from "../support/service.ts";
+import { runWeft, serve, tempProject, WEFT } from "../support/service.ts";
 import { humanFlow, REVIEW_ANSWER, workflowFiles } from "../support/workflows.ts";
 
 const REVIEW = humanFlow({ name: "review", title: "Review", description: "Asks, checks, confirms." });
@@ -23,10 +23,16 @@ Deno.test("a workflow broken while the service runs: the advice is true, and a w
     const refused = await runWeft(["flow", "review", "--intent", "another"], { cwd });
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /INVALID_REQUEST: workflow "review" is unavailable/);
-    assert.match(refused.stderr, /fix: fix workflow "review" as `weft flows` shows .*without a restart/);
+    assert.match(
+      refused.stderr,
+      new RegExp(`fix: fix workflow "review" as \`${WEFT} flows\` shows .*without a restart`),
+    );
 
     const flows = await runWeft(["flows"], { cwd });
-    assert.match(flows.stdout, /after fixing a workflow: weft flows {2}\(edits apply without a restart\)/);
+    assert.match(
+      flows.stdout,
+      new RegExp(`after fixing a workflow: ${WEFT} flows {2}\\(edits apply without a restart\\)`),
+    );
     const doctor = await runWeft(["doctor"], { cwd });
     assert.match(doctor.stdout, /the service picks up edits without a restart/);
     for (const output of [refused.stderr, flows.stdout, doctor.stdout]) {

@@ -112,3 +112,31 @@ Deno.test("weft mcp answers with a JSON-RPC error when no service can start, and
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("requests in flight when stdin closes are answered before weft mcp exits", async () => {
+  const projectDir = await tempProject();
+  const served = await serve(projectDir);
+  const bridge = spawnBridge(projectDir);
+  try {
+    // What `printf '<initialize>\n<tools/list>\n' | weft mcp` sends: both lines, then the end of input.
+    const lines = [
+      initializeRequest("ide"),
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    ].map((message) => JSON.stringify(message) + "\n").join("");
+    const writer = bridge.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(lines));
+    await writer.close();
+    const output = await within("weft mcp to answer and exit", bridge.output());
+    assert.equal(output.code, 0);
+    const answers = new TextDecoder().decode(output.stdout).trim().split("\n").map((line) =>
+      JSON.parse(line)
+    );
+    assert.deepEqual(answers.map((answer) => answer.id), [1, 2]);
+    assert.ok(answers[0].result.serverInfo, JSON.stringify(answers[0]));
+    assert.ok(answers[1].result.tools.length, JSON.stringify(answers[1]));
+  } finally {
+    await served.stop();
+    await Deno.remove(projectDir, { recursive: true });
+  }
+});

@@ -24,7 +24,7 @@ Deno.test("weft config prints a parseable entry per IDE, without the token, and 
   try {
     const offline = await runWeft(["config", "codex", "--http", "--project", projectDir]);
     assert.notEqual(offline.code, 0, "the HTTP form needs the port of a service that has run");
-    assert.match(offline.stderr, /weft start/);
+    assert.match(offline.stderr, /run -A main\.ts start --project /);
     assert.equal((await runWeft(["config", "emacs", "--project", projectDir])).code, 2);
 
     const served = await serve(projectDir);

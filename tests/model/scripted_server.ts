@@ -56,23 +56,17 @@ export function scriptedServer(
   const abort = new AbortController();
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, signal: abort.signal, onListen: () => {} },
-    async (request) => {
+    async (request, info) => {
       const receivedAt = performance.now();
       const gone = new AbortController();
-      let watching = false;
+      // The response could not be delivered: the client went away. (Deno.serve's request.signal would also
+      // abort after every delivered response, and warns when read.)
+      info.completed.catch(() => gone.abort());
       const recorded: RecordedRequest = {
         path: new URL(request.url).pathname,
         headers: Object.fromEntries(request.headers),
         body: await request.json().catch(() => ({})),
-        // Watched only by the suites that wait for an abort: Deno warns about the signal once it is read.
-        get signal() {
-          if (!watching) {
-            watching = true;
-            if (request.signal.aborted) gone.abort();
-            else request.signal.addEventListener("abort", () => gone.abort(), { once: true });
-          }
-          return gone.signal;
-        },
+        signal: gone.signal,
         gone: () => gone.abort(),
         receivedAt,
       };

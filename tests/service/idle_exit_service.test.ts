@@ -21,6 +21,7 @@ import {
   serve,
   type ServedProject,
   tempProject,
+  trustProject,
 } from "../support/service.ts";
 import { eventually, within } from "../support/deadline.ts";
 import { scriptedServer } from "../model/scripted_server.ts";
@@ -119,6 +120,7 @@ Deno.test("idle exit: a model turn of the service's own keeps it with no session
   });
   const userDir = await Deno.makeTempDir({ prefix: "weft-user-" });
   try {
+    await trustProject(dir, userDir);
     const served = await serve(dir, { extraArgs: IDLE_EXIT, env: { XDG_CONFIG_HOME: userDir } });
     const person = await mcpClient(served, "/internal/mcp");
     const { run } = await call<{ run: RunView }>(person, "flow", {

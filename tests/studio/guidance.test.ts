@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Locator, Page } from "playwright-core";
+import type { Locator, Page } from "./support.ts";
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { ArtifactView, RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, type ServedProject, withServedProject } from "../support/service.ts";

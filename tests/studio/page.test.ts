@@ -10,7 +10,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Locator, Page } from "playwright-core";
+import type { Locator, Page } from "./support.ts";
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { eventually } from "../support/deadline.ts";

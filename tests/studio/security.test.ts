@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "./support.ts";
 import { serviceFiles, withServedProject } from "../support/service.ts";
 import { initializeRequest, PROTOCOL_VERSION } from "../support/jsonrpc.ts";
 import {

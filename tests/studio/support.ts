@@ -1,3 +1,5 @@
+// deno-lint-ignore-file no-import-prefix -- playwright-core is test-only: named here, not in deno.json,
+// since Deno installs every package deno.json names on any command's first run.
 /**
  * Support of the browser tests: Debian's Chromium driven by playwright-core, one browser per test file, a fresh
  * profile per launch, a context per person, deadlines on every wait, and screenshots written as test output.
@@ -5,7 +7,15 @@
  * @module
  */
 
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Locator,
+  type Page,
+} from "npm:playwright-core@1.65.1";
+
+export type { Browser, BrowserContext, Locator, Page };
 import { eventually, WAIT_MS } from "../support/deadline.ts";
 import type { ServedProject } from "../support/service.ts";
 

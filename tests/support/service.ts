@@ -12,6 +12,12 @@ import { StreamText, within } from "./deadline.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
+/**
+ * How weft prints its own commands for a person when run from this checkout (there is no `weft` on PATH),
+ * as a regular expression's source.
+ */
+export const WEFT = `npx -y deno@${Deno.version.deno} run -A ${MAIN}`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** The `deno` arguments that run this checkout's program; a test of another build passes its own. */
 const CHECKOUT = ["run", "-A", MAIN];
 

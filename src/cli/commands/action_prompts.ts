@@ -99,8 +99,10 @@ async function pickOption(q: Question & { options: { id: string; label: string }
 }
 
 async function typeText(q: Question, prompter: Prompter): Promise<QuestionAnswer | null> {
+  // The hint goes on a line of its own: after the prompt it would stay in front of what the person types.
+  if (q.isSkippable) prompter.write(paint("dim", "  (Enter to skip)", prompter.output) + "\n");
   while (true) {
-    const typed = await prompter.line(q.isSkippable ? "> (Enter to skip) " : "> ");
+    const typed = await prompter.line("> ");
     if (typed === null) return null;
     if (typed.trim()) return { questionId: q.id, isSkipped: false, answer: typed.trim() };
     if (q.isSkippable) return { questionId: q.id, isSkipped: true };

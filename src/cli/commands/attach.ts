@@ -14,7 +14,7 @@ import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
 import { CommandFailure } from "../failure.ts";
 import { elapsed, hint, paint, printJson, type Stream } from "../format.ts";
-import { Prompter } from "../prompt.ts";
+import { PROMPT_OPTIONS, Prompter, promptsHere } from "../prompt.ts";
 import { describeAction, promptAnswer } from "./action_prompts.ts";
 import { describeReasons, NO_CONTEXT, type RunContext, runContext } from "./run_context.ts";
 import { withClient } from "./client.ts";
@@ -133,7 +133,7 @@ waits for and for how long; Ctrl-C detaches and the Run goes on.
 Without a terminal (or with --no-interactive or --json) it never prompts: it stops at the first
 wait, prints what the Run asks and exits 0.`,
   options: {
-    "no-interactive": { type: "boolean", help: "never prompt: stop at the first wait" },
+    ...PROMPT_OPTIONS,
     "answer-json": {
       type: "string",
       arg: "FILE|-",
@@ -164,7 +164,7 @@ then follow on, stopping at the next wait`,
       value: await readJsonSource(options["answer-json"], "--answer-json"),
       actionId: options.action,
     };
-    const interactive = !answer && !json && !options["no-interactive"] && Deno.stdin.isTerminal();
+    const interactive = !answer && promptsHere(options, json);
     const progress = json ? Deno.stderr : Deno.stdout;
     const { run, context } = await withClient(projectDir, async (client) => {
       const current = await getRun(client, runId);

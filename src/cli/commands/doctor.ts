@@ -24,7 +24,7 @@ import { ModelConfig } from "../../model/config.ts";
 import { checkRole } from "../../model/probe.ts";
 import { reviewOf } from "../../model/trust_review.ts";
 import { withClient } from "./client.ts";
-import { SCHEMA_PATH, WORKFLOW_SCHEMA_TEXT } from "../init.ts";
+import { CONFIG_SCHEMA_PATH, PROJECT_SCHEMAS } from "../init.ts";
 import { VERSION } from "../../version.ts";
 
 /** One thing doctor found: fine, worth knowing, or a problem, with the command that fixes it. */
@@ -248,26 +248,29 @@ function workflowFindings(workflows: Loading[]): Finding[] {
 }
 
 /**
- * The schema `weft init` wrote for editors: weft never rewrites it by itself, so after an upgrade it may
- * describe an older manifest. A project without it has nothing to report.
+ * The schemas `weft init` wrote for editors: weft never rewrites them by itself, so after an upgrade they may
+ * describe an older format. A schema the project does not have is nothing to report.
  */
 async function schemaFindings(projectDir: string): Promise<Finding[]> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(join(projectDir, SCHEMA_PATH));
-  } catch {
-    return [];
+  const findings: Finding[] = [];
+  for (const { path, text: expected } of PROJECT_SCHEMAS) {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(join(projectDir, path));
+    } catch {
+      continue;
+    }
+    findings.push(
+      text === expected ? { check: "schema", state: "ok", message: `${path} is weft ${VERSION}'s` } : {
+        check: "schema",
+        state: "note",
+        message: `${path} differs from weft ${VERSION}'s (an older weft wrote it, or it was edited); ` +
+          "editors may flag valid fields or miss wrong ones",
+        fix: "weft init  (rewrites only the schemas that differ)",
+      },
+    );
   }
-  if (text === WORKFLOW_SCHEMA_TEXT) {
-    return [{ check: "schema", state: "ok", message: `${SCHEMA_PATH} is weft ${VERSION}'s` }];
-  }
-  return [{
-    check: "schema",
-    state: "note",
-    message: `${SCHEMA_PATH} differs from weft ${VERSION}'s (an older weft wrote it, or it was edited); ` +
-      "editors may flag valid fields or miss wrong ones",
-    fix: "weft init  (rewrites only that file)",
-  }];
+  return findings;
 }
 
 /**
@@ -313,7 +316,7 @@ async function modelFindings(projectDir: string, workflows: WorkflowView[]): Pro
             ? "weft trust  (shows what weft.json asks for, then asks)"
             : resolved.ok
             ? "see docs/models.md"
-            : "correct weft.json against schema/weft.schema.json",
+            : `correct weft.json against ${CONFIG_SCHEMA_PATH} (weft init writes it)`,
         };
       }
       // Only an entry the person configured or trusted is ever dialled.

@@ -5,10 +5,15 @@
  * @module
  */
 
-import type { RunView } from "../../engine/views.ts";
+import type { WeftClient } from "../../client/connect.ts";
+import type { RunView, WorkflowView } from "../../engine/views.ts";
+import { WeftError } from "../../errors.ts";
 import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
+import { CommandFailure } from "../failure.ts";
+import { nearest } from "../suggest.ts";
 import { follow, report } from "./attach.ts";
+import { PROMPT_OPTIONS, promptsHere } from "../prompt.ts";
 import { withClient } from "./client.ts";
 import { blameBrokenWorkflow, NO_CONTEXT, runContext } from "./run_context.ts";
 import { readSource } from "./input.ts";
@@ -32,7 +37,7 @@ instead of running \`weft flow\` again.`,
       arg: "FILE|-",
       help: "read the intent from a file, or from stdin with -",
     },
-    "no-interactive": { type: "boolean", help: "never prompt: print the Run and exit" },
+    ...PROMPT_OPTIONS,
   },
   json: 'print { "run": RunView }; progress goes to stderr',
   notes:
@@ -51,13 +56,13 @@ instead of running \`weft flow\` again.`,
     }
     const intent = options.intent ?? (await readSource(options["intent-file"]!, "--intent-file")).trim();
     if (!intent.trim()) throw new UsageError("the intent is blank; say what you want done");
-    const interactive = !json && !options["no-interactive"] && Deno.stdin.isTerminal();
+    const interactive = promptsHere(options, json);
     const progress = json ? Deno.stderr : Deno.stdout;
     const say = (line: string) => progress.writeSync(new TextEncoder().encode(line + "\n"));
     const { run, context } = await withClient(projectDir, async (client) => {
       const { run: started } = await client.call<{ run: RunView }>("flow", { flowName, intent })
         .catch(async (error) => {
-          throw await blameBrokenWorkflow(client, flowName, error);
+          throw await suggestWorkflow(client, flowName, await blameBrokenWorkflow(client, flowName, error));
         });
       say(`started ${started.runId} (${started.flowName})`);
       const run = interactive ? await follow(client, started, { interactive, progress }) : started;
@@ -67,3 +72,17 @@ instead of running \`weft flow\` again.`,
     return exitCodeFor(run);
   },
 });
+
+/** A workflow name that exists nowhere is answered with the nearest one there is, as a mistyped command is. */
+async function suggestWorkflow(client: WeftClient, name: string, error: unknown): Promise<unknown> {
+  if (!(error instanceof WeftError) || error.code !== "NOT_FOUND") return error;
+  const { workflows } = await client.call<{ workflows: WorkflowView[] }>("list_workflows")
+    .catch(() => ({ workflows: [] as WorkflowView[] }));
+  const meant = nearest(name, workflows.map((workflow) => workflow.name));
+  if (!meant) return error;
+  return new CommandFailure(
+    "NOT_FOUND",
+    `${error.message}; did you mean "${meant}"?`,
+    `weft flow ${meant} … (\`weft flows\` lists the workflows of this project)`,
+  );
+}

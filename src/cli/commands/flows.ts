@@ -59,7 +59,9 @@ of the current definition; OLDER RUNS counts the active Runs that still run an e
       console.log(hint("Runs on an older version finish on it; to move one", "weft move RUN"));
     }
     if (workflows.some((w) => !w.available)) {
-      console.log(hint("after fixing a workflow", "weft flows  (edits apply without a restart)"));
+      console.log(
+        hint("after fixing a workflow", "weft flows", Deno.stdout, "(edits apply without a restart)"),
+      );
     }
     return 0;
   },

@@ -41,20 +41,26 @@ never intents, answers or tokens.`,
         console.log(json ? JSON.stringify(line) : human(line));
       }
     };
-    show(await tail.read());
-    if (!options.follow) return EXIT.OK;
-    // The logs are files the service appends to: wait on the file system's change events, not on a timer.
+    // Listening before the first line is shown: a Ctrl-C as soon as lines appear must end it cleanly too.
     let watcher: Deno.FsWatcher | undefined;
     let stopped = false;
-    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    for (const signal of options.follow ? ["SIGINT", "SIGTERM"] as const : []) {
       Deno.addSignalListener(signal, () => {
         stopped = true;
         watcher?.close();
       });
     }
+    show(await tail.read());
+    if (!options.follow) return EXIT.OK;
+    // The logs are files the service appends to: wait on the file system's change events, not on a timer.
     while (!stopped) {
       const watched = await nearestFolder(tail.dir);
       watcher = Deno.watchFs(watched, { recursive: false });
+      // A signal while the folder was looked up closed the watcher before this one: nothing would close it.
+      if (stopped) {
+        watcher.close();
+        break;
+      }
       // Lines written before the watch began are read now; later ones raise events.
       show(await tail.read());
       for await (const _event of watcher) {

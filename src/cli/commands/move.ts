@@ -26,5 +26,11 @@ says exactly what does not fit. The move is recorded on the Run's timeline.`,
     CONFLICT:
       "the Run goes on under its own version; answer it as it is, or cancel it with `weft cancel RUN`",
   },
-  run: (input) => changeRun(input, "move_run", "weft runs --status waiting"),
+  run: (input) =>
+    changeRun(input, "move_run", "weft runs --status waiting", {
+      outcome: (before, after) =>
+        before.version === after.version
+          ? `nothing moved: ${after.runId} already runs the current version of "${after.flowName}"`
+          : `moved ${after.runId} to the current version of "${after.flowName}"`,
+    }),
 });

@@ -7,7 +7,17 @@
 import type { RunEventView, RunView, WorkflowView } from "../../engine/views.ts";
 import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
-import { hint, paint, printJson, relativeTime, table, truncate } from "../format.ts";
+import {
+  hint,
+  outputWidth,
+  paint,
+  printJson,
+  relativeTime,
+  table,
+  tableLayout,
+  truncate,
+  visibleWidth,
+} from "../format.ts";
 import { describeReasons, NO_CONTEXT, runContext } from "./run_context.ts";
 import { withClient } from "./client.ts";
 import { describeRun, exitCodeFor } from "./run_view.ts";
@@ -58,28 +68,53 @@ asked and answered with the source they came through, agent calls, commits, erro
 /** The fields every event has, shown in their own columns rather than among the details. */
 const COLUMNS = new Set(["seq", "at", "type", "stageName", "stepName"]);
 
+/** The narrowest the details may get: a narrower terminal wraps lines rather than hide them. */
+const MIN_DETAILS = 40;
+
 function timeline(events: RunEventView[]): string {
   const now = new Date();
-  return table(
-    ["#", "WHEN", "EVENT", "AT", "DETAILS"],
-    events.map((event) => [
-      String(event.seq),
-      relativeTime(event.at, now),
-      event.type,
-      event.stageName ? `${event.stageName}/${event.stepName ?? ""}` : "",
-      truncate(details(event), 80),
-    ]),
-  );
+  const rows = events.map((event) => [
+    String(event.seq),
+    relativeTime(event.at, now),
+    event.type,
+    event.stageName ? `${event.stageName}/${event.stepName ?? ""}` : "",
+  ]);
+  const header = ["#", "WHEN", "EVENT", "AT", "DETAILS"];
+  // The details take what the terminal leaves them, one line per field where they do not fit on one.
+  const { lastColumn } = tableLayout(header, rows.map((row) => [...row, ""]));
+  const width = Math.max(MIN_DETAILS, outputWidth() - lastColumn);
+  return table(header, rows.map((row, i) => [...row, wrapFields(fields(events[i], width), width)]));
 }
 
-function details(event: RunEventView): string {
-  // A publication's outcome reads as a sentence: where it wrote, or why it left the file alone.
+/** The event's own fields as `key=value`: an id whole (a person pastes it), any other value cut to `width`. */
+function fields(event: RunEventView, width: number): string[] {
+  // A publication's outcome reads as a sentence (where it wrote, or why it left the file), wrapped by word.
+  const sentence = publicationSentence(event);
+  if (sentence !== undefined) return sentence.split(" ");
+  return Object.entries(event).filter(([key]) => !COLUMNS.has(key)).map(([key, value]) => {
+    const text = `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`;
+    return typeof value === "string" && /Id$/.test(key) ? text : truncate(text, width);
+  });
+}
+
+/** Fields joined by spaces, a new line wherever the next would pass `width`. */
+function wrapFields(fields: string[], width: number): string {
+  const lines: string[] = [];
+  for (const field of fields) {
+    const last = lines.length - 1;
+    if (last >= 0 && visibleWidth(lines[last]) + 1 + visibleWidth(field) <= width) lines[last] += " " + field;
+    else lines.push(field);
+  }
+  return lines.join("\n");
+}
+
+/** What a publication event says, in words; undefined for other events. */
+function publicationSentence(event: RunEventView): string | undefined {
   if (event.type === "artifact_published") return `wrote ${event.path}`;
   if (event.type === "publish_skipped") return String(event.message);
   if (event.type === "publish_failed") {
     const error = event.error as { code?: string; message?: string };
     return `${error.code}: ${error.message}`;
   }
-  return Object.entries(event).filter(([key]) => !COLUMNS.has(key))
-    .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(" ");
+  return undefined;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { WeftClient } from "../../client/connect.ts";
 import type { RunView } from "../../engine/views.ts";
 import { UsageError } from "../args.ts";
 import { EXIT } from "../exit_codes.ts";
@@ -16,6 +17,12 @@ import { describeRun } from "./run_view.ts";
 /** The tools that change one Run and answer `{ run }`. */
 export type RunChangeTool = "cancel_run" | "retry_run" | "move_run";
 
+/** What a command adds to the change itself. */
+export interface RunChangeOptions {
+  /** A line saying what the change did, from the Run before and after (read first only when given). */
+  outcome?: (before: RunView, after: RunView) => string;
+}
+
 /**
  * Calls `tool` on the one Run id in `positionals` and prints the Run (`{ run }` under `--json`);
  * `listHint` is the command that lists the Runs this command applies to.
@@ -24,14 +31,21 @@ export async function changeRun(
   input: { positionals: string[]; projectDir: string; json: boolean },
   tool: RunChangeTool,
   listHint: string,
+  options: RunChangeOptions = {},
 ): Promise<number> {
   const [runId, ...extra] = input.positionals;
   if (!runId || extra.length) throw new UsageError(`takes exactly one Run id (see \`${listHint}\`)`);
-  const { run, context } = await withClient(input.projectDir, async (client) => {
+  const { run, context, outcome } = await withClient(input.projectDir, async (client) => {
+    const before = options.outcome ? await getRun(client, runId) : undefined;
     const { run } = await client.call<{ run: RunView }>(tool, { runId });
-    return { run, context: input.json ? NO_CONTEXT : await runContext(client, run) };
+    const outcome = before && options.outcome?.(before, run);
+    return { run, context: input.json ? NO_CONTEXT : await runContext(client, run), outcome };
   });
   if (input.json) printJson({ run });
-  else console.log(describeRun(run, context));
+  else console.log((outcome ? outcome + "\n" : "") + describeRun(run, context));
   return EXIT.OK;
+}
+
+async function getRun(client: WeftClient, runId: string): Promise<RunView> {
+  return (await client.call<{ run: RunView }>("get_run", { runId })).run;
 }

@@ -5,6 +5,7 @@
  */
 
 import type { RunView } from "../../engine/views.ts";
+import { RESUMABLE_FAILURES } from "../../errors.ts";
 import { EXIT } from "../exit_codes.ts";
 import { hint, paint, relativeTime, statusTone, type Stream, truncate } from "../format.ts";
 import { NO_CONTEXT, type RunContext } from "./run_context.ts";
@@ -49,12 +50,29 @@ export function nextStep(
     case "completed":
       return hint("see what it committed", `weft artifacts --flow ${run.flowName}`, stream);
     case "failed":
-      return hint("see what happened", `weft run ${run.runId}`, stream);
+      return afterFailure(run, stream);
     case "cancelled":
       return context.startableHere
         ? hint("start again with", `weft flow ${run.flowName} --intent …`, stream)
         : hint("start again", `from your IDE's agent (\`weft flows\` says why not from here)`, stream);
   }
+}
+
+/**
+ * What to do about a failed Run, by its failure: resume one whose agent call stopped, check the model of one
+ * the model server refused, look into the logs of a failed tool, else start again (the Run itself, with its
+ * error, is already on screen).
+ */
+function afterFailure(run: RunView, stream: Stream): string {
+  const code = run.lastError?.code;
+  if (RESUMABLE_FAILURES.some((resumable) => resumable === code)) {
+    return hint("resume it with", `weft retry ${run.runId}`, stream);
+  }
+  if (code === "MODEL_REQUEST_FAILED" || code === "CONFIGURATION_REQUIRED") {
+    return hint("check the model's configuration with", "weft doctor", stream);
+  }
+  if (code === "TOOL_FAILED") return hint("see what the service saw", `weft logs ${run.runId}`, stream);
+  return hint("start again with", `weft flow ${run.flowName} --intent …`, stream);
 }
 
 /** A Run as a short block: identity and status, then its fields, then the next step. */

@@ -55,7 +55,12 @@ export const runsCommand = defineCommand({
       }
       console.log("no Runs yet");
       console.log(
-        hint("start one with", 'weft flow <name> --intent "what you want done"  (see `weft flows`)'),
+        hint(
+          "start one with",
+          'weft flow <name> --intent "what you want done"',
+          Deno.stdout,
+          "(see `weft flows`)",
+        ),
       );
       return EXIT.OK;
     }

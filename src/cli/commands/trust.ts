@@ -11,7 +11,7 @@ import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
 import { paint, printJson, table } from "../format.ts";
-import { Prompter } from "../prompt.ts";
+import { PROMPT_OPTIONS, Prompter, promptsHere } from "../prompt.ts";
 import { projectKey } from "../../model/project_trust.ts";
 import { grantTrust, reviewTrust, revokeTrust, type TrustReview } from "../../model/trust_review.ts";
 
@@ -31,6 +31,7 @@ model) and the digest of that content, and asks at a terminal. The record is kep
 config folder, bound to this project's real path and the digest: any change of weft.json's
 models is asked again. Nothing in a repository can grant it.`,
   options: {
+    ...PROMPT_OPTIONS,
     yes: { type: "boolean", short: "y", help: "trust what is shown without asking, and print it" },
     revoke: { type: "boolean", help: "forget the trust of this project" },
   },
@@ -62,7 +63,7 @@ models is asked again. Nothing in a repository can grant it.`,
       );
       return EXIT.OK;
     }
-    const interactive = !options.yes && !json && Deno.stdin.isTerminal();
+    const interactive = !options.yes && promptsHere(options, json);
     if (!options.yes && !interactive) {
       print(
         shown,

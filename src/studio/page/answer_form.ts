@@ -7,8 +7,8 @@
  * @module
  */
 
-import type { ComponentChildren } from "preact";
-import { useRef, useState } from "preact/hooks";
+import type { ComponentChildren } from "./preact.ts";
+import { useRef, useState } from "./preact.ts";
 import { connection, StudioError } from "./connection.ts";
 import { html } from "./html.ts";
 import { Readable } from "./readable.ts";

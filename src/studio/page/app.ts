@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { ComponentChildren } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import type { ComponentChildren } from "./preact.ts";
+import { useEffect, useRef } from "./preact.ts";
 import { ArtifactPage, ArtifactsPage } from "./artifacts_view.ts";
 import { connection } from "./connection.ts";
 import { useLink, useLoad } from "./hooks.ts";

@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import type { ComponentChildren } from "./preact.ts";
+import { useState } from "./preact.ts";
 import { connection } from "./connection.ts";
 import { DiffView } from "./diff_view.ts";
 import { useLoad } from "./hooks.ts";

@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { ComponentChildren } from "preact";
-import { useRef } from "preact/hooks";
+import type { ComponentChildren } from "./preact.ts";
+import { useRef } from "./preact.ts";
 import { html } from "./html.ts";
 
 /** Cancel Run, and the dialog that asks before `onCancel` is called. */

@@ -58,6 +58,8 @@ export class Connection {
   #waiters: (() => void)[] = [];
   #stateListeners = new Set<(state: LinkState) => void>();
   #watchers = new Map<string, Set<Watcher>>();
+  /** A session was open before: a new one follows a loss, not the page's start. */
+  #connectedBefore = false;
 
   /** The indicator's text now. */
   get state(): LinkState {
@@ -135,8 +137,9 @@ export class Connection {
   }
 
   /**
-   * Calls `onChange` whenever the resource `uri` changes, and after every reconnection; the subscription is
-   * shared by every watcher of the same URI. Returns the way to stop watching.
+   * Calls `onChange` whenever the resource `uri` changes, and after every reconnection (not after the first
+   * connection, which every load waits for); the subscription is shared by every watcher of the same URI.
+   * Returns the way to stop watching.
    */
   watch(uri: string, onChange: Watcher): () => void {
     let watchers = this.#watchers.get(uri);
@@ -217,7 +220,12 @@ export class Connection {
         this.#client = client;
         this.#setState("Live");
         for (const waiter of this.#waiters.splice(0)) waiter();
-        for (const watchers of [...this.#watchers.values()]) for (const watcher of [...watchers]) watcher();
+        // Changes may have gone unheard while a session was lost; before the first, every load still waits
+        // for this one (reloading then read each list twice, 180 KB for the waiting Runs alone).
+        if (this.#connectedBefore) {
+          for (const watchers of [...this.#watchers.values()]) for (const watcher of [...watchers]) watcher();
+        }
+        this.#connectedBefore = true;
         return;
       } catch (error) {
         client?.close().catch(() => {});

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ComponentChildren } from "preact";
+import type { ComponentChildren } from "./preact.ts";
 import { type DiffLine, diffRevisions, type JsonChange } from "./diff.ts";
 import { html } from "./html.ts";
 

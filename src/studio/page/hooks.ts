@@ -5,7 +5,7 @@
  * @module
  */
 
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "./preact.ts";
 import { connection, type LinkState, StudioError } from "./connection.ts";
 
 /** The connection indicator's text, kept current. */

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { type ComponentChildren, h } from "preact";
-import htmModule from "htm";
+import { type ComponentChildren, h } from "./preact.ts";
+import { htm as htmModule } from "./preact.ts";
 
 type Hyperscript = (type: unknown, props: Record<string, unknown> | null, ...children: unknown[]) => unknown;
 type Htm = { bind(h: Hyperscript): (strings: TemplateStringsArray, ...values: unknown[]) => unknown };

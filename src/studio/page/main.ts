@@ -5,7 +5,7 @@
  */
 
 import "./zod_jitless.ts";
-import { render } from "preact";
+import { render } from "./preact.ts";
 import { App } from "./app.ts";
 import { connection } from "./connection.ts";
 import { html } from "./html.ts";

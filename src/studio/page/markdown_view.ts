@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { ComponentChildren } from "preact";
+import type { ComponentChildren } from "./preact.ts";
 import { type Block, type Inline, isSafeHref, parseMarkdown } from "../../lib/markdown.ts";
 import { html } from "./html.ts";
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { ComponentChildren } from "preact";
+import type { ComponentChildren } from "./preact.ts";
 import { html } from "./html.ts";
 import { Markdown } from "./markdown_view.ts";
 

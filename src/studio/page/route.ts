@@ -5,7 +5,7 @@
  * @module
  */
 
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "./preact.ts";
 import { formatRoute, parseRoute, type Route } from "./address.ts";
 
 export { formatRoute, HOME, parseRoute, type Route } from "./address.ts";

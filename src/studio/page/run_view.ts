@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { ComponentChildren } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import type { ComponentChildren } from "./preact.ts";
+import { useEffect, useRef, useState } from "./preact.ts";
 import { agentName } from "./agent_words.ts";
 import { AnswerForm } from "./answer_form.ts";
 import { whyAskedAgain } from "./asked_again.ts";

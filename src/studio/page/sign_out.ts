@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import type { ComponentChildren } from "./preact.ts";
+import { useState } from "./preact.ts";
 import { connection, type StudioError } from "./connection.ts";
 import { html } from "./html.ts";
 

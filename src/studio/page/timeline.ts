@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ComponentChildren } from "preact";
+import type { ComponentChildren } from "./preact.ts";
 import { claimedText } from "./agent_words.ts";
 import { html } from "./html.ts";
 import { Readable } from "./readable.ts";

@@ -7,8 +7,8 @@
  * @module
  */
 
-import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import type { ComponentChildren } from "./preact.ts";
+import { useEffect, useState } from "./preact.ts";
 import { connection, type StudioError } from "./connection.ts";
 import { useLoad } from "./hooks.ts";
 import { html } from "./html.ts";
