@@ -7,7 +7,7 @@
  * @module
  */
 
-import { asAnswerRecord, label } from "./readable.ts";
+import { asAnswerRecord, child, isScalar, label, type Place } from "./readable.ts";
 
 /** `value` as a Markdown document whose sections are its top-level fields; `markdown` as for `readable`. */
 export function readableMarkdown(value: unknown, markdown: readonly string[] = []): string {
@@ -22,15 +22,6 @@ export function readableMarkdown(value: unknown, markdown: readonly string[] = [
     : block(value, place, false);
   // Nested parts end in a blank line of their own; one between blocks is enough.
   return lines.join("\n").replace(/\n{3,}/g, "\n\n").trim() + "\n";
-}
-
-interface Place {
-  at: string;
-  markdown: ReadonlySet<string>;
-}
-
-function child(place: Place, key: string | number): Place {
-  return { ...place, at: `${place.at}/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}` };
 }
 
 /** One value as Markdown lines; `section` when it is a whole section, where its records get headings. */
@@ -124,8 +115,4 @@ function text(value: string | number | boolean | null | undefined, place: Place)
 export function escapeText(text: string): string {
   return text.replace(/([\\`*_[\]<>#|~])/g, "\\$1").replace(/^(\s*)([-+])(\s)/gm, "$1\\$2$3")
     .replace(/^(\s*)(\d+)\.(\s)/gm, "$1$2\\.$3");
-}
-
-function isScalar(value: unknown): value is string | number | boolean | null | undefined {
-  return value === null || typeof value !== "object";
 }
