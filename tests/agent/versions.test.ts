@@ -18,9 +18,7 @@ import { call, closeClient, mcpClient, serve, type ServedProject, tempProject } 
 import { workflowFiles } from "../support/workflows.ts";
 import { handOff, PLAN, SPECIFICATION, type ToolCaller } from "../support/intent_agent.ts";
 import { answer, claim, complete, useTool } from "./support.ts";
-
-// deno-lint-ignore no-explicit-any
-type Json = any;
+import type { Json } from "../support/json.ts";
 
 /** One agent step that reads a Skill asset and saves a draft, then a commit. */
 function drafter(outcome: string, toolId: string): Json {

@@ -66,6 +66,21 @@ Deno.test("deno.json names only packages the program imports: test- and build-on
   const config = JSON.parse(await Deno.readTextFile(resolve(SRC, "../deno.json")));
   const named = Object.keys(config.imports).map((key) => packageOf(key)!).sort();
   assert.deepEqual([...new Set(named)], Object.keys(OWNERS).sort());
+  // What deno.lock holds is installed too: the tests, the benches and the Studio build lock theirs in
+  // tests/deno.lock (every task that runs them passes --lock), so deno.lock names only what deno.json does.
+  const lock = JSON.parse(await Deno.readTextFile(resolve(SRC, "../deno.lock")));
+  const pinned = new Set(
+    Object.values<string>(config.imports).map((target) =>
+      target.replace(/^npm:\/?/, "npm:")
+        .replace(/\/$/, "")
+    ),
+  );
+  const unnamed = Object.keys(lock.specifiers).filter((specifier) => !pinned.has(specifier));
+  assert.deepEqual(
+    unnamed,
+    [],
+    "deno.lock locks packages deno.json does not name (run tests through deno task)",
+  );
 });
 
 Deno.test("the npm import scan tells value imports from type-only ones and names the package", () => {

@@ -20,7 +20,17 @@ export const GENERATED_HEADER =
 /** Bundles the page into `output` (a path from the repository's root, or absolute); throws with Deno's message. */
 export async function buildStudio(output: string = STUDIO_BUNDLE): Promise<void> {
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["bundle", "--platform", "browser", "--minify", "--output", output, "src/studio/page/main.ts"],
+    // The page's packages are locked with the tests', not in deno.lock, which only the program's own use.
+    args: [
+      "bundle",
+      "--lock=tests/deno.lock",
+      "--platform",
+      "browser",
+      "--minify",
+      "--output",
+      output,
+      "src/studio/page/main.ts",
+    ],
     cwd: ROOT,
     stdout: "null",
     stderr: "piped",

@@ -5,9 +5,7 @@
 import assert from "node:assert/strict";
 import { runWeft, serve, tempProject, WEFT } from "../support/service.ts";
 import { humanFlow, workflowFiles } from "../support/workflows.ts";
-
-// deno-lint-ignore no-explicit-any
-type Json = any;
+import type { Json } from "../support/json.ts";
 
 const json = (stdout: string) => JSON.parse(stdout);
 

@@ -5,6 +5,7 @@ import { EMBEDDED_WORKFLOWS, embeddedSource } from "../../src/workflows/embedded
 import { openEngine } from "./fixtures.ts";
 import { tempProject } from "../support/service.ts";
 import { reviewManifest } from "../support/workflows.ts";
+import type { Json } from "../support/json.ts";
 
 const agentStep = {
   kind: "agent",
@@ -16,8 +17,6 @@ const agentStep = {
 };
 
 // Manifests are edited freely here to provoke each loader error.
-// deno-lint-ignore no-explicit-any
-type Json = any;
 
 /** The review fixture with `edit` applied to its stage, loaded from memory with the given extra files. */
 function reasonFor(edit: (stage: Record<string, Json>) => void, files: Record<string, string> = {}): string {

@@ -10,9 +10,7 @@ import type { WorkflowSource } from "../../src/engine/workflow/source.ts";
 import { embeddedSource } from "../../src/workflows/embedded.ts";
 import { openEngine } from "./fixtures.ts";
 import { REVIEW_ANSWER, reviewManifest } from "../support/workflows.ts";
-
-// deno-lint-ignore no-explicit-any
-type Json = any;
+import type { Json } from "../support/json.ts";
 
 const AGENT_STEP = {
   kind: "agent",

@@ -7,9 +7,7 @@ import type { RunEventView, RunView, WorkflowView } from "../../src/engine/views
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import { call, callError, closeClient, mcpClient, serve, tempProject } from "../support/service.ts";
 import { humanFlow, REVIEW_ANSWER, workflowFiles } from "../support/workflows.ts";
-
-// deno-lint-ignore no-explicit-any
-type Json = any;
+import type { Json } from "../support/json.ts";
 
 type RunResult = { run: RunView };
 

@@ -8,10 +8,9 @@ import type { ArtifactView, RunView, WorkflowView } from "../../src/engine/views
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import { call, closeClient, mcpClient, serve, type ServedProject, tempProject } from "../support/service.ts";
 import { humanFlow, REVIEW_ANSWER, workflowFiles } from "../support/workflows.ts";
+import type { Json } from "../support/json.ts";
 
 // Manifests are edited freely here, as a person edits workflow.json.
-// deno-lint-ignore no-explicit-any
-type Json = any;
 
 type RunResult = { run: RunView };
 
