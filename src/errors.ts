@@ -25,6 +25,8 @@ export const ERROR_CODES = {
   /** The model server refused the request (key, model name, request shape) or answered nonsense. */
   MODEL_REQUEST_FAILED: { retryable: false },
   BUDGET_EXCEEDED: { retryable: false },
+  /** A committed Artifact could not be written to its publish path (its template, or the file system, failed). */
+  PUBLISH_FAILED: { retryable: false },
   STORAGE_ERROR: { retryable: false },
   INTERNAL: { retryable: true },
 } as const;

@@ -18,6 +18,14 @@ import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from 
 import { executeTool } from "./tool_kinds.ts";
 import { checkIntent, dataLimits, jsonLargerThan } from "./data_limits.ts";
 import { currentStep, RunDriver } from "./run_driver.ts";
+import {
+  type CommittedPublication,
+  committedPublication,
+  driftOf,
+  type ProjectFiles,
+  publicationOf,
+  writePublication,
+} from "./publication.ts";
 import { ChangeFeed, type ChangeListener, commitChanges } from "./change_feed.ts";
 import { committedMarkdown } from "./markdown_fields.ts";
 import { type NewRunEvent, newRunState, type RunState, toRunView } from "./run_state.ts";
@@ -54,6 +62,10 @@ export interface EngineOptions {
   embedded: WorkflowSource[];
   /** Whether the service's model roles can run; without it, internal endpoints cannot run agent steps. */
   models?: ModelRoles;
+  /** The project's files, where stages that declare `publish` write their Artifacts. */
+  projectFiles: ProjectFiles;
+  /** What `{publishFolder}` stands for in publish paths (weft.json's `publishFolder`); default `docs/weft`. */
+  publishFolder?: string;
 }
 
 /** How an agent call may be failed: by its agent, or by the service's model executor with a classified code. */
@@ -76,6 +88,8 @@ type Expectation = { actionId: string } | { callId: string };
 interface SavedRun {
   view: RunView;
   events: readonly NewRunEvent[];
+  /** The committed Artifacts its stages publish, to be written once the transaction has committed. */
+  publications?: CommittedPublication[];
 }
 
 /** A Run's definition as the unit of work could resolve it, or why it could not (cancel needs none). */
@@ -91,6 +105,8 @@ export class Engine {
   readonly #log: (event: Record<string, unknown>) => void;
   readonly #changes: ChangeFeed;
   readonly #models: ModelRoles;
+  readonly #projectFiles: ProjectFiles;
+  readonly #publishFolder: string | undefined;
 
   private constructor(options: EngineOptions) {
     this.#storage = options.storage;
@@ -100,6 +116,8 @@ export class Engine {
     this.#log = options.log ?? (() => {});
     this.#changes = new ChangeFeed(this.#log);
     this.#models = options.models ?? NO_MODELS;
+    this.#projectFiles = options.projectFiles;
+    this.#publishFolder = options.publishFolder;
     this.#registry = new WorkflowRegistry(options.embedded, this.#projectDir);
     this.#versions = new WorkflowVersions(this.#registry);
   }
@@ -148,11 +166,11 @@ export class Engine {
         throw conflict(`workflow "${run.flowName}" is exclusive and already has an active Run`);
       }
       run.version = await this.#versions.pin(unit.definitions, workflow, run.createdAt);
-      const driver = new RunDriver(() => workflow, run, run.createdAt);
+      const driver = new RunDriver(() => workflow, run, run.createdAt, this.#publishFolder);
       driver.start(input.source);
       return await this.#apply(unit, driver, true);
     });
-    return this.#publish(saved, true);
+    return this.#publish(await this.#writePublications(saved), true);
   }
 
   /** One Run; `NOT_FOUND` when unknown. */
@@ -243,7 +261,12 @@ export class Engine {
       const artifact = await unit.artifacts.findArtifact(q, revision);
       if (!artifact) return null;
       const markdown = await this.#committedMarkdown(unit, artifact);
-      return markdown.length ? { ...artifact, markdown } : artifact;
+      const publication = publicationOf(artifact, await unit.runs.timeline(artifact.runId));
+      return {
+        ...artifact,
+        ...(markdown.length ? { markdown } : {}),
+        ...(publication ? { publication } : {}),
+      };
     });
   }
 
@@ -278,6 +301,7 @@ export class Engine {
       [await unit.runs.countByStatus(), await unit.artifacts.counts()] as const
     );
     const journalMode = await this.#storage.journalMode();
+    const written = await this.#storage.read((unit) => unit.publications.list());
     const views = this.#registry.views("agent_ide", this.#models);
     return {
       runs: Object.fromEntries(
@@ -289,6 +313,7 @@ export class Engine {
         unavailable: views.filter((view) => !view.available).length,
       },
       storage: { kind: this.#storage.kind, journalMode },
+      publications: { files: written.length, changed: await driftOf(this.#projectFiles, written) },
     };
   }
 
@@ -508,6 +533,7 @@ export class Engine {
       },
       run,
       at,
+      this.#publishFolder,
     );
   }
 
@@ -527,7 +553,7 @@ export class Engine {
       decide(driver);
       return await this.#apply(unit, driver, false);
     });
-    return this.#publish(saved, false);
+    return this.#publish(await this.#writePublications(saved), false);
   }
 
   /**
@@ -538,13 +564,38 @@ export class Engine {
   async #apply(unit: StorageUnit, driver: RunDriver, created: boolean): Promise<SavedRun> {
     const { run, events } = driver;
     if (created) await unit.runs.insert(run);
-    for (const { commit, event } of driver.commits) {
-      const { artifact } = await unit.artifacts.commit(commit);
-      Object.assign(event, { artifactId: artifact.artifactId, revision: artifact.revision });
+    const publications: CommittedPublication[] = [];
+    for (const decided of driver.commits) {
+      const { artifact } = await unit.artifacts.commit(decided.commit);
+      Object.assign(decided.event, { artifactId: artifact.artifactId, revision: artifact.revision });
+      if (decided.publication) publications.push(committedPublication(run, decided, artifact));
     }
     if (!created) await unit.runs.update(run);
     await unit.runs.appendEvents(run.runId, events);
-    return { view: toRunView(run), events };
+    return { view: toRunView(run), events, ...(publications.length ? { publications } : {}) };
+  }
+
+  /**
+   * Writes the files a committed transaction publishes, each in a transaction of its own that records the
+   * outcome (`publication.ts`): the commit stands whatever happens here. Units never interleave, so two Runs
+   * publishing one path take turns.
+   */
+  async #writePublications(saved: SavedRun): Promise<SavedRun> {
+    if (!saved.publications) return saved;
+    const events = [...saved.events];
+    for (const publication of saved.publications) {
+      try {
+        events.push(
+          await this.#storage.transaction((unit) =>
+            writePublication(unit, this.#projectFiles, publication, this.#timestamp(), this.#log)
+          ),
+        );
+      } catch (error) {
+        // The store failed to record it: the commit is kept, and the operation still answers with it.
+        this.#log({ event: "publication_unrecorded", runId: saved.view.runId, ...errorKind(error) });
+      }
+    }
+    return { view: saved.view, events };
   }
 
   /**

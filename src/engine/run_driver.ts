@@ -25,9 +25,13 @@ import { dataLimits, jsonLargerThan } from "./data_limits.ts";
 import { checkFeedback } from "./check_rules.ts";
 import { getAt, setAt } from "./json_pointer.ts";
 import { markdownPointers, schemaAt } from "./markdown_fields.ts";
+import { fillPublishPath, slugOf } from "./publish_path.ts";
 import { isActive, type Source } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import { Question, type StageDef, type StepDef } from "./workflow/manifest.ts";
+
+/** The folder `{publishFolder}` names when weft.json does not say. */
+export const DEFAULT_PUBLISH_FOLDER = "docs/weft";
 
 /** How many times one Run may enter a step that declares no budget. */
 export const DEFAULT_MAX_VISITS = 25;
@@ -51,6 +55,17 @@ export function currentStep(workflow: LoadedWorkflow, run: RunState): StepDef {
 export interface DecidedCommit {
   commit: StageCommit;
   event: NewRunEvent;
+  /** Where the stage publishes this commit, when it declares `publish`; written once the commit is stored. */
+  publication?: DecidedPublication;
+}
+
+/** A publication the driver decided on: the file, and how its body is rendered from the committed data. */
+export interface DecidedPublication {
+  /** The project-relative path, placeholders filled. */
+  path: string;
+  template?: string;
+  /** JSON pointers into the committed data of the strings its schema marks as Markdown. */
+  markdown: string[];
 }
 
 /** One change to a Run. */
@@ -59,6 +74,7 @@ export class RunDriver {
   readonly commits: DecidedCommit[] = [];
 
   readonly #workflowOf: () => LoadedWorkflow;
+  readonly #publishFolder: string;
   #workflow: LoadedWorkflow | undefined;
 
   /**
@@ -69,8 +85,11 @@ export class RunDriver {
     workflowOf: () => LoadedWorkflow,
     readonly run: RunState,
     readonly at: string,
+    /** What `{publishFolder}` in a publish path stands for (weft.json's `publishFolder`). */
+    publishFolder = DEFAULT_PUBLISH_FOLDER,
   ) {
     this.#workflowOf = workflowOf;
+    this.#publishFolder = publishFolder;
     run.updatedAt = at;
   }
 
@@ -371,8 +390,28 @@ export class RunDriver {
       at: this.at,
     };
     this.record("artifact_committed", { recordId: commit.recordId });
-    this.commits.push({ commit, event: this.events.at(-1)! });
+    this.commits.push({ commit, event: this.events.at(-1)!, ...this.#publication(step, commit.data) });
     return "committed";
+  }
+
+  /** Where and how the current stage publishes `data`, when it declares `publish`. */
+  #publication(
+    step: Extract<StepDef, { kind: "commit" }>,
+    data: unknown,
+  ): { publication?: DecidedPublication } {
+    const publish = this.stage.publish;
+    if (!publish) return {};
+    const { flowName, stageName, runId, intent } = this.run;
+    const path = fillPublishPath(publish.path, {
+      flowName,
+      stageName,
+      runId,
+      slug: slugOf(intent),
+      publishFolder: this.#publishFolder,
+    });
+    const template = this.workflow.templates.get(stageName);
+    const markdown = markdownPointers(schemaAt(this.stage.state.schema, step.data), data);
+    return { publication: { path, markdown, ...(template === undefined ? {} : { template }) } };
   }
 
   /** Writes engine-produced values (answers, feedback); a schema that rejects them is a workflow defect. */

@@ -115,11 +115,34 @@ export interface DefinitionStorage {
   prune(): Promise<{ definitions: number; blobs: number }>;
 }
 
+/** What weft last wrote to one project file, so that a person's edit since is never overwritten. */
+export interface PublicationRecord {
+  /** The project-relative path. */
+  path: string;
+  /** The hex SHA-256 of the whole file as weft wrote it. */
+  digest: string;
+  artifactId: string;
+  revision: number;
+  runId: string;
+  at: string;
+}
+
+/** The files weft published, one record per path. */
+export interface PublicationStorage {
+  /** What weft last wrote at `path`, or undefined when it never wrote there. */
+  find(path: string): Promise<PublicationRecord | undefined>;
+  /** Records a write at its path, replacing the earlier record of that path. */
+  save(record: PublicationRecord): Promise<void>;
+  /** Every path weft wrote, in path order. */
+  list(): Promise<PublicationRecord[]>;
+}
+
 /** The stores one unit of work reaches. */
 export interface StorageUnit {
   readonly runs: RunStorage;
   readonly artifacts: ArtifactStorage;
   readonly definitions: DefinitionStorage;
+  readonly publications: PublicationStorage;
 }
 
 /** The engine's storage: Runs, Artifacts, Records and definitions, one unit of work at a time. */

@@ -138,6 +138,15 @@ export const ArtifactViewSchema = z.object({
   data: z.unknown().optional(),
   /** JSON pointers into `data` of the strings its schema marks as Markdown; only with `data`, when any. */
   markdown: z.array(z.string()).optional(),
+  /** Where this revision was published, when its stage publishes; only with `data`. */
+  publication: z.object({
+    /** The project-relative path of the file. */
+    path: z.string(),
+    /** `published` (written), `skipped` (a person's edit or a file weft did not write was left) or `failed`. */
+    status: z.enum(["published", "skipped", "failed"]),
+    /** Why it was skipped or failed. */
+    message: z.string().optional(),
+  }).optional(),
 });
 /** The current committed output of one (flowName, stageName); `data` only in a detail. */
 export type ArtifactView = z.infer<typeof ArtifactViewSchema>;
@@ -204,6 +213,17 @@ export const AgentAssetViewSchema = z.object({
 /** The content of one declared skill asset. */
 export type AgentAssetView = z.infer<typeof AgentAssetViewSchema>;
 
+/** Schema of {@linkcode PublicationDriftView}. */
+export const PublicationDriftViewSchema = z.object({
+  path: z.string(),
+  artifactId: z.string(),
+  revision: z.number().int(),
+  /** `edited`: the file differs from what weft wrote; `missing`: it is gone. */
+  state: z.enum(["edited", "missing"]),
+});
+/** A published file that is no longer what weft wrote there. */
+export type PublicationDriftView = z.infer<typeof PublicationDriftViewSchema>;
+
 /** What `stats()` reports for the `status` tool. */
 export interface EngineStats {
   runs: Record<RunStatus, number>;
@@ -211,4 +231,6 @@ export interface EngineStats {
   records: number;
   workflows: { available: number; unavailable: number };
   storage: { kind: string; journalMode: string };
+  /** The files weft published, and those changed or removed since it wrote them. */
+  publications: { files: number; changed: PublicationDriftView[] };
 }

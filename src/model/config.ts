@@ -71,6 +71,13 @@ export const ModelConfigFile = z.strictObject({
   $schema: z.string().optional(),
   models: z.record(z.string().regex(RolePattern, "must be `default` or a lowercase role name"), ModelEntry)
     .optional().describe("roles: `default` plus named ones a workflow's agent step may ask for"),
+  publishFolder: z.string().max(256).regex(
+    /^(?![/\\])(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9_-][A-Za-z0-9._-]*(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/,
+    "must be a folder relative to the project, such as `docs/specs`",
+  ).optional().describe(
+    "where the built-in workflows publish their documents ({publishFolder} in a stage's publish path), " +
+      "relative to the project; default docs/weft; read from the project's weft.json",
+  ),
   service: ServiceSettings.optional().describe(
     "the service's own settings; read from the user-level file only, so a project cannot set them",
   ),
@@ -158,6 +165,24 @@ export function configuredIdleExit(
   const idleExit = settings.data?.idleExit;
   if (idleExit === undefined) return fallback;
   return { idleExitMs: typeof idleExit === "number" ? idleExit * 1000 : parseDuration(idleExit)! };
+}
+
+/**
+ * The project's `publishFolder` (weft.json), or undefined when it names none or cannot be read: a broken file
+ * is reported by `weft doctor` and never keeps the service from starting. It needs no trust: it names a
+ * folder inside the project, and every write there is confined to the project.
+ */
+export function configuredPublishFolder(projectDir: string): string | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Deno.readTextFileSync(join(projectDir, "weft.json")));
+  } catch {
+    return undefined;
+  }
+  const parsed = ModelConfigFile.shape.publishFolder.safeParse(
+    (raw as { publishFolder?: unknown })?.publishFolder,
+  );
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** One file as read: absent, its roles, or why it cannot be used. */

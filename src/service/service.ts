@@ -22,7 +22,8 @@ import { toolsFor } from "../mcp/tools/mod.ts";
 import { ENDPOINTS } from "../mcp/endpoints.ts";
 import { listingFor } from "../mcp/listing.ts";
 import { openSqliteStorage } from "../store/sqlite_storage.ts";
-import { ModelConfig, modelRolesOf } from "../model/config.ts";
+import { projectFolder } from "../store/project_folder.ts";
+import { configuredPublishFolder, ModelConfig, modelRolesOf } from "../model/config.ts";
 import { grantTrust, reviewTrust } from "../model/trust_review.ts";
 import { ModelExecutor } from "../model/executor.ts";
 import { VERSION } from "../version.ts";
@@ -92,6 +93,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       embedded: EMBEDDED_WORKFLOWS,
       log: (event) => logger.log("engine", event),
       models,
+      projectFiles: projectFolder(Deno.realPathSync(paths.projectDir)),
+      publishFolder: configuredPublishFolder(paths.projectDir),
     });
     const claims = new ClaimTable(engine);
     const executor = new ModelExecutor({

@@ -125,4 +125,16 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX definition_files_by_blob ON definition_files (blob);
   `,
+  // Publications: what weft last wrote to each project file (its digest), so that a file a person edited
+  // since, or one weft never wrote, is left as it is.
+  `
+  CREATE TABLE publications (
+    path TEXT PRIMARY KEY,
+    digest TEXT NOT NULL,
+    artifact_id TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    run_id TEXT NOT NULL,
+    written_at TEXT NOT NULL
+  );
+  `,
 ];

@@ -13,6 +13,7 @@ import type { Storage, StorageUnit } from "../engine/storage.ts";
 import { ArtifactStore } from "./artifact_store.ts";
 import { Database } from "./database.ts";
 import { DefinitionStore } from "./definition_store.ts";
+import { PublicationStore } from "./publication_store.ts";
 import { RunStore } from "./run_store.ts";
 
 /** Opens (creating and migrating when needed) the database at `path`, or an in-memory one, as storage. */
@@ -22,6 +23,7 @@ export function openSqliteStorage(path: string | ":memory:"): Storage {
     runs: new RunStore(db),
     artifacts: new ArtifactStore(db),
     definitions: new DefinitionStore(db),
+    publications: new PublicationStore(db),
   };
   let queue: Promise<unknown> = Promise.resolve();
   /** Runs `work` after every unit queued before it has settled, whatever their outcome. */

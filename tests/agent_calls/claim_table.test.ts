@@ -7,6 +7,7 @@ import { Engine } from "../../src/engine/engine.ts";
 import { WeftError } from "../../src/errors.ts";
 import { type AgentCallEngine, ClaimTable, RETAINED_ENDED_RUNS } from "../../src/agent_calls/claim_table.ts";
 import { MAX_RECEIPTS, ReceiptBook, ReceiptBudget } from "../../src/agent_calls/receipts.ts";
+import { projectFolder } from "../../src/store/project_folder.ts";
 import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
 import { EMBEDDED_WORKFLOWS } from "../../src/workflows/embedded.ts";
 
@@ -30,6 +31,7 @@ async function gatedEngine(receiptLimits?: { taskBytes: number; totalBytes: numb
   const projectDir = Deno.makeTempDirSync({ prefix: "weft-claims-" });
   const engine = await Engine.open({
     projectDir,
+    projectFiles: projectFolder(Deno.realPathSync(projectDir)),
     storage: openSqliteStorage(":memory:"),
     embedded: EMBEDDED_WORKFLOWS,
   });

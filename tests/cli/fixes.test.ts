@@ -108,6 +108,7 @@ const SCENARIOS: Record<FailureCode, Scenario | Unreachable> = {
   MODEL_UNAVAILABLE: { unreachable: "a Run's lastError, never a CLI failure", fix: /weft retry RUN/ },
   MODEL_REQUEST_FAILED: { unreachable: "a Run's lastError, never a CLI failure", fix: /weft doctor/ },
   BUDGET_EXCEEDED: { unreachable: "a Run's lastError, never a CLI failure", fix: /raise the budget/ },
+  PUBLISH_FAILED: { unreachable: "a timeline event's error, never a CLI failure", fix: /publish template/ },
 };
 
 Deno.test("every error code the CLI prints comes with the fix that fixes that case", async (t) => {

@@ -13,6 +13,9 @@ import {
 import { Engine } from "../../src/engine/engine.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
+import { projectFolder } from "../../src/store/project_folder.ts";
+import { fillPublishPath, slugOf } from "../../src/engine/publish_path.ts";
+import { DEFAULT_PUBLISH_FOLDER } from "../../src/engine/run_driver.ts";
 import type { Json } from "../support/json.ts";
 
 // The docs' examples are edited by people, so they are read as loose JSON.
@@ -74,6 +77,7 @@ Deno.test("every workflow in docs/ loads and runs to completion with the docs' o
       const project = await Deno.makeTempDir({ prefix: "weft-docs-" });
       const engine = await Engine.open({
         projectDir: project,
+        projectFiles: projectFolder(await Deno.realPath(project)),
         storage: openSqliteStorage(":memory:"),
         embedded: [],
       });
@@ -102,6 +106,7 @@ Deno.test("every workflow in docs/ loads and runs to completion with the docs' o
           (await engine.listArtifacts({ flowName: manifest.name })).artifacts.length,
           `${where} committed nothing`,
         );
+        await assertPublished(project, manifest, run, where);
       } finally {
         await engine.close();
         await Deno.remove(project, { recursive: true });
@@ -131,13 +136,40 @@ Deno.test("answers shown on pages without a workflow are accepted as answers", (
   }
 });
 
+/** Each stage that declares `publish` left its file, with frontmatter, where its path says. */
+async function assertPublished(project: string, manifest: Json, run: RunView, where: string): Promise<void> {
+  for (const [stageName, stage] of Object.entries<Json>(manifest.stages)) {
+    if (!stage.publish) continue;
+    const path = fillPublishPath(stage.publish.path, {
+      flowName: manifest.name,
+      stageName,
+      runId: run.runId,
+      slug: slugOf(run.intent),
+      publishFolder: DEFAULT_PUBLISH_FOLDER,
+    });
+    const text = await Deno.readTextFile(`${project}/${path}`).catch(() => "");
+    assert.match(
+      text,
+      new RegExp(`^---\nweft:\n {2}workflow: ${manifest.name}\n`),
+      `${where} published no ${path}`,
+    );
+  }
+}
+
 /** Writes the manifest and the files the docs tell the reader to write beside it. */
 async function writeWorkflow(project: string, manifest: Json, page: Page): Promise<void> {
   const dir = `${project}/workflows/${manifest.name}`;
   await Deno.mkdir(dir, { recursive: true });
   await Deno.writeTextFile(`${dir}/workflow.json`, JSON.stringify(manifest));
   const skills = [...page.text.matchAll(/^```markdown\n(---\nname: ([\w-]+)\n[^]*?)^```$/gm)];
+  // A template is shown as a ```mustache block whose first line is a comment naming its file.
+  const templates = [...page.text.matchAll(/^```mustache\n(\{\{! ([\w./-]+) \}\}\n[^]*?)^```$/gm)];
   for (const stage of Object.values<Json>(manifest.stages)) {
+    if (stage.publish?.template) {
+      const template = templates.find(([, , file]) => file === stage.publish.template);
+      assert.ok(template, `docs/${page.name} shows no template "${stage.publish.template}"`);
+      await Deno.writeTextFile(`${dir}/${stage.publish.template}`, template[1]);
+    }
     for (const step of Object.values<Json>(stage.steps)) {
       if (step.kind !== "agent") continue;
       await Deno.writeTextFile(`${dir}/${step.instructions}`, `# ${step.agentId}\n`);

@@ -1,6 +1,7 @@
 /** Shared fixtures of the engine tests: an engine opener with the review workflow. */
 import { Engine } from "../../src/engine/engine.ts";
 import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
+import { projectFolder } from "../../src/store/project_folder.ts";
 import { embeddedSource } from "../../src/workflows/embedded.ts";
 import { EMBEDDED_WORKFLOWS } from "../../src/workflows/embedded.ts";
 import { reviewManifest } from "../support/workflows.ts";
@@ -21,10 +22,13 @@ function sharedEmptyProject(): string {
 
 /** Opens an in-memory engine with the real embedded workflows plus the review fixture. */
 export function openEngine(
-  options: { projectDir?: string; databasePath?: string; manifest?: unknown } = {},
+  options: { projectDir?: string; databasePath?: string; manifest?: unknown; publishFolder?: string } = {},
 ): Promise<Engine> {
+  const projectDir = options.projectDir ?? sharedEmptyProject();
   return Engine.open({
-    projectDir: options.projectDir ?? sharedEmptyProject(),
+    projectDir,
+    projectFiles: projectFolder(Deno.realPathSync(projectDir)),
+    publishFolder: options.publishFolder,
     storage: openSqliteStorage(options.databasePath ?? ":memory:"),
     embedded: [...EMBEDDED_WORKFLOWS, embeddedSource("review", options.manifest ?? reviewManifest(), {})],
   });

@@ -152,6 +152,20 @@ export const MARKDOWN_BRIEF = humanFlow({
   check: null,
 });
 
+/** Workflow `notes`: one title asked, confirmed and committed (the whole state), published as `publish` says. */
+export function publishedNotes(publish: Record<string, unknown>) {
+  const manifest = humanFlow({
+    name: "notes",
+    title: "Notes",
+    description: "Asks for a title and publishes it.",
+    questions: [{ id: "title", question: "Title?" }],
+    check: null,
+    data: "",
+  });
+  Object.assign(manifest.stages.collect, { publish });
+  return manifest;
+}
+
 /** The project files that offer `manifest` as a project workflow. */
 export function workflowFiles(manifest: { name: string }): Record<string, string> {
   return { [`workflows/${manifest.name}/workflow.json`]: JSON.stringify(manifest, null, 2) };

@@ -8,7 +8,7 @@
 
 import type { PublishedQuestion as Question } from "../../engine/answers.ts";
 import type { PendingActionView } from "../../engine/views.ts";
-import { readable } from "../../mcp/elicitation/readable.ts";
+import { readable } from "../../lib/readable.ts";
 import { indent, paint, type Stream } from "../format.ts";
 import type { Choice, Prompter } from "../prompt.ts";
 

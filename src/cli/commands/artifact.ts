@@ -10,7 +10,7 @@ import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
 import { CommandFailure, writeFailureReason } from "../failure.ts";
 import { hint, indent, paint, printJson, relativeTime } from "../format.ts";
-import { readable } from "../../mcp/elicitation/readable.ts";
+import { readable } from "../../lib/readable.ts";
 import { withClient } from "./client.ts";
 
 /** `weft artifact` */
@@ -123,9 +123,18 @@ function describeArtifact(artifact: ArtifactView): string {
     `  ${paint("dim", "run")}      ${artifact.runId}`,
     `  ${paint("dim", "record")}   ${artifact.recordId}`,
     `  ${paint("dim", "updated")}  ${relativeTime(artifact.updatedAt, now)}`,
+    ...publicationLines(artifact.publication),
     "",
     indent(readable(artifact.data, "`--json` or `--output FILE` has the raw data", artifact.markdown)),
     "",
     hint("export with", `weft artifact ${artifact.artifactId} --output FILE`),
   ].join("\n");
+}
+
+/** Where the revision was published, or why its file was left as it was. */
+function publicationLines(publication: ArtifactView["publication"]): string[] {
+  if (!publication) return [];
+  if (publication.status === "published") return [`  ${paint("dim", "file")}     ${publication.path}`];
+  const what = publication.status === "skipped" ? "not written" : "publish failed";
+  return [`  ${paint("dim", "file")}     ${publication.path} (${what}: ${publication.message})`];
 }

@@ -29,7 +29,17 @@ import { VERSION } from "../../version.ts";
 
 /** One thing doctor found: fine, worth knowing, or a problem, with the command that fixes it. */
 export interface Finding {
-  check: "service" | "leftovers" | "port" | "workflows" | "schema" | "modes" | "git" | "model" | "trust";
+  check:
+    | "service"
+    | "leftovers"
+    | "port"
+    | "workflows"
+    | "schema"
+    | "modes"
+    | "git"
+    | "model"
+    | "trust"
+    | "publications";
   state: "ok" | "note" | "problem";
   message: string;
   fix?: string;
@@ -46,7 +56,8 @@ whether the port used last time is taken, workflows that fail to load and why (f
 JSON pointer), whether .weft/ is weft's own (owned by you, modes 0700/0600, no links, not
 tracked by git; state that is not is never used), whether git would track .weft/ (it holds
 tokens and answers), whether the schema \`weft init\` wrote is this weft's, whether you trust
-this project's weft.json (\`weft trust\`) and whether the service has a model for agent steps.
+this project's weft.json (\`weft trust\`), whether the service has a model for agent steps, and
+which files weft published were edited or removed since (weft leaves an edited file as it is).
 The project's model servers are asked only once you trust it.`,
   json: 'print { "findings": [{ check, state: ok|note|problem, message, fix? }], "problems" }',
   notes: "Exit code 0 when no problem is found, 1 otherwise. Doctor never changes anything.",
@@ -97,11 +108,12 @@ async function examine(paths: WeftPaths): Promise<Finding[]> {
   const findings: Finding[] = [serviceFinding(status, lock), ...await leftovers(paths, lock)];
   if (status.state === "running") {
     findings.push({ check: "port", state: "ok", message: `the service listens on ${status.url}` });
-    const { workflows } = await withClient(
-      paths.projectDir,
-      (client) => client.call<{ workflows: WorkflowView[] }>("list_workflows"),
-    );
+    const { workflows, publications } = await withClient(paths.projectDir, async (client) => ({
+      ...await client.call<{ workflows: WorkflowView[] }>("list_workflows"),
+      ...(await client.call<{ service: { publications: Publications } }>("status")).service,
+    }));
     findings.push(...workflowFindings(workflows));
+    findings.push(...publicationFindings(publications));
     findings.push(...await modelFindings(paths.projectDir, workflows));
   } else {
     findings.push(...await portFinding(paths));
@@ -112,6 +124,34 @@ async function examine(paths: WeftPaths): Promise<Finding[]> {
   findings.push(trust);
   findings.push(...await gitFindings(paths));
   return findings;
+}
+
+/** What `status` says of the files weft published. */
+interface Publications {
+  files: number;
+  changed: { path: string; revision: number; state: "edited" | "missing" }[];
+}
+
+/** Published files a person changed since weft wrote them: kept as they are, and weft says so. */
+function publicationFindings(publications: Publications): Finding[] {
+  if (publications.files === 0) return [];
+  if (publications.changed.length === 0) {
+    const { files } = publications;
+    const message = files === 1
+      ? "the published file is as weft wrote it"
+      : `the ${files} published files are as weft wrote them`;
+    return [{ check: "publications", state: "ok", message }];
+  }
+  return [{
+    check: "publications",
+    state: "note",
+    message: publications.changed.map((file) =>
+      file.state === "edited"
+        ? `${file.path} was edited since weft wrote revision ${file.revision}; weft leaves it as it is`
+        : `${file.path} (revision ${file.revision}) was removed; the next commit writes it again`
+    ).join("\n"),
+    fix: "carry the edit into the workflow's next revision, or delete the file to let weft write it again",
+  }];
 }
 
 function serviceFinding(status: StatusReport, lock: LockState): Finding {

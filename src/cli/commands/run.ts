@@ -88,6 +88,9 @@ function timeline(events: RunEventView[]): string {
 
 /** The event's own fields as `key=value`: an id whole (a person pastes it), any other value cut to `width`. */
 function fields(event: RunEventView, width: number): string[] {
+  // A publication's outcome reads as a sentence (where it wrote, or why it left the file), wrapped by word.
+  const sentence = publicationSentence(event);
+  if (sentence !== undefined) return sentence.split(" ");
   return Object.entries(event).filter(([key]) => !COLUMNS.has(key)).map(([key, value]) => {
     const text = `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`;
     return typeof value === "string" && /Id$/.test(key) ? text : truncate(text, width);
@@ -103,4 +106,15 @@ function wrapFields(fields: string[], width: number): string {
     else lines.push(field);
   }
   return lines.join("\n");
+}
+
+/** What a publication event says, in words; undefined for other events. */
+function publicationSentence(event: RunEventView): string | undefined {
+  if (event.type === "artifact_published") return `wrote ${event.path}`;
+  if (event.type === "publish_skipped") return String(event.message);
+  if (event.type === "publish_failed") {
+    const error = event.error as { code?: string; message?: string };
+    return `${error.code}: ${error.message}`;
+  }
+  return undefined;
 }

@@ -12,6 +12,8 @@ import { Manifest, type StageDef, type StepDef } from "./manifest.ts";
 import { assetPath, type LoadedSkill, loadSkill, skillFilePath } from "./skills.ts";
 import { readWorkflowText, unreadable, type WorkflowFile, type WorkflowSource } from "./source.ts";
 import { escapeToken } from "../json_pointer.ts";
+import { fixedFolders, publishPathProblem } from "../publish_path.ts";
+import { templateProblem } from "../published_document.ts";
 
 /** A workflow that passed every check. */
 export interface LoadedWorkflow {
@@ -21,6 +23,8 @@ export interface LoadedWorkflow {
   /** Instructions text of each agent step, by `stage/step`. */
   instructions: Map<string, string>;
   skills: Map<string, LoadedSkill>;
+  /** The publish template text of each stage that declares one, by stage name. */
+  templates: Map<string, string>;
   /** What this definition's version is the digest of, and the version itself. */
   content: WorkflowContent;
 }
@@ -174,6 +178,7 @@ class Checker {
   readonly errors: string[] = [];
   readonly #instructions = new Map<string, string>();
   readonly #skills = new Map<string, LoadedSkill>();
+  readonly #templates = new Map<string, string>();
   /** The files the manifest declares, which the version covers. */
   readonly #declared = new Map<string, WorkflowFile>();
 
@@ -210,6 +215,7 @@ class Checker {
       hasAgentSteps: steps.some((step) => step.kind === "agent"),
       instructions: this.#instructions,
       skills: this.#skills,
+      templates: this.#templates,
       content: new WorkflowContent(this.source.origin, this.raw, this.#declared, this.source.root),
     };
   }
@@ -236,6 +242,7 @@ class Checker {
       this.#error(`${at}/state/initial`, `does not match the state schema: ${verdict.errors.join("; ")}`);
     }
     if (!stage.steps[stage.entryStep]) this.#error(`${at}/entryStep`, `no step "${stage.entryStep}"`);
+    if (stage.publish) this.#checkPublish(stageName, `${at}/publish`, stage.publish);
     const stageOutcomes = new Set<string>();
     for (const [stepName, step] of Object.entries(stage.steps)) {
       const stepAt = `${at}/steps/${escapeToken(stepName)}`;
@@ -348,6 +355,52 @@ class Checker {
       this.#error(`${at}/output/schema/required`, 'must list "outcome"');
     }
     return outcomes;
+  }
+
+  /**
+   * A publish path must stay in the project and off `.git`, `.weft` and `.env*`; the folders it names before
+   * any placeholder must not be links (checked again, whole, at each write). Its template is read now, so
+   * the version covers it, and parsed, so a broken one is refused here rather than at a commit.
+   */
+  #checkPublish(stageName: string, at: string, publish: NonNullable<StageDef["publish"]>): void {
+    const problem = publishPathProblem(publish.path);
+    if (problem) this.#error(`${at}/path`, `${publish.path}: ${problem}`);
+    else if (this.source.root !== undefined) {
+      const folders = fixedFolders(publish.path);
+      for (let i = 1; i <= folders.length; i++) {
+        const folder = folders.slice(0, i).join("/");
+        let info: Deno.FileInfo | undefined;
+        try {
+          info = Deno.lstatSync(`${this.source.root}/${folder}`);
+        } catch { /* not there yet: the write creates it */ }
+        if (info?.isSymlink) {
+          this.#error(
+            `${at}/path`,
+            `${publish.path}: the folder ${folder} is a symbolic link; weft does not follow links`,
+          );
+          break;
+        }
+        if (info && !info.isDirectory) {
+          this.#error(`${at}/path`, `${publish.path}: ${folder} is not a folder`);
+          break;
+        }
+      }
+    }
+    if (publish.template === undefined) return;
+    const file = this.source.files.get(publish.template);
+    if (!file || file.kind === "symlink") {
+      this.#error(`${at}/template`, `${this.source.label}/${publish.template}: missing`);
+      return;
+    }
+    try {
+      const text = readWorkflowText(this.source, file);
+      const broken = templateProblem(text);
+      if (broken) this.#error(`${at}/template`, `${this.source.label}/${publish.template}: ${broken}`);
+      this.#templates.set(stageName, text);
+      this.#declared.set(publish.template, { kind: "text", text });
+    } catch (error) {
+      this.#error(`${at}/template`, unreadable(error));
+    }
   }
 
   #unique<T>(at: string, items: T[], key: (item: T) => string, what: string): void {

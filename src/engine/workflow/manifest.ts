@@ -120,9 +120,26 @@ const CommitStep = z.strictObject({
 /** One step of a stage. */
 export const Step = z.discriminatedUnion("kind", [AgentStep, AskStep, ConfirmStep, CheckStep, CommitStep]);
 
+/** The placeholders a publish path may hold, each filled from the Run that commits. */
+export const PUBLISH_PLACEHOLDERS = ["flowName", "stageName", "runId", "slug", "publishFolder"] as const;
+
+const Publish = z.strictObject({
+  path: z.string().min(1).max(512).describe(
+    "where each commit's Markdown is written, relative to the project; may hold {flowName}, {stageName}, " +
+      "{runId}, {slug} (a short, file-safe form of the Run's intent) and {publishFolder} (weft.json's " +
+      "publishFolder, default docs/weft)",
+  ),
+  template: z.string().regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$)).+$/, "must be a relative path")
+    .optional().describe(
+      "a Mustache template in the workflow folder rendering the committed data; without it the data is " +
+        "rendered readably from its schema",
+    ),
+}).describe("publishes each commit of this stage to a Markdown file of the project");
+
 const Stage = z.strictObject({
   title: z.string().optional(),
   description: z.string().optional(),
+  publish: Publish.optional(),
   state: z.strictObject({ schema: JsonSchema, initial: z.unknown() }),
   entryStep: Name,
   steps: z.record(Name, Step),
@@ -155,6 +172,8 @@ export type Manifest = z.infer<typeof Manifest>;
 export type StageDef = Manifest["stages"][string];
 /** A parsed step. */
 export type StepDef = z.infer<typeof Step>;
+/** A parsed publish declaration. */
+export type PublishDef = z.infer<typeof Publish>;
 /** A parsed question. */
 export type Question = z.infer<typeof Question>;
 /** How the service's model runs an agent step, as declared. */

@@ -11,7 +11,7 @@ import { MAX_ANSWER_CHARS, type PublishedQuestion, type QuestionAnswer } from ".
 import type { PendingActionView, RunView } from "../../engine/views.ts";
 import type { ElicitRequestFormParams } from "../sdk.ts";
 import type { Endpoint } from "../endpoints.ts";
-import { readable } from "./readable.ts";
+import { readable } from "../../lib/readable.ts";
 
 type FormSchema = ElicitRequestFormParams["requestedSchema"];
 type Field = FormSchema["properties"][string];

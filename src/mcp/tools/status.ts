@@ -5,7 +5,12 @@
  */
 
 import { z } from "../../lib/zod.ts";
-import { AgentExecutorSchema, executorFor, SourceSchema } from "../../engine/views.ts";
+import {
+  AgentExecutorSchema,
+  executorFor,
+  PublicationDriftViewSchema,
+  SourceSchema,
+} from "../../engine/views.ts";
 import { defineTool } from "../tool.ts";
 
 const ServiceView = z.object({
@@ -32,6 +37,10 @@ const ServiceView = z.object({
     sessions: z.object({ open: z.number().int(), max: z.number().int() }),
     /** Listeners of the engine's change feed: one per session that subscribed or listed resources. */
     changeListeners: z.number().int(),
+  }),
+  publications: z.object({
+    files: z.number().int().describe("how many project files weft published"),
+    changed: z.array(PublicationDriftViewSchema).describe("those edited or removed since weft wrote them"),
   }),
   model: z.object({
     ready: z.boolean(),
@@ -77,6 +86,7 @@ export const statusTool = defineTool({
           sessions: service.sessions(),
           changeListeners: service.engine.changeListeners,
         },
+        publications: stats.publications,
         model: {
           ready: fallback.ready,
           ...(fallback.reason ? { reason: fallback.reason } : {}),

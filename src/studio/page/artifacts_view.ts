@@ -198,6 +198,7 @@ export function ArtifactPage(props: { route: ArtifactRoute }): ComponentChildren
       <${DiffView} before=${all[from - 1]?.data} after=${all[to - 1]?.data} from=${from} to=${to} />
       <section aria-labelledby="revision-data">
         <h3 id="revision-data">Revision ${to}</h3>
+        ${publicationNote(all[to - 1]?.publication)}
         <div class="context">
           <${Readable} value=${all[to - 1]?.data} level=${4} markdown=${all[to - 1]?.markdown} />
         </div>
@@ -205,6 +206,16 @@ export function ArtifactPage(props: { route: ArtifactRoute }): ComponentChildren
     `
   }
   </section>`;
+}
+
+/** Where a revision was published, or why its file was left as it was. */
+function publicationNote(publication: ArtifactView["publication"]): ComponentChildren {
+  if (!publication) return null;
+  if (publication.status === "published") {
+    return html`<p class="muted">Published to <code>${publication.path}</code></p>`;
+  }
+  const what = publication.status === "skipped" ? "Not written to" : "Publishing failed for";
+  return html`<p class="messages">${what} <code>${publication.path}</code>: ${publication.message}</p>`;
 }
 
 /** A Record, read when opened: what was committed and the answers it came from. */

@@ -106,7 +106,10 @@ function kindClass(event: RunEvent): string {
   if (event.type === "model_turn" || event.type === "model_tool_call" || event.type === "state_submitted") {
     return "nested";
   }
-  if (event.type === "run_failed" || event.type === "agent_call_failed" || event.type === "run_interrupted") {
+  if (
+    event.type === "run_failed" || event.type === "agent_call_failed" || event.type === "run_interrupted" ||
+    event.type === "publish_failed" || event.type === "publish_skipped"
+  ) {
     return "bad";
   }
   return "";
@@ -175,6 +178,14 @@ function describeEvent(event: RunEvent, run: TimelineRun): ComponentChildren {
         to: Number(event.revision),
       });
       return html`<span>Artifact committed: <a href=${href}>revision ${event.revision}</a></span>`;
+    }
+    case "artifact_published":
+      return `Published to ${event.path}`;
+    case "publish_skipped":
+      return `Not published: ${event.message}`;
+    case "publish_failed": {
+      const error = event.error as { code?: string; message?: string } | undefined;
+      return `Publish failed: ${error?.code ?? ""} ${error?.message ?? ""}`.trim();
     }
     case "stage_ended":
       return `Stage ended: ${event.outcome}`;

@@ -92,6 +92,8 @@ export interface ArtifactView {
   data?: unknown;
   /** The JSON pointers into `data` of the strings that hold Markdown. */
   markdown?: string[];
+  /** Where this revision was published, or why its file was left alone or could not be written. */
+  publication?: { path: string; status: "published" | "skipped" | "failed"; message?: string };
 }
 
 /** A Record: one commit of a stage, with the answers it came from. */

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { markdownToText } from "../../lib/markdown_text.ts";
-import { label } from "../../lib/field_label.ts";
+import { markdownToText } from "./markdown_text.ts";
+import { label } from "./field_label.ts";
 
 /** The longest rendering, in characters; past it the text ends with a pointer to the full Run. */
 export const MAX_READABLE_CHARS = 6_000;
@@ -43,12 +43,13 @@ export function asAnswerRecord(
 }
 
 /** Where a part of the value is (its JSON pointer), and which pointers hold Markdown. */
-interface Place {
+export interface Place {
   at: string;
   markdown: ReadonlySet<string>;
 }
 
-function child(place: Place, key: string | number): Place {
+/** The place of `key` within `place`. */
+export function child(place: Place, key: string | number): Place {
   return { ...place, at: `${place.at}/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}` };
 }
 
@@ -91,7 +92,8 @@ function text(value: string | number | boolean | null | undefined, place: Place)
   return typeof value === "string" && place.markdown.has(place.at) ? markdownToText(value) : scalar(value);
 }
 
-function isScalar(value: unknown): value is string | number | boolean | null | undefined {
+/** Whether `value` is shown as one piece of text (not a list or an object). */
+export function isScalar(value: unknown): value is string | number | boolean | null | undefined {
   return value === null || typeof value !== "object";
 }
 

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { label } from "../../src/lib/field_label.ts";
-import { MAX_READABLE_CHARS, readable } from "../../src/mcp/elicitation/readable.ts";
+import { MAX_READABLE_CHARS, readable } from "../../src/lib/readable.ts";
 
 Deno.test("readable: objects become labelled lines, lists bullets, nested values indented", () => {
   const text = readable({

@@ -1,0 +1,195 @@
+/**
+ * Publishing a committed Artifact to its project file, after the commit's transaction: a file write cannot be
+ * rolled back, so it comes last, and whatever happens to it the commit stands. A file is written only where
+ * weft wrote last (its digest unchanged) or where there is none; a file a person edited since, or one weft
+ * never wrote, is left as it is. The outcome is one timeline event: `artifact_published`, `publish_skipped`
+ * (with the reason) or `publish_failed` (with a classified error).
+ *
+ * @module
+ */
+import { errorKind, WeftError } from "../errors.ts";
+import type { DecidedCommit, DecidedPublication } from "./run_driver.ts";
+import type { NewRunEvent, RunState } from "./run_state.ts";
+import { type DocumentOrigin, renderDocument } from "./published_document.ts";
+import type { PublicationRecord, StorageUnit } from "./storage.ts";
+import type { ArtifactView, PublicationDriftView, RunEventView } from "./views.ts";
+import { sha256Hex } from "./workflow/digest.ts";
+
+/**
+ * The project's files as publishing reaches them: every path is project-relative, and an implementation
+ * refuses (`INVALID_REQUEST`) any path that is absolute, holds `..`, leads through a symbolic link or into
+ * `.git`, `.weft` or `.env*`. The engine owns this port; the composition root hands it an implementation.
+ */
+export interface ProjectFiles {
+  /** The bytes of the file at `path`, or null when there is none. */
+  read(path: string): Promise<Uint8Array | null>;
+  /** Creates or replaces the file at `path` with `text` atomically, creating its folders. */
+  write(path: string, text: string): Promise<void>;
+}
+
+/** Why a publication left the file as it was. */
+export type SkipReason = "edited" | "not_written_by_weft";
+
+/** What one publication did, as its timeline event says it. */
+export type PublicationOutcome =
+  | { type: "artifact_published"; path: string; digest: string }
+  | { type: "publish_skipped"; path: string; reason: SkipReason; message: string }
+  | { type: "publish_failed"; path: string; error: { code: string; message: string; retryable: boolean } };
+
+/** A publication the driver decided, with the Artifact revision its commit stored. */
+export interface CommittedPublication {
+  decided: DecidedPublication;
+  origin: DocumentOrigin;
+  data: unknown;
+  /** Where the commit happened, for the timeline event of the publication. */
+  stageName: string;
+  stepName: string;
+}
+
+/** The publication of `decided` (a commit that declares one), once the store gave its Artifact a revision. */
+export function committedPublication(
+  run: RunState,
+  decided: DecidedCommit,
+  stored: { artifactId: string; revision: number },
+): CommittedPublication {
+  const { commit, event } = decided;
+  return {
+    decided: decided.publication!,
+    origin: {
+      flowName: run.flowName,
+      stageName: commit.stageName,
+      artifactId: stored.artifactId,
+      revision: stored.revision,
+      runId: run.runId,
+      version: run.version ?? "",
+    },
+    data: commit.data,
+    stageName: String(event.stageName),
+    stepName: String(event.stepName),
+  };
+}
+
+/**
+ * Publishes one committed Artifact inside `unit` (a transaction after the commit's): compares the file with
+ * what weft last wrote there, writes it or leaves it, records the digest of a write and appends the outcome
+ * to the Run's timeline; returns that event.
+ */
+export async function writePublication(
+  unit: StorageUnit,
+  files: ProjectFiles,
+  publication: CommittedPublication,
+  at: string,
+  log: (event: Record<string, unknown>) => void,
+): Promise<NewRunEvent> {
+  const { decided, origin, data, stageName, stepName } = publication;
+  const { artifactId, revision, runId } = origin;
+  const last = await unit.publications.find(decided.path);
+  const outcome = await publishFile(files, decided, origin, data, last, log);
+  if (outcome.type === "artifact_published") {
+    await unit.publications.save({
+      path: outcome.path,
+      digest: outcome.digest,
+      artifactId,
+      revision,
+      runId,
+      at,
+    });
+  }
+  const event: NewRunEvent = { ...outcome, at, stageName, stepName, artifactId, revision };
+  await unit.runs.appendEvents(runId, [event]);
+  return event;
+}
+
+/**
+ * Renders and writes one publication. `last` is what weft last wrote at the path. Never throws: a failure is
+ * the `publish_failed` outcome, and `log` gets its kind.
+ */
+export async function publishFile(
+  files: ProjectFiles,
+  decided: DecidedPublication,
+  origin: DocumentOrigin,
+  data: unknown,
+  last: PublicationRecord | undefined,
+  log: (event: Record<string, unknown>) => void,
+): Promise<PublicationOutcome> {
+  const { path } = decided;
+  try {
+    const document = renderDocument(origin, data, decided);
+    const current = await files.read(path);
+    if (current !== null && last === undefined) {
+      return skipped(
+        path,
+        "not_written_by_weft",
+        `${path} exists and weft did not write it; it was left as it is`,
+      );
+    }
+    if (current !== null && sha256Hex(current) !== last!.digest) {
+      return skipped(
+        path,
+        "edited",
+        `${path} was changed since weft wrote revision ${last!.revision}; it was left as it is`,
+      );
+    }
+    await files.write(path, document);
+    return { type: "artifact_published", path, digest: sha256Hex(document) };
+  } catch (error) {
+    const failure = error instanceof WeftError
+      ? new WeftError("PUBLISH_FAILED", error.message)
+      : new WeftError("PUBLISH_FAILED", `${path} could not be written`);
+    if (!(error instanceof WeftError)) log({ event: "publish_failed", path, ...errorKind(error) });
+    return { type: "publish_failed", path, error: failure.toPayload() };
+  }
+}
+
+function skipped(path: string, reason: SkipReason, message: string): PublicationOutcome {
+  return { type: "publish_skipped", path, reason, message };
+}
+
+const STATUS_OF: Record<PublicationOutcome["type"], NonNullable<ArtifactView["publication"]>["status"]> = {
+  artifact_published: "published",
+  publish_skipped: "skipped",
+  publish_failed: "failed",
+};
+
+/** Where the revision of `artifact` was published, by the timeline of the Run that committed it. */
+export function publicationOf(
+  artifact: ArtifactView,
+  timeline: RunEventView[],
+): ArtifactView["publication"] | undefined {
+  const event = timeline.findLast((entry) =>
+    Object.hasOwn(STATUS_OF, entry.type) && entry.artifactId === artifact.artifactId &&
+    entry.revision === artifact.revision
+  );
+  if (!event) return undefined;
+  const message = event.type === "publish_skipped"
+    ? String(event.message)
+    : event.type === "publish_failed"
+    ? String((event.error as { message?: unknown })?.message)
+    : undefined;
+  return {
+    path: String(event.path),
+    status: STATUS_OF[event.type as PublicationOutcome["type"]],
+    ...(message === undefined ? {} : { message }),
+  };
+}
+
+/** How many published files one drift check compares, so a status stays quick in a project with many. */
+export const MAX_DRIFT_CHECKS = 200;
+
+/**
+ * The published files that are no longer what weft wrote (edited or removed), of the first
+ * {@linkcode MAX_DRIFT_CHECKS} records; a file that cannot be read counts as edited.
+ */
+export async function driftOf(
+  files: ProjectFiles,
+  written: PublicationRecord[],
+): Promise<PublicationDriftView[]> {
+  const changed: PublicationDriftView[] = [];
+  for (const record of written.slice(0, MAX_DRIFT_CHECKS)) {
+    const current = await files.read(record.path).catch(() => undefined);
+    if (current !== undefined && current !== null && sha256Hex(current) === record.digest) continue;
+    const { path, artifactId, revision } = record;
+    changed.push({ path, artifactId, revision, state: current === null ? "missing" : "edited" });
+  }
+  return changed;
+}

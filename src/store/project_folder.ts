@@ -1,0 +1,141 @@
+/**
+ * The project's files as the engine's {@linkcode ProjectFiles} port: what publishing reads and writes. Paths
+ * meet the same rules as every other project file access (`confined_files.ts`): never absolute, no `..`,
+ * never `.git`, `.weft` or `.env*` in any letter case, no symbolic link anywhere on the way. Each folder is
+ * opened without following links, one below the other; on Linux the write then goes through the kernel's
+ * name for the last folder's descriptor (`/proc/self/fd/N`), so a folder swapped for a link meanwhile is
+ * never written through. Elsewhere each folder is checked with `lstat` first (a narrower race remains).
+ * Writes replace the file atomically (`replace_file.ts`): a reader sees the old file or the new one.
+ *
+ * @module
+ */
+import type * as fs from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import { join } from "node:path";
+import process from "node:process";
+import { invalid, WeftError } from "../errors.ts";
+import { confinedSegments, readConfined } from "../engine/confined_files.ts";
+import type { ProjectFiles } from "../engine/publication.ts";
+import { replaceFile } from "../lib/replace_file.ts";
+
+const PROC_FD = Deno.build.os === "linux";
+
+/** Largest existing file read to compare with what weft wrote; a larger one is not weft's and is left alone. */
+const MAX_COMPARED_BYTES = 16 * 1024 * 1024;
+
+/** The project folder `root` (an absolute path without links, e.g. from `Deno.realPath`) as project files. */
+export function projectFolder(root: string): ProjectFiles {
+  return {
+    async read(path) {
+      const segments = segmentsOf(path);
+      const folder = await openFolders(root, segments, false);
+      if (!folder) return null;
+      try {
+        if (!await entryOf(folder.at, segments.at(-1)!, path)) return null;
+        return await readConfined(root, segments, MAX_COMPARED_BYTES, path);
+      } finally {
+        await folder.handle.close().catch(() => {});
+      }
+    },
+    async write(path, text) {
+      const segments = segmentsOf(path);
+      const folder = (await openFolders(root, segments, true))!;
+      try {
+        await entryOf(folder.at, segments.at(-1)!, path);
+        await replaceFile(join(folder.at, segments.at(-1)!), text);
+      } finally {
+        await folder.handle.close().catch(() => {});
+      }
+    },
+  };
+}
+
+function segmentsOf(path: string): string[] {
+  const segments = confinedSegments(path);
+  if (segments.length === 0) throw invalid("a publish path must name a file");
+  return segments;
+}
+
+/**
+ * What is at `name` in the folder `at`: false when nothing, true for a regular file; a link or a folder is
+ * refused.
+ */
+async function entryOf(at: string, name: string, path: string): Promise<boolean> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(join(at, name));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+  if (info.isSymlink) throw invalid(`${path} is a symbolic link; weft does not follow links`);
+  if (!info.isFile) throw new WeftError("PUBLISH_FAILED", `${path} is not a regular file`);
+  return true;
+}
+
+/**
+ * Opens the folders of `segments` (all but the last) one below the other without following links, creating
+ * missing ones when `create`; null when one is missing and `create` is false. `at` is the path that names
+ * the last folder opened: its descriptor's on Linux.
+ */
+async function openFolders(
+  root: string,
+  segments: string[],
+  create: boolean,
+): Promise<{ handle: FileHandle; at: string } | null> {
+  const { open, dirFlags, mkdir } = nodeFs();
+  let handle = await open(root, dirFlags);
+  let at = PROC_FD ? `/proc/self/fd/${handle.fd}` : root;
+  const label = (i: number) => segments.slice(0, i + 1).join("/");
+  try {
+    for (const [i, segment] of segments.slice(0, -1).entries()) {
+      const next = join(at, segment);
+      if (!PROC_FD) await requireFolderOrNothing(next, label(i));
+      let opened: FileHandle;
+      try {
+        opened = await open(next, dirFlags);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === "ELOOP" || code === "ENOTDIR") {
+          throw invalid(`${label(i)} is a symbolic link or not a folder; weft does not follow links`);
+        }
+        if (code !== "ENOENT") throw error;
+        if (!create) return null;
+        await mkdir(next).catch((made) => {
+          if ((made as { code?: string }).code !== "EEXIST") throw made;
+        });
+        opened = await open(next, dirFlags);
+      }
+      await handle.close().catch(() => {});
+      handle = opened;
+      at = PROC_FD ? `/proc/self/fd/${handle.fd}` : next;
+    }
+    return { handle, at };
+  } catch (error) {
+    await handle.close().catch(() => {});
+    throw error;
+  }
+}
+
+async function requireFolderOrNothing(path: string, label: string): Promise<void> {
+  const info = await Deno.lstat(path).catch(() => null);
+  if (info && !info.isDirectory) {
+    throw invalid(`${label} is a symbolic link or not a folder; weft does not follow links`);
+  }
+}
+
+let loaded: { open: typeof fs.promises.open; mkdir: typeof fs.promises.mkdir; dirFlags: number } | undefined;
+
+/** node:fs, loaded at the first publication rather than at every start of the service. */
+function nodeFs(): NonNullable<typeof loaded> {
+  if (!loaded) {
+    const module = process.getBuiltinModule("node:fs") as typeof fs;
+    const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = module.constants;
+    loaded = {
+      open: module.promises.open,
+      mkdir: module.promises.mkdir,
+      dirFlags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | (O_DIRECTORY ?? 0),
+    };
+  }
+  return loaded;
+}

@@ -1,0 +1,62 @@
+// deno-lint-ignore-file require-await -- node:sqlite is synchronous; the methods are async to fulfil the
+// engine's asynchronous storage port (a failure becomes a rejected promise, as from a networked store).
+/**
+ * What weft last wrote to each project file it publishes, over SQLite: one row per path, replaced at each
+ * write, so the next write can tell a person's edit (or a file weft never wrote) from its own.
+ *
+ * @module
+ */
+import type { PublicationRecord, PublicationStorage } from "../engine/storage.ts";
+import type { Database } from "./database.ts";
+
+interface PublicationRow {
+  path: string;
+  digest: string;
+  artifact_id: string;
+  revision: number;
+  run_id: string;
+  written_at: string;
+}
+
+/** Reads and writes publication records. */
+export class PublicationStore implements PublicationStorage {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async find(path: string): Promise<PublicationRecord | undefined> {
+    const row = this.#db.get<PublicationRow>("SELECT * FROM publications WHERE path = ?", path);
+    return row && toRecord(row);
+  }
+
+  async save(record: PublicationRecord): Promise<void> {
+    this.#db.run(
+      `INSERT INTO publications (path, digest, artifact_id, revision, run_id, written_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (path) DO UPDATE SET digest = excluded.digest, artifact_id = excluded.artifact_id,
+         revision = excluded.revision, run_id = excluded.run_id, written_at = excluded.written_at`,
+      record.path,
+      record.digest,
+      record.artifactId,
+      record.revision,
+      record.runId,
+      record.at,
+    );
+  }
+
+  async list(): Promise<PublicationRecord[]> {
+    return this.#db.all<PublicationRow>("SELECT * FROM publications ORDER BY path").map(toRecord);
+  }
+}
+
+function toRecord(row: PublicationRow): PublicationRecord {
+  return {
+    path: row.path,
+    digest: row.digest,
+    artifactId: row.artifact_id,
+    revision: Number(row.revision),
+    runId: row.run_id,
+    at: row.written_at,
+  };
+}
