@@ -61,6 +61,8 @@ const GENERIC_FIXES: Record<ErrorCode, string> = {
   MODEL_UNAVAILABLE: "check the model server (`weft doctor`), then resume with `weft retry RUN`",
   MODEL_REQUEST_FAILED:
     "the model server refused the request; `weft doctor` checks each role's key and model",
+  COMMAND_UNAVAILABLE: "fix what the message names (install the program, name the command in weft.json, " +
+    "create the folder), then resume with `weft retry RUN`",
   BUDGET_EXCEEDED: "the Run looped past a step's budget; start a new Run or raise the budget in the workflow",
   STORAGE_ERROR: "check the disk and the state folder with `weft doctor`",
   INTERNAL: "retry; if it persists, `weft logs` shows what the service saw",

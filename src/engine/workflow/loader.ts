@@ -12,6 +12,7 @@ import { Manifest, type StageDef, type StepDef } from "./manifest.ts";
 import { assetPath, type LoadedSkill, loadSkill, skillFilePath } from "./skills.ts";
 import { readWorkflowText, unreadable, type WorkflowFile, type WorkflowSource } from "./source.ts";
 import { escapeToken } from "../json_pointer.ts";
+import { commandFolderSegments, resolveCommandFolder } from "../command_folder.ts";
 
 /** A workflow that passed every check. */
 export interface LoadedWorkflow {
@@ -43,6 +44,7 @@ const FIXED_OUTCOMES: Record<Exclude<StepDef["kind"], "agent">, string[]> = {
   confirm: ["confirmed", "revise"],
   check: ["valid", "invalid"],
   commit: ["committed"],
+  command: ["passed", "failed", "timed_out"],
 };
 
 /** Loads and checks one workflow source. */
@@ -301,6 +303,9 @@ class Checker {
       case "check":
         step.rules.forEach((rule, index) => this.#schema(`${at}/rules/${index}/schema`, rule.schema));
         break;
+      case "command":
+        this.#checkCommandFolder(`${at}/cwd`, step.cwd);
+        break;
     }
     return FIXED_OUTCOMES[step.kind as keyof typeof FIXED_OUTCOMES];
   }
@@ -348,6 +353,15 @@ class Checker {
       this.#error(`${at}/output/schema/required`, 'must list "outcome"');
     }
     return outcomes;
+  }
+
+  /** A command's folder must stay in the project; a project workflow's is checked on disk too. */
+  #checkCommandFolder(at: string, cwd: string | undefined): void {
+    if (cwd === undefined) return;
+    const verdict = this.source.root === undefined
+      ? commandFolderSegments(cwd)
+      : resolveCommandFolder(this.source.root, cwd);
+    if (!verdict.ok) this.#error(at, verdict.reason);
   }
 
   #unique<T>(at: string, items: T[], key: (item: T) => string, what: string): void {
