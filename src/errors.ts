@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   MODEL_UNAVAILABLE: { retryable: true },
   /** The model server refused the request (key, model name, request shape) or answered nonsense. */
   MODEL_REQUEST_FAILED: { retryable: false },
+  /** A command step could not start: its program is missing, its project command unnamed, its folder unusable. */
+  COMMAND_UNAVAILABLE: { retryable: false },
   BUDGET_EXCEEDED: { retryable: false },
   /** A committed Artifact could not be written to its publish path (its template, or the file system, failed). */
   PUBLISH_FAILED: { retryable: false },
@@ -34,8 +36,12 @@ export const ERROR_CODES = {
 /** A classified error code. */
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** The failures of a Run a person may resume with a retry: the agent call stopped, not the work. */
-export const RESUMABLE_FAILURES: readonly ErrorCode[] = ["RUN_INTERRUPTED", "MODEL_UNAVAILABLE"];
+/** The failures of a Run a person may resume with a retry: the agent call or command stopped, not the work. */
+export const RESUMABLE_FAILURES: readonly ErrorCode[] = [
+  "RUN_INTERRUPTED",
+  "MODEL_UNAVAILABLE",
+  "COMMAND_UNAVAILABLE",
+];
 
 /**
  * The codes only the `weft` command prints: failures of the command itself rather than of a service call.

@@ -62,6 +62,8 @@ const GENERIC_FIXES: Record<ErrorCode, string> = {
   MODEL_REQUEST_FAILED:
     "the model server refused the request; `weft doctor` checks each role's key and model",
   PUBLISH_FAILED: "the Artifact is committed; fix the stage's publish template or path and commit again",
+  COMMAND_UNAVAILABLE: "fix what the message names (install the program, name the command in weft.json, " +
+    "create the folder), then resume with `weft retry RUN`",
   BUDGET_EXCEEDED: "the Run looped past a step's budget; start a new Run or raise the budget in the workflow",
   STORAGE_ERROR: "check the disk and the state folder with `weft doctor`",
   INTERNAL: "retry; if it persists, `weft logs` shows what the service saw",

@@ -26,6 +26,7 @@ import {
   publicationOf,
   writePublication,
 } from "./publication.ts";
+import { type CommandResult, type CommandSpec, commandSpec } from "./command_step.ts";
 import { ChangeFeed, type ChangeListener, commitChanges } from "./change_feed.ts";
 import { committedMarkdown } from "./markdown_fields.ts";
 import { type NewRunEvent, newRunState, type RunState, toRunView } from "./run_state.ts";
@@ -81,8 +82,11 @@ export type AgentCallFailureCode =
 /** Timeline entries the service's model executor adds while it works on an agent call. */
 export type AgentCallNote = "model_turn" | "model_tool_call";
 
+/** How a command step may fail to start, as the service's command executor classifies it. */
+export type CommandFailureCode = "COMMAND_UNAVAILABLE" | "CONFIGURATION_REQUIRED";
+
 /** What a change to a Run expects to be pending; anything else is a stale request (`CONFLICT`). */
-type Expectation = { actionId: string } | { callId: string };
+type Expectation = { actionId: string } | { callId: string } | { commandId: string };
 
 /** What one committed transaction did to a Run: its state afterwards and the timeline events it added. */
 interface SavedRun {
@@ -440,6 +444,38 @@ export class Engine {
     return this.#change(runId, null, (driver) => driver.retry(source));
   }
 
+  /** The pending command `commandId` as the step of the Run's definition declares it. */
+  commandSpec(runId: string, commandId: string): Promise<CommandSpec> {
+    return this.#storage.read(async (unit) => {
+      const run = await this.#load(unit, runId);
+      await this.#expect(unit, run, { commandId });
+      const workflow = await this.#workflowOf(unit, run, false);
+      const step = currentStep(workflow, run);
+      if (step.kind !== "command") throw conflict(`Run ${runId} is not at a command step`);
+      return commandSpec(step, workflow.origin);
+    });
+  }
+
+  /** Marks the pending command as running `argv` in `cwd` (project-relative); a restart interrupts it. */
+  startCommand(runId: string, commandId: string, argv: string[], cwd: string): Promise<RunView> {
+    return this.#change(runId, { commandId }, (driver) => driver.startCommand(argv, cwd));
+  }
+
+  /** Leaves the Run waiting on its command, which the person has not trusted, with the reason. */
+  blockCommand(runId: string, commandId: string, reason: string): Promise<RunView> {
+    return this.#change(runId, { commandId }, (driver) => driver.blockCommand(reason));
+  }
+
+  /** Records how the pending command ended and continues by its outcome. */
+  completeCommand(runId: string, commandId: string, result: CommandResult): Promise<RunView> {
+    return this.#change(runId, { commandId }, (driver) => driver.completeCommand(result));
+  }
+
+  /** Fails the Run of a pending command that could not start. */
+  failCommand(runId: string, commandId: string, code: CommandFailureCode, message: string): Promise<RunView> {
+    return this.#change(runId, { commandId }, (driver) => driver.failCommand(code, message));
+  }
+
   /** Subscribes to every committed change of any Run, with the types of the events it added; returns the unsubscribe. */
   onRunChanged(listener: (run: RunView, eventTypes: readonly string[]) => void): () => void {
     return this.#changes.listen((change) => {
@@ -475,6 +511,12 @@ export class Engine {
     if ("actionId" in expectation && run.pendingAction?.id !== expectation.actionId) {
       throw conflict(
         `action "${expectation.actionId}" is not pending on Run ${run.runId} (answered, stale or ended)`,
+      );
+    }
+    if ("commandId" in expectation) {
+      if (run.pendingCommand?.id === expectation.commandId) return;
+      throw conflict(
+        `command ${expectation.commandId} of Run ${run.runId} is no longer pending (${run.status})`,
       );
     }
     if (!("callId" in expectation) || run.pendingAgentCall?.id === expectation.callId) return;

@@ -7,7 +7,7 @@
 import { randomId } from "../lib/tokens.ts";
 
 /** The kinds of things weft names, by prefix. */
-export type IdPrefix = "run" | "act" | "call" | "art" | "rec";
+export type IdPrefix = "run" | "act" | "call" | "art" | "rec" | "cmd";
 
 /** A fresh, unguessable id such as `run_3q2…`. */
 export function newId(prefix: IdPrefix): string {

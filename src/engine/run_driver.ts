@@ -1,7 +1,7 @@
 /**
  * The state machine of one Run: every change to a Run is a transition here. It enters steps, executes the ones
- * that decide on their own (`check`, `commit`), publishes the waits (`agent`, `ask`, `confirm`), takes answers,
- * agent results, cancellation and restart interruption, follows outcome routes across stages and enforces
+ * that decide on their own (`check`, `commit`), publishes the waits (`agent`, `ask`, `confirm`, `command`),
+ * takes answers, agent results, command results, cancellation and restart interruption, follows outcome routes across stages and enforces
  * budgets. It touches no storage: it changes the Run in memory and decides what should follow (timeline
  * events, each stamped with the stage and step it happened at, and the stage commits to store), and the
  * engine applies all of it in one transaction.
@@ -11,6 +11,7 @@
 import { z } from "../lib/zod.ts";
 import { conflict, ERROR_CODES, type ErrorCode, invalid, RESUMABLE_FAILURES, WeftError } from "../errors.ts";
 import type { AgentStep } from "./agent_task.ts";
+import { commandOutcome, type CommandResult, shorterTail } from "./command_step.ts";
 import type { StageCommit } from "./storage.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import {
@@ -203,6 +204,7 @@ export class RunDriver {
     this.run.status = "cancelled";
     delete this.run.pendingAction;
     delete this.run.pendingAgentCall;
+    delete this.run.pendingCommand;
     this.record("run_cancelled", { source });
   }
 
@@ -212,6 +214,7 @@ export class RunDriver {
    */
   interrupt(): void {
     const callId = this.run.pendingAgentCall?.id;
+    const commandId = this.run.pendingCommand?.id;
     this.run.status = "failed";
     this.run.lastError = {
       code: "RUN_INTERRUPTED",
@@ -219,7 +222,8 @@ export class RunDriver {
       retryable: false,
     };
     delete this.run.pendingAgentCall;
-    this.record("run_interrupted", callId ? { callId } : {});
+    delete this.run.pendingCommand;
+    this.record("run_interrupted", { ...(callId ? { callId } : {}), ...(commandId ? { commandId } : {}) });
   }
 
   /**
@@ -228,6 +232,11 @@ export class RunDriver {
    */
   retry(source: Source): void {
     const { runId, status, lastError } = this.run;
+    if (status === "waiting" && this.run.pendingCommand?.phase === "untrusted") {
+      this.record("run_retried", { source, after: "untrusted" });
+      this.openCommand();
+      return;
+    }
     const code = lastError?.code;
     if (status !== "failed" || !code || !RESUMABLE_FAILURES.includes(code)) {
       throw conflict(
@@ -235,10 +244,68 @@ export class RunDriver {
           `(${RESUMABLE_FAILURES.join(" or ")}) can; this one is ${status}${code ? ` (${code})` : ""}`,
       );
     }
-    if (this.step.kind !== "agent") throw conflict(`Run ${runId} did not stop at an agent step`);
+    const kind = this.step.kind;
+    if (kind !== "agent" && kind !== "command") {
+      throw conflict(`Run ${runId} did not stop at an agent or command step`);
+    }
     delete this.run.lastError;
     this.record("run_retried", { source, after: code });
-    this.openAgentCall();
+    if (kind === "agent") this.openAgentCall();
+    else this.openCommand();
+  }
+
+  /** Publishes a new pending command for the current (command) step, with a fresh id: the Run waits for it. */
+  openCommand(): void {
+    const step = this.step;
+    if (step.kind !== "command") throw invalid(`Run ${this.run.runId} is not at a command step`);
+    this.#wait();
+    this.run.pendingCommand = { id: newId("cmd"), phase: "available", run: step.run, createdAt: this.at };
+    this.record("command_requested", { commandId: this.run.pendingCommand.id });
+  }
+
+  /** Marks the pending command as running `argv` (persisted, so a restart interrupts it). */
+  startCommand(argv: string[], cwd: string): void {
+    const pending = this.run.pendingCommand!;
+    pending.phase = "running";
+    pending.run = argv;
+    delete pending.reason;
+    this.record("command_started", { commandId: pending.id, run: argv, cwd });
+  }
+
+  /** Leaves the Run waiting on a command the person has not trusted, saying why and what to do. */
+  blockCommand(reason: string): void {
+    const pending = this.run.pendingCommand!;
+    pending.phase = "untrusted";
+    pending.reason = reason;
+    this.record("command_untrusted", { commandId: pending.id, reason });
+  }
+
+  /** Records how the pending command ended, writes it to `resultTo` and follows its outcome. */
+  completeCommand(result: CommandResult): void {
+    const step = this.step;
+    if (step.kind !== "command") throw invalid(`Run ${this.run.runId} is not at a command step`);
+    const outcome = commandOutcome(result);
+    const { exitCode, signal, timedOut, durationMs } = result;
+    this.record("command_ended", {
+      commandId: this.run.pendingCommand!.id,
+      outcome,
+      exitCode,
+      signal,
+      timedOut,
+      durationMs,
+      stdout: shorterTail(result.stdout),
+      stderr: shorterTail(result.stderr),
+    });
+    delete this.run.pendingCommand;
+    this.run.status = "running";
+    if (!this.#writeOrFail(step.resultTo, result)) return;
+    this.advance(outcome);
+  }
+
+  /** Fails the Run of a pending command that could not start, with the classified reason. */
+  failCommand(code: ErrorCode, message: string): void {
+    this.record("command_failed", { commandId: this.run.pendingCommand!.id, code });
+    this.fail(code, message, ERROR_CODES[code].retryable);
   }
 
   /** Continues after the current step produced `outcome`, until the Run waits or ends. */
@@ -300,6 +367,7 @@ export class RunDriver {
     this.run.lastError = { code, message, retryable };
     delete this.run.pendingAction;
     delete this.run.pendingAgentCall;
+    delete this.run.pendingCommand;
     this.record("run_failed", { error: this.run.lastError });
   }
 
@@ -346,6 +414,9 @@ export class RunDriver {
         return this.#check(step);
       case "commit":
         return this.#commit(step);
+      case "command":
+        this.openCommand();
+        return undefined;
     }
   }
 

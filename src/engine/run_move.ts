@@ -29,6 +29,7 @@ export function moveMisfits(run: RunState, target: LoadedWorkflow): string[] {
   }
   const action = run.pendingAction;
   const call = run.pendingAgentCall;
+  const command = run.pendingCommand;
   if (action?.kind === "user_ask_questions") {
     if (step.kind !== "ask") misfits.push(`it waits for answers, but step ${at} is now a ${step.kind} step`);
     else if (step.questions) {
@@ -60,6 +61,13 @@ export function moveMisfits(run: RunState, target: LoadedWorkflow): string[] {
     }
     if (call.phase === "claimed") {
       misfits.push("an agent has claimed its call; move it once the agent has completed or failed it");
+    }
+  } else if (command) {
+    if (step.kind !== "command") {
+      misfits.push(`it waits on a command, but step ${at} is now a ${step.kind} step`);
+    }
+    if (command.phase !== "untrusted") {
+      misfits.push("its command is under way; move it once the command has ended");
     }
   }
   return misfits;

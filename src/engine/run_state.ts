@@ -9,6 +9,7 @@ import type {
   AgentExecutor,
   PendingActionView,
   PendingAgentCallView,
+  PendingCommandView,
   RunStatus,
   RunView,
   Source,
@@ -53,6 +54,7 @@ export interface RunState {
   visits: Record<string, number>;
   pendingAction?: PendingActionView;
   pendingAgentCall?: PendingAgentCallView;
+  pendingCommand?: PendingCommandView;
   lastError?: ErrorPayload;
   createdAt: string;
   updatedAt: string;
@@ -96,6 +98,7 @@ export function toRunView(run: RunState): RunView {
   };
   if (run.pendingAction) view.pendingAction = run.pendingAction;
   if (run.pendingAgentCall) view.pendingAgentCall = run.pendingAgentCall;
+  if (run.pendingCommand) view.pendingCommand = run.pendingCommand;
   if (run.lastError) view.lastError = run.lastError;
   return view;
 }

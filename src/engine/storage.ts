@@ -34,7 +34,8 @@ export interface RunStorage {
   activeVersions(): Promise<{ flowName: string; version: string | null; count: number }[]>;
   /** The Runs that may still be driven (not completed or cancelled) but name no version yet. */
   unversioned(): Promise<RunState[]>;
-  /** Runs that a restart interrupts: running ones, and waiting ones with a pending agent call. */
+  /** Runs that a restart interrupts: running ones, and waiting ones with a pending agent call or
+   * a pending command the person does not have to act on (not `untrusted`). */
   listInterruptible(): Promise<RunState[]>;
   /** Appends entries to a Run's timeline. */
   appendEvents(runId: string, events: NewRunEvent[]): Promise<void>;

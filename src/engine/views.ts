@@ -76,6 +76,27 @@ export const PendingAgentCallViewSchema = z.object({
 /** An agent call a waiting Run publishes for the agent-task protocol. */
 export type PendingAgentCallView = z.infer<typeof PendingAgentCallViewSchema>;
 
+/** Schema of {@linkcode CommandPhase}. */
+export const CommandPhaseSchema = z.enum(["available", "running", "untrusted"]);
+/**
+ * Where a pending command stands: `available` (waiting for the service to start it, or for a free slot),
+ * `running`, or `untrusted` (the person has not trusted it: `weft trust`, then `weft retry`, or cancel).
+ */
+export type CommandPhase = z.infer<typeof CommandPhaseSchema>;
+
+/** Schema of {@linkcode PendingCommandView}. */
+export const PendingCommandViewSchema = z.object({
+  id: z.string(),
+  phase: CommandPhaseSchema,
+  /** The program and arguments as they run (a project command's name resolved once it starts). */
+  run: z.union([z.array(z.string()), z.string()]),
+  /** Why it does not run, while `untrusted`. */
+  reason: z.string().optional(),
+  createdAt: z.string(),
+});
+/** A command step a waiting Run publishes; the service runs it. */
+export type PendingCommandView = z.infer<typeof PendingCommandViewSchema>;
+
 /** Schema of {@linkcode Cursor}. */
 export const CursorSchema = z.object({ stageName: z.string(), stepName: z.string() });
 /** Where a Run stands: its current stage and step. */
@@ -93,6 +114,7 @@ export const RunViewSchema = z.object({
   cursor: CursorSchema,
   pendingAction: PendingActionViewSchema.optional(),
   pendingAgentCall: PendingAgentCallViewSchema.optional(),
+  pendingCommand: PendingCommandViewSchema.optional(),
   lastError: ErrorPayloadSchema.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),

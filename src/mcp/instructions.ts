@@ -12,7 +12,8 @@ const WORKFLOW_RULES = [
   `weft runs explicit workflows; every rule is in the resource ${PROTOCOL_DOC_URI}.`,
   "- flow creates a Run and is not idempotent: when a result is uncertain, look with get_run or list_runs; " +
   "never call flow again, nor to advance a Run.",
-  "- Follow the Run each tool returns: status, and when waiting its pendingAction or pendingAgentCall.",
+  "- Follow the Run each tool returns: status, and when waiting its pendingAction, pendingAgentCall or " +
+  "pendingCommand (the service runs it; if untrusted, the person runs weft trust, then weft retry).",
   "- A pendingAction is the person's: call interact, or show them its request and send their exact answer " +
   "with answer_ask. Closing the form keeps the Run waiting. Never answer, skip or confirm for them.",
   "- To wait for a Run, subscribe to weft://runs/{runId} and continue when notified; do not poll or ask again.",

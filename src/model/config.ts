@@ -14,6 +14,8 @@ import { DURATION_FORMS, DURATION_PATTERN, parseDuration } from "../lib/duration
 import type { ModelRoles, RoleReadiness } from "../engine/model_roles.ts";
 import { isTrusted, projectKey, readTrustRecord, type TrustRecord } from "./project_trust.ts";
 import { type DigestedContent, trustedContentOf } from "./trusted_content.ts";
+import { ArgumentVector, NamePattern } from "../engine/workflow/manifest.ts";
+import { projectCommandSteps } from "../engine/workflow/command_steps.ts";
 
 /** A role name: `default` or a lowercase identifier a workflow's agent step names. */
 export const RolePattern = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
@@ -78,6 +80,11 @@ export const ModelConfigFile = z.strictObject({
     "where the built-in workflows publish their documents ({publishFolder} in a stage's publish path), " +
       "relative to the project; default docs/weft; read from the project's weft.json",
   ),
+  commands: z.record(z.string().regex(NamePattern, "must be a lowercase name such as `test`"), ArgumentVector)
+    .optional().describe(
+      "the project's own commands by name (e.g. test, lint), which command steps name in `run`; read from " +
+        "the project's weft.json only, and run only once the person trusts them",
+    ),
   service: ServiceSettings.optional().describe(
     "the service's own settings; read from the user-level file only, so a project cannot set them",
   ),
@@ -188,7 +195,7 @@ export function configuredPublishFolder(projectDir: string): string | undefined 
 /** One file as read: absent, its roles, or why it cannot be used. */
 type FileState =
   | { kind: "absent" }
-  | { kind: "ok"; models: Record<string, ModelEntry> }
+  | { kind: "ok"; models: Record<string, ModelEntry>; commands: Record<string, string[]> }
   | { kind: "invalid"; problem: string };
 
 /** The roles as the engine and `status` ask about them, read from disk at every question. */
@@ -227,7 +234,11 @@ export class ModelConfig {
   static read(projectDir: string, env: (name: string) => string | undefined = readEnv): ModelConfig {
     const locations = configLocations(projectDir, env);
     const project = readFile(locations.projectFile, "weft.json");
-    const content = trustedContentOf({ models: project.kind === "ok" ? project.models : {} });
+    const content = trustedContentOf({
+      models: project.kind === "ok" ? project.models : {},
+      commands: project.kind === "ok" ? project.commands : {},
+      commandSteps: projectCommandSteps(projectDir),
+    });
     const record = readTrustRecord(locations.trustFile);
     const key = projectKey(projectDir);
     return new ModelConfig(
@@ -376,14 +387,18 @@ function readFile(path: string, label: string): FileState {
     return { kind: "invalid", problem: `${label}: cannot be read (${(error as Error).name})` };
   }
   const parsed = parseModelConfig(text, label);
-  return parsed.ok ? { kind: "ok", models: parsed.models } : { kind: "invalid", problem: parsed.problem };
+  return parsed.ok
+    ? { kind: "ok", models: parsed.models, commands: parsed.commands }
+    : { kind: "invalid", problem: parsed.problem };
 }
 
 /** Parses one file's text; a key written into it is refused naming the field, before any schema check. */
 export function parseModelConfig(
   text: string,
   label: string,
-): { ok: true; models: Record<string, ModelEntry> } | { ok: false; problem: string } {
+):
+  | { ok: true; models: Record<string, ModelEntry>; commands: Record<string, string[]> }
+  | { ok: false; problem: string } {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -404,7 +419,7 @@ export function parseModelConfig(
     const at = issue.path.length ? issue.path.join(".") : "(top level)";
     return { ok: false, problem: `${label}: ${at}: ${issue.message}` };
   }
-  return { ok: true, models: parsed.data.models ?? {} };
+  return { ok: true, models: parsed.data.models ?? {}, commands: parsed.data.commands ?? {} };
 }
 
 /** Fields whose name says they hold a secret. */

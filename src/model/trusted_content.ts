@@ -2,11 +2,13 @@
  * The content of a project that needs the person's trust: everything in the project's files that can send
  * data off the machine, spend money or run code. Today that is the model entries of the project's
  * `weft.json` (each names a server that receives the project's files and, with a key, spends the person's
- * money). This module is the one place that says what the content is and how it is digested; the project
+ * money), the project commands of its `weft.json` and the command steps of its workflows (each runs a
+ * program on the person's machine). This module is the one place that says what the content is and how it is digested; the project
  * trust record (`project_trust.ts`) binds a digest from here to the project's real path.
  *
- * More kinds join as further members of {@linkcode TrustedContent} (the `commands` of `weft.json`, the
- * command steps of project workflows). An empty member is left out of the canonical form, so adding a kind
+ * Each kind is a member of {@linkcode TrustedContent}; the digest covers all of them, so a change to any asks
+ * again for the whole. Embedded workflows' command steps are not here: they are trusted by shipping. An
+ * empty member is left out of the canonical form, so adding a kind
  * changes the digest only of projects that have such content: what they ask for is new, and is asked again.
  *
  * @module
@@ -14,11 +16,16 @@
 import { canonicalJson } from "../lib/canonical_json.ts";
 import { sha256Hex } from "../engine/workflow/digest.ts";
 import { baseUrlOf, type ModelEntry } from "./config.ts";
+import type { DeclaredCommandStep } from "../engine/workflow/command_steps.ts";
 
 /** What the person trusts, in its canonical shape (members with nothing in them are absent). */
 export type TrustedContent = {
   /** The model entries of the project's `weft.json`, by role, each taken whole. */
   models?: Record<string, ModelEntry>;
+  /** The project commands of `weft.json`, by name: the exact argument vectors. */
+  commands?: Record<string, string[]>;
+  /** Every command step of the project's workflows: exact vector (or command name), folder, variable names. */
+  commandSteps?: DeclaredCommandStep[];
 };
 
 /** A project's content with its digest; `empty` when there is nothing to trust. */
@@ -40,10 +47,16 @@ export interface TrustedRoleView {
   apiKeyEnv?: string;
 }
 
-/** The content of a project whose `weft.json` names `models` (what exists today), with its digest. */
-export function trustedContentOf(parts: { models: Record<string, ModelEntry> }): DigestedContent {
+/** The content of a project (its `weft.json`'s models and commands, its workflows' command steps) and its digest. */
+export function trustedContentOf(parts: {
+  models: Record<string, ModelEntry>;
+  commands?: Record<string, string[]>;
+  commandSteps?: DeclaredCommandStep[];
+}): DigestedContent {
   const content: TrustedContent = {};
   if (Object.keys(parts.models).length) content.models = parts.models;
+  if (Object.keys(parts.commands ?? {}).length) content.commands = parts.commands;
+  if (parts.commandSteps?.length) content.commandSteps = parts.commandSteps;
   return {
     content,
     digest: `sha256:${sha256Hex(canonicalJson(content))}`,

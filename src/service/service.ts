@@ -26,6 +26,7 @@ import { projectFolder } from "../store/project_folder.ts";
 import { configuredPublishFolder, ModelConfig, modelRolesOf } from "../model/config.ts";
 import { grantTrust, reviewTrust } from "../model/trust_review.ts";
 import { ModelExecutor } from "../model/executor.ts";
+import { CommandExecutor } from "../commands/executor.ts";
 import { VERSION } from "../version.ts";
 import { EMBEDDED_WORKFLOWS } from "../workflows/embedded.ts";
 import { type ConnectionInfo, loopbackUrl, tokensFrom, writeConnection } from "../weft_dir/connection.ts";
@@ -102,6 +103,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       claims,
       config: () => ModelConfig.read(paths.projectDir),
       log: (event) => logger.log("model", event),
+      work,
+    });
+    const commands = new CommandExecutor({
+      engine,
+      projectDir: Deno.realPathSync(paths.projectDir),
+      config: () => ModelConfig.read(paths.projectDir),
+      env: (name) => Deno.env.get(name),
+      log: (event) => logger.log("commands", event),
       work,
     });
     const context: ServiceContext = {
@@ -188,6 +197,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             clearTimeout(listings);
             // Model requests in flight end first; their Runs are interrupted on the next start.
             await executor.stop();
+            // Commands' process groups are ended; their Runs are interrupted on the next start.
+            await commands.stop();
             // Open SSE streams would keep the server's shutdown waiting forever: close the sessions first.
             await sessions.closeAll();
             await running.shutdown();

@@ -98,7 +98,8 @@ export class RunStore implements RunStorage {
   async listInterruptible(): Promise<RunState[]> {
     return this.#db.all<{ body: string }>(
       `SELECT body FROM runs
-       WHERE status = 'running' OR (status = 'waiting' AND json_extract(body, '$.pendingAgentCall') IS NOT NULL)`,
+       WHERE status = 'running' OR (status = 'waiting' AND (json_extract(body, '$.pendingAgentCall') IS NOT NULL
+         OR json_extract(body, '$.pendingCommand.phase') IN ('available', 'running')))`,
     ).map((row): RunState => JSON.parse(row.body));
   }
 

@@ -24,9 +24,22 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   agent_calls: [ROOT, "lib", "engine"],
   mcp: [ROOT, "lib", "engine", "agent_calls"],
   model: [ROOT, "lib", "engine", "agent_calls"],
+  commands: [ROOT, "lib", "engine", "model"],
   http: [ROOT, "lib", "mcp", "studio"],
   client: [ROOT, "lib", "engine", "mcp", "weft_dir"],
-  service: [ROOT, "lib", "engine", "store", "workflows", "weft_dir", "agent_calls", "mcp", "http", "model"],
+  service: [
+    ROOT,
+    "lib",
+    "engine",
+    "store",
+    "workflows",
+    "weft_dir",
+    "agent_calls",
+    "mcp",
+    "http",
+    "model",
+    "commands",
+  ],
   cli: [ROOT, "lib", "engine", "weft_dir", "mcp", "http", "client", "service", "model", "workflows"],
 };
 

@@ -107,6 +107,7 @@ const SCENARIOS: Record<FailureCode, Scenario | Unreachable> = {
   RUN_INTERRUPTED: { unreachable: "a Run's lastError, never a CLI failure", fix: /weft retry RUN/ },
   MODEL_UNAVAILABLE: { unreachable: "a Run's lastError, never a CLI failure", fix: /weft retry RUN/ },
   MODEL_REQUEST_FAILED: { unreachable: "a Run's lastError, never a CLI failure", fix: /weft doctor/ },
+  COMMAND_UNAVAILABLE: { unreachable: "a Run's lastError, never a CLI failure", fix: /weft retry RUN/ },
   BUDGET_EXCEEDED: { unreachable: "a Run's lastError, never a CLI failure", fix: /raise the budget/ },
   PUBLISH_FAILED: { unreachable: "a timeline event's error, never a CLI failure", fix: /publish template/ },
 };

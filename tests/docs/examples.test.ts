@@ -2,6 +2,8 @@
  * The docs work as written: every JSON block in `docs/` is one JSON document; every workflow among them is
  * written into a project as the docs say (its instructions and Skills included), loads, and runs to
  * completion; and the answers and tool inputs the docs show inline are the ones used, so each is accepted.
+ * A command step's command is the reader's own (their tests), so its result is given as an agent's is: it
+ * fails the first time, which sends the Run round its repair loop, and passes after.
  */
 
 import assert from "node:assert/strict";
@@ -61,7 +63,7 @@ async function readPages(): Promise<Page[]> {
 }
 
 const isQuestionsAnswer = (value: Json) =>
-  Array.isArray(value) && value.every((entry) => "questionId" in entry);
+  Array.isArray(value) && value.every((entry) => typeof entry === "object" && entry && "questionId" in entry);
 
 const pages = await readPages();
 
@@ -212,6 +214,21 @@ async function act(engine: Engine, run: RunView, page: Page, used: Set<Json>): P
       actionId: action.id,
       answer: example ?? { isConfirmed: true },
       source: "agent_ide",
+    });
+  }
+  const command = run.pendingCommand;
+  if (command) {
+    const ended = (await engine.getRunTimeline(run.runId)).filter((event) => event.type === "command_ended");
+    const exitCode = ended.length === 0 ? 1 : 0;
+    await engine.startCommand(run.runId, command.id, ["deno", "task", "test"], ".");
+    const stream = (text: string) => ({ text, cutBytes: 0 });
+    return await engine.completeCommand(run.runId, command.id, {
+      exitCode,
+      signal: null,
+      timedOut: false,
+      durationMs: 1200,
+      stdout: stream(exitCode ? "FAILED tests/sync_test.ts\n" : "ok | 12 passed\n"),
+      stderr: stream(""),
     });
   }
   const call = run.pendingAgentCall;

@@ -21,6 +21,7 @@ import {
 import { describeReasons, NO_CONTEXT, runContext } from "./run_context.ts";
 import { withClient } from "./client.ts";
 import { describeRun, exitCodeFor } from "./run_view.ts";
+import { describeCommandEvent } from "./model_progress.ts";
 
 /** `weft run` */
 export const runCommand = defineCommand({
@@ -28,7 +29,8 @@ export const runCommand = defineCommand({
   summary: "show a Run with its timeline",
   synopsis: "run <runId>",
   description: `Shows a Run: where it stands, what it waits for, and its timeline (steps entered, questions
-asked and answered with the source they came through, agent calls, commits, errors).`,
+asked and answered with the source they came through, agent calls, commands, commits, errors), then
+how its last command ended, with the last lines of its output.`,
   json: 'print { "run": RunView, "timeline": RunEvent[] }',
   notes: "Exit codes: 0 the Run is running, waiting or completed; 5 it failed; 6 it was cancelled.",
   fixes: { NOT_FOUND: "check the Run id; `weft runs` lists the Runs" },
@@ -60,6 +62,13 @@ asked and answered with the source they came through, agent calls, commits, erro
       }
       console.log(`\n${paint("bold", "Timeline")}`);
       console.log(timeline(result.timeline ?? []));
+      const lastCommand = (result.timeline ?? []).findLast((event) => event.type === "command_ended");
+      if (lastCommand) {
+        const step = `${lastCommand.stageName}/${lastCommand.stepName}`;
+        console.log(
+          `\n${paint("bold", "Last command")}\n${describeCommandEvent(lastCommand, step, Deno.stdout)}`,
+        );
+      }
     }
     return exitCodeFor(result.run);
   },

@@ -31,6 +31,14 @@ export function waitingFor(run: RunView): string | undefined {
     const who = run.execution.agentExecutor === "mcp_client" ? "the IDE's agent" : "the service's model";
     return `agent "${call.agentId}" (${call.phase}), executed by ${who}`;
   }
+  const command = run.pendingCommand;
+  if (command) {
+    const shown = typeof command.run === "string"
+      ? `the project command "${command.run}"`
+      : command.run.join(" ");
+    if (command.phase === "untrusted") return `your trust of its command ${shown}`;
+    return command.phase === "running" ? `its command ${shown} (running)` : `a free slot to run ${shown}`;
+  }
   return undefined;
 }
 
@@ -42,6 +50,14 @@ export function nextStep(
 ): string | undefined {
   switch (run.status) {
     case "waiting":
+      if (run.pendingCommand?.phase === "untrusted") {
+        return hint(
+          "review and trust its command with",
+          "weft trust",
+          stream,
+          `then \`weft retry ${run.runId}\``,
+        );
+      }
       return run.pendingAction
         ? hint("answer with", `weft attach ${run.runId}`, stream)
         : hint("follow with", `weft attach ${run.runId}`, stream);

@@ -1,7 +1,8 @@
 /**
  * `weft trust [--yes | --revoke]`: shows what the project's files ask weft to do that can send data off the
- * machine or spend money (each model role of weft.json: provider, URL, key variable, model), and trusts
- * exactly that content when the person says so. Works without the service: the record is the person's own
+ * machine, spend money or run a program (each model role of weft.json: provider, URL, key variable, model;
+ * each project command and each command step of the project's workflows), and trusts exactly that content
+ * when the person says so. Works without the service: the record is the person's own
  * file, which the service reads at every use.
  *
  * @module
@@ -18,18 +19,20 @@ import { grantTrust, reviewTrust, revokeTrust, type TrustReview } from "../../mo
 /** `weft trust` */
 export const trustCommand = defineCommand({
   name: "trust",
-  summary: "review what this project's weft.json asks for and trust it (or revoke)",
+  summary: "review the models and commands this project asks for and trust them (or revoke)",
   synopsis: "trust [--yes | --revoke]",
   description: `A cloned repository's weft.json may name any model server and any environment variable as
 its key: used as they are, your project's files and your keys would go wherever it says. So weft
 uses the project's model entries only once you trust exactly that content; until then your own
 user file (see \`weft models\`) applies, and a Run that needs the project's entry is refused with
-NOT_TRUSTED.
+NOT_TRUSTED. Likewise a command (weft.json's \`commands\`, a workflow's command step) runs only
+once you trust it; until then its Run waits, and \`weft retry RUN\` runs it after you trust it.
 
 Shows each role the project names (provider, URL, the variable whose value is sent as the key,
-model) and the digest of that content, and asks at a terminal. The record is kept in your user
-config folder, bound to this project's real path and the digest: any change of weft.json's
-models is asked again. Nothing in a repository can grant it.`,
+model), each command (its exact argument vector, folder and passed-through variables) and the
+digest of that content, and asks at a terminal. The record is kept in your user config folder,
+bound to this project's real path and the digest: any change of the models or commands is asked
+again. Nothing in a repository can grant it.`,
   options: {
     ...PROMPT_OPTIONS,
     yes: { type: "boolean", short: "y", help: "trust what is shown without asking, and print it" },
@@ -48,7 +51,10 @@ models is asked again. Nothing in a repository can grant it.`,
     };
     if (options.revoke) {
       const review = await revokeTrust(projectDir);
-      print(review, `${project}: trust revoked; weft uses none of weft.json's models until you trust again`);
+      print(
+        review,
+        `${project}: trust revoked; weft uses none of its models or commands until you trust again`,
+      );
       return EXIT.OK;
     }
     const shown = reviewTrust(projectDir);
@@ -59,7 +65,7 @@ models is asked again. Nothing in a repository can grant it.`,
           ? `${project}: trusted (this exact content)`
           : shown.problem
           ? `nothing to trust: weft.json does not load (${shown.problem})`
-          : "nothing to trust: this project's weft.json names no models",
+          : "nothing to trust: this project names no models and no commands",
       );
       return EXIT.OK;
     }
@@ -76,7 +82,7 @@ models is asked again. Nothing in a repository can grant it.`,
       return EXIT.FAILURE;
     }
     const review = await grantTrust(projectDir, shown.digest);
-    const line = `${project}: trusted; weft uses these entries until weft.json changes ` +
+    const line = `${project}: trusted; weft uses these until they change ` +
       "(`weft trust --revoke` forgets it)";
     if (interactive) console.log(line);
     else print(review, line);
@@ -85,9 +91,41 @@ models is asked again. Nothing in a repository can grant it.`,
   fixes: { CONFLICT: "weft.json changed while you were asked: run `weft trust` again and review it" },
 });
 
-/** The content as a person reviews it: one row per role. */
+/** The content as a person reviews it: one row per role, one per command. */
 function describe(review: TrustReview): string {
-  if (!review.roles.length) return "This project's weft.json names no models.";
+  const { commands = {}, commandSteps = [] } = review.content;
+  if (!review.roles.length && !Object.keys(commands).length && !commandSteps.length) {
+    return "This project names no models and no commands.";
+  }
+  return [...describeModels(review), ...describeCommands(review), `digest ${review.digest}`].join("\n");
+}
+
+/** The commands as a person reviews them: each runs on this machine with the named variables. */
+function describeCommands(review: TrustReview): string[] {
+  const { commands = {}, commandSteps = [] } = review.content;
+  const rows = [
+    ...Object.entries(commands).map(([name, argv]) => [`weft.json commands.${name}`, argv.join(" "), "", ""]),
+    ...commandSteps.map((step) => [
+      `${step.workflow} ${step.stage}/${step.step}`,
+      typeof step.run === "string" ? `commands.${step.run}` : step.run.join(" "),
+      step.cwd ?? ".",
+      step.env.join(" ") || "none",
+    ]),
+  ];
+  if (!rows.length) return [];
+  return [
+    "These commands would run on this machine, as you, in the project:",
+    "",
+    table(
+      ["WHERE", "RUNS", "FOLDER", "VARIABLES"],
+      rows.map(([where, ...rest]) => [paint("bold", where), ...rest]),
+    ),
+    "",
+  ];
+}
+
+function describeModels(review: TrustReview): string[] {
+  if (!review.roles.length) return [];
   return [
     "This project's weft.json names these models; each would receive the project's files and intents,",
     "and the value of its key variable:",
@@ -103,8 +141,7 @@ function describe(review: TrustReview): string {
       ]),
     ),
     "",
-    `digest ${review.digest}`,
-  ].join("\n");
+  ];
 }
 
 /** Shows the content and asks at the terminal; the input ending is a no. */

@@ -14,6 +14,7 @@ import { readWorkflowText, unreadable, type WorkflowFile, type WorkflowSource } 
 import { escapeToken } from "../json_pointer.ts";
 import { fixedFolders, publishPathProblem } from "../publish_path.ts";
 import { templateProblem } from "../published_document.ts";
+import { commandFolderSegments, resolveCommandFolder } from "../command_folder.ts";
 
 /** A workflow that passed every check. */
 export interface LoadedWorkflow {
@@ -47,6 +48,7 @@ const FIXED_OUTCOMES: Record<Exclude<StepDef["kind"], "agent">, string[]> = {
   confirm: ["confirmed", "revise"],
   check: ["valid", "invalid"],
   commit: ["committed"],
+  command: ["passed", "failed", "timed_out"],
 };
 
 /** Loads and checks one workflow source. */
@@ -308,6 +310,9 @@ class Checker {
       case "check":
         step.rules.forEach((rule, index) => this.#schema(`${at}/rules/${index}/schema`, rule.schema));
         break;
+      case "command":
+        this.#checkCommandFolder(`${at}/cwd`, step.cwd);
+        break;
     }
     return FIXED_OUTCOMES[step.kind as keyof typeof FIXED_OUTCOMES];
   }
@@ -401,6 +406,15 @@ class Checker {
     } catch (error) {
       this.#error(`${at}/template`, unreadable(error));
     }
+  }
+
+  /** A command's folder must stay in the project; a project workflow's is checked on disk too. */
+  #checkCommandFolder(at: string, cwd: string | undefined): void {
+    if (cwd === undefined) return;
+    const verdict = this.source.root === undefined
+      ? commandFolderSegments(cwd)
+      : resolveCommandFolder(this.source.root, cwd);
+    if (!verdict.ok) this.#error(at, verdict.reason);
   }
 
   #unique<T>(at: string, items: T[], key: (item: T) => string, what: string): void {

@@ -117,8 +117,47 @@ const CommitStep = z.strictObject({
   ...stepBase,
 });
 
+/** How long a command step may run when it says nothing, and at most, in seconds. */
+export const COMMAND_TIMEOUT_SECONDS = { default: 600, max: 3600 } as const;
+
+/** The name of an environment variable, as a shell writes it. */
+export const EnvNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A program and its arguments, run as they are: no shell unless the vector names one. */
+export const ArgumentVector = z.array(z.string().min(1).max(4096)).min(1).max(256)
+  .describe('the program and its arguments, e.g. ["deno", "task", "test"]; no shell unless it names one');
+
+const CommandStep = z.strictObject({
+  kind: z.literal("command"),
+  run: z.union([
+    ArgumentVector,
+    Name.describe("the name of a command of the project's weft.json `commands`"),
+  ]),
+  cwd: z.string().min(1).max(1024).optional().describe(
+    "the folder it runs in, relative to the project root (no `..`, no symlink); default: the project root",
+  ),
+  env: z.array(z.string().regex(EnvNamePattern, "must be the name of an environment variable")).max(64)
+    .optional().describe(
+      "names of the service's environment variables passed through, beside PATH, HOME, LANG, LC_ALL and TMPDIR",
+    ),
+  timeoutSeconds: z.int().min(1).max(COMMAND_TIMEOUT_SECONDS.max).optional().describe(
+    `how long it may run before its process group is ended (outcome timed_out); default ${COMMAND_TIMEOUT_SECONDS.default}`,
+  ),
+  resultTo: Pointer.optional().describe(
+    "where { exitCode, signal, timedOut, durationMs, stdout, stderr } is written into the stage state",
+  ),
+  ...stepBase,
+});
+
 /** One step of a stage. */
-export const Step = z.discriminatedUnion("kind", [AgentStep, AskStep, ConfirmStep, CheckStep, CommitStep]);
+export const Step = z.discriminatedUnion("kind", [
+  AgentStep,
+  AskStep,
+  ConfirmStep,
+  CheckStep,
+  CommitStep,
+  CommandStep,
+]);
 
 /** The placeholders a publish path may hold, each filled from the Run that commits. */
 export const PUBLISH_PLACEHOLDERS = ["flowName", "stageName", "runId", "slug", "publishFolder"] as const;
@@ -178,6 +217,8 @@ export type PublishDef = z.infer<typeof Publish>;
 export type Question = z.infer<typeof Question>;
 /** How the service's model runs an agent step, as declared. */
 export type ModelSettings = z.infer<typeof ModelSettings>;
+/** A parsed command step. */
+export type CommandStepDef = z.infer<typeof CommandStep>;
 /** A parsed agent tool declaration. */
 export type AgentToolDef = z.infer<typeof AgentTool>;
 

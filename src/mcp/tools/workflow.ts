@@ -128,7 +128,8 @@ export const moveRunTool = defineTool({
 export const retryRunTool = defineTool({
   name: "retry_run",
   title: "Retry a Run",
-  description: "Resume a RUN_INTERRUPTED or MODEL_UNAVAILABLE Run (person only).",
+  description: "Resume a Run stopped by RUN_INTERRUPTED, MODEL_UNAVAILABLE or COMMAND_UNAVAILABLE, or one " +
+    "waiting on a command the person has since trusted (person only).",
   input: z.strictObject({ runId: Identity }),
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: false },

@@ -134,6 +134,7 @@ export function RunPage(props: { runId: string }): ComponentChildren {
     } (${run.pendingAgentCall.agentId}, ${run.pendingAgentCall.phase}).`}
     </p>`
   }
+    ${run.pendingCommand && html`<p class="waiting">${commandWait(run.pendingCommand)}</p>`}
     <div class="buttons">
       ${isActive(run) && html`<${CancelRun} busy=${busy} onCancel=${() => act("cancel_run")} />`}
       ${
@@ -146,6 +147,15 @@ export function RunPage(props: { runId: string }): ComponentChildren {
     <${Timeline} events=${timeline} run=${run} />
     <${RawJson} value=${loaded.data} />
   </section>`;
+}
+
+/** What a Run waiting on its command waits for, in words. */
+function commandWait(command: NonNullable<RunView["pendingCommand"]>): string {
+  const shown = typeof command.run === "string"
+    ? `the project command "${command.run}"`
+    : command.run.join(" ");
+  if (command.phase === "untrusted") return `Waiting for your trust of ${shown}: ${command.reason ?? ""}`;
+  return command.phase === "running" ? `Running ${shown}.` : `Waiting for a free slot to run ${shown}.`;
 }
 
 /** Why the pending action is asked again, above its form; nothing when it is asked the first time. */

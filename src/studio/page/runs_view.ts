@@ -158,7 +158,8 @@ function RunRow(props: { run: RunView }): ComponentChildren {
 
 /** Who a waiting Run waits for: the person (an answer) or an agent (its work). */
 function waitsFor(run: RunView): string {
-  if (run.pendingAction) return " for you";
+  if (run.pendingAction || run.pendingCommand?.phase === "untrusted") return " for you";
+  if (run.pendingCommand) return " for its command";
   if (run.pendingAgentCall) {
     return run.execution.agentExecutor === "service" ? " for the model" : " for the agent";
   }

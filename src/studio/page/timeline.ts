@@ -108,7 +108,8 @@ function kindClass(event: RunEvent): string {
   }
   if (
     event.type === "run_failed" || event.type === "agent_call_failed" || event.type === "run_interrupted" ||
-    event.type === "publish_failed" || event.type === "publish_skipped"
+    event.type === "publish_failed" || event.type === "publish_skipped" ||
+    (event.type === "command_ended" && event.outcome !== "passed") || event.type === "command_untrusted"
   ) {
     return "bad";
   }
@@ -203,7 +204,33 @@ function describeEvent(event: RunEvent, run: TimelineRun): ComponentChildren {
       return `Run retried from ${sourceName(event.source)} after ${event.after}`;
     case "run_moved":
       return "Run moved to the workflow's current version";
+    case "command_requested":
+      return "Command requested";
+    case "command_started":
+      return html`<span>Command started: <code>${(event.run as string[]).join(" ")}</code></span>`;
+    case "command_untrusted":
+      return `Command not run: ${event.reason}`;
+    case "command_ended":
+      return html`<span>Command ${event.outcome}: ${
+        event.timedOut ? "timed out" : event.signal ? `ended by ${event.signal}` : `exit ${event.exitCode}`
+      } · ${event.durationMs} ms</span>
+        ${["stdout", "stderr"].map((name) => commandOutput(name, event[name]))}`;
+    case "command_failed":
+      return `Command could not start: ${event.code}`;
     default:
       return event.type.replace(/_/g, " ");
   }
+}
+
+/** The last part of one stream of a command, as the timeline keeps it, with how much was cut before it. */
+function commandOutput(name: string, value: unknown): ComponentChildren {
+  const tail = value as { text?: string; cutBytes?: number } | undefined;
+  if (!tail?.text) return null;
+  const cut = tail.cutBytes ? ` (last part; ${tail.cutBytes} bytes before it not kept)` : "";
+  return html`
+    <details class="command-output">
+      <summary>${name}${cut}</summary>
+      <pre>${tail.text}</pre>
+    </details>
+  `;
 }

@@ -18,6 +18,17 @@ interface ProjectTrust {
   state: "trusted" | "not_trusted" | "nothing_to_trust";
   digest: string;
   roles: { role: string; provider: string; model: string; baseURL: string; apiKeyEnv?: string }[];
+  content: {
+    commands?: Record<string, string[]>;
+    commandSteps?: {
+      workflow: string;
+      stage: string;
+      step: string;
+      run: string[] | string;
+      cwd?: string;
+      env: string[];
+    }[];
+  };
 }
 
 const grantListeners = new Set<() => void>();
@@ -62,27 +73,80 @@ export function TrustNotice(): ComponentChildren {
 
   return html`<section class="trust-notice" aria-labelledby="trust-title">
     <h2 id="trust-title">This project's weft.json is not trusted</h2>
-    <p>It names these models; each would receive the project's files and intents, and the value of its key
-      variable. weft uses none of them, and your own user configuration applies, until you trust exactly this
-      content.</p>
-    <table aria-label="Models to trust">
-      <thead><tr><th>Role</th><th>Provider</th><th>URL</th><th>Key variable</th><th>Model</th></tr></thead>
-      <tbody>${
-    trust.roles.map((role) =>
-      html`
-        <tr key=${role.role}>
-          <td>${role.role}</td>
-          <td>${role.provider}</td>
-          <td><code>${role.baseURL}</code></td>
-          <td>${role.apiKeyEnv ?? "none"}</td>
-          <td>${role.model}</td>
-        </tr>
-      `
-    )
-  }</tbody>
-    </table>
+    ${
+    trust.roles.length > 0 && html`
+      <p>It names these models; each would receive the project's files and intents, and the value of its key
+            variable. weft uses none of them, and your own user configuration applies, until you trust exactly this
+            content.</p>
+      <table aria-label="Models to trust">
+        <thead>
+          <tr>
+            <th>Role</th>
+            <th>Provider</th>
+            <th>URL</th>
+            <th>Key variable</th>
+            <th>Model</th>
+          </tr>
+        </thead>
+        <tbody>${trust.roles.map((role) =>
+          html`
+            <tr key=${role.role}>
+              <td>${role.role}</td>
+              <td>${role.provider}</td>
+              <td><code>${role.baseURL}</code></td>
+              <td>${role.apiKeyEnv ?? "none"}</td>
+              <td>${role.model}</td>
+            </tr>
+          `
+        )}</tbody>
+      </table>
+    `
+  }
+    <${CommandsToTrust} content=${trust.content} />
     <p class="hint">digest <code>${trust.digest}</code></p>
     ${problem && html`<p role="alert" class="problem">${problem}</p>`}
     <div class="buttons"><button type="button" disabled=${busy} onClick=${grant}>Trust</button></div>
   </section>`;
+}
+
+/** The commands the project would run, each exactly as trusted: where it is declared, vector, folder, variables. */
+function CommandsToTrust(props: { content: ProjectTrust["content"] }): ComponentChildren {
+  const rows = [
+    ...Object.entries(props.content.commands ?? {}).map(([name, argv]) => ({
+      where: `weft.json commands.${name}`,
+      runs: argv.join(" "),
+      cwd: "",
+      env: "",
+    })),
+    ...(props.content.commandSteps ?? []).map((step) => ({
+      where: `${step.workflow} ${step.stage}/${step.step}`,
+      runs: typeof step.run === "string" ? `commands.${step.run}` : step.run.join(" "),
+      cwd: step.cwd ?? ".",
+      env: step.env.join(" ") || "none",
+    })),
+  ];
+  if (rows.length === 0) return null;
+  return html`
+    <p>It asks to run these commands on this machine, as you, in the project:</p>
+    <table aria-label="Commands to trust">
+      <thead>
+        <tr>
+          <th>Where</th>
+          <th>Runs</th>
+          <th>Folder</th>
+          <th>Variables</th>
+        </tr>
+      </thead>
+      <tbody>${rows.map((row) =>
+        html`
+          <tr key=${row.where}>
+            <td>${row.where}</td>
+            <td><code>${row.runs}</code></td>
+            <td>${row.cwd}</td>
+            <td>${row.env}</td>
+          </tr>
+        `
+      )}</tbody>
+    </table>
+  `;
 }

@@ -49,6 +49,7 @@ export interface RunView {
   cursor: { stageName: string; stepName: string };
   pendingAction?: PendingAction;
   pendingAgentCall?: { id: string; agentId: string; phase: string; createdAt: string };
+  pendingCommand?: { id: string; phase: string; run: string[] | string; reason?: string; createdAt: string };
   lastError?: ErrorPayload;
   createdAt: string;
   updatedAt: string;
@@ -109,10 +110,11 @@ export interface RecordView {
   createdAt: string;
 }
 
-/** Whether a failed Run can be resumed with `retry_run`. */
+/** Whether a Run can be resumed with `retry_run`: it stopped, or waits on a command to trust first. */
 export function canRetry(run: RunView): boolean {
-  return run.status === "failed" &&
-    (run.lastError?.code === "RUN_INTERRUPTED" || run.lastError?.code === "MODEL_UNAVAILABLE");
+  if (run.status === "waiting") return run.pendingCommand?.phase === "untrusted";
+  return run.status === "failed" && ["RUN_INTERRUPTED", "MODEL_UNAVAILABLE", "COMMAND_UNAVAILABLE"]
+    .includes(run.lastError?.code ?? "");
 }
 
 /** Whether a Run can still change (and be cancelled). */

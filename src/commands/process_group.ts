@@ -1,0 +1,132 @@
+/**
+ * One command run as its own process group: spawned detached (a new session, so its own group), no shell,
+ * no standard input, only the environment given. Its timeout, an abort (cancel, service stop) and its own
+ * end all end the whole group: `SIGTERM`, then `SIGKILL` after a grace period, so a test runner's children
+ * do not outlive it.
+ *
+ * @module
+ */
+import type { CommandResult } from "../engine/command_step.ts";
+import { OutputTail } from "./output_tail.ts";
+
+/** What to run and how long it may take. */
+export interface GroupOptions {
+  argv: string[];
+  /** An absolute folder. */
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  /** Aborting ends the group; the run then reports `aborted`. */
+  signal: AbortSignal;
+  tailBytes?: number;
+  /** How long the group has between `SIGTERM` and `SIGKILL`. */
+  graceMs: number;
+  /** Told the group's id (its leader's pid) once it runs. */
+  onSpawn?: (pid: number) => void;
+}
+
+/** How a run ended: with a result, without a program to start, or aborted. */
+export type GroupEnd =
+  | { kind: "result"; result: CommandResult }
+  | { kind: "not_started"; reason: string }
+  | { kind: "aborted" };
+
+/** Runs `options.argv` as its own process group and waits until the whole group has been ended. */
+export async function runProcessGroup(options: GroupOptions): Promise<GroupEnd> {
+  const [program, ...args] = options.argv;
+  const started = performance.now();
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(program, {
+      args,
+      cwd: options.cwd,
+      env: options.env,
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+  } catch (error) {
+    return { kind: "not_started", reason: spawnFailure(program, error) };
+  }
+  options.onSpawn?.(child.pid);
+  const stdout = new OutputTail(options.tailBytes);
+  const stderr = new OutputTail(options.tailBytes);
+  const reading = [drain(child.stdout, stdout), drain(child.stderr, stderr)];
+  let timedOut = false;
+  let ending: Promise<void> | undefined;
+  const end = () => ending ??= endGroup(child.pid, child.status, options.graceMs);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    end();
+  }, options.timeoutMs);
+  const onAbort = () => end();
+  options.signal.addEventListener("abort", onAbort, { once: true });
+  // Aborted while it was being spawned: the listener above would never hear of it.
+  if (options.signal.aborted) end();
+  try {
+    const status = await child.status;
+    // The leader is gone; what it left behind in its group is not to run on.
+    signalGroup(child.pid, "SIGKILL");
+    await ending;
+    // A process that left the group may still hold a pipe: the streams get the grace period, no more.
+    await within(Promise.all(reading), options.graceMs);
+    if (options.signal.aborted && !timedOut) return { kind: "aborted" };
+    return {
+      kind: "result",
+      result: {
+        exitCode: status.signal ? null : status.code,
+        signal: status.signal ?? null,
+        timedOut,
+        durationMs: Math.round(performance.now() - started),
+        stdout: stdout.tail(),
+        stderr: stderr.tail(),
+      },
+    };
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener("abort", onAbort);
+    for (const stream of [child.stdout, child.stderr]) stream.cancel().catch(() => {});
+  }
+}
+
+/** Asks the group to end, and kills it if the leader is still there after the grace period. */
+async function endGroup(pid: number, status: Promise<Deno.CommandStatus>, graceMs: number): Promise<void> {
+  signalGroup(pid, "SIGTERM");
+  let exited = false;
+  await within(status.then(() => exited = true), graceMs);
+  if (!exited) signalGroup(pid, "SIGKILL");
+}
+
+function signalGroup(pid: number, signal: Deno.Signal): void {
+  try {
+    Deno.kill(-pid, signal);
+  } catch {
+    // The group is gone already.
+  }
+}
+
+async function drain(stream: ReadableStream<Uint8Array>, tail: OutputTail): Promise<void> {
+  try {
+    for await (const chunk of stream) tail.push(chunk);
+  } catch {
+    // Cancelled after the grace period: what arrived is kept.
+  }
+}
+
+/** Waits for `work`, or `ms` at most. */
+async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([work, new Promise((resolve) => timer = setTimeout(resolve, ms))]);
+  clearTimeout(timer);
+}
+
+/** Why a program could not start, naming the program (from the workflow) and never a path of the machine. */
+function spawnFailure(program: string, error: unknown): string {
+  if (error instanceof Deno.errors.NotFound) {
+    return `the program "${program}" was not found on the service's PATH`;
+  }
+  if (error instanceof Deno.errors.PermissionDenied) return `the program "${program}" may not be run`;
+  return `the program "${program}" could not be started (${(error as Error)?.name ?? "unknown error"})`;
+}

@@ -1,0 +1,154 @@
+/**
+ * A command from the project's files runs only once the person trusts exactly it: until then the Run waits
+ * on it (`untrusted`, with what to do) and nothing runs; `weft trust` then `retry` runs it; an edit to the
+ * command asks again. A kill -9 of the service during a command leaves the Run `RUN_INTERRUPTED`, and
+ * `retry` runs the command again to the end.
+ */
+import assert from "node:assert/strict";
+import type { RunView } from "../../src/engine/views.ts";
+import {
+  call,
+  closeClient,
+  mcpClient,
+  runWeft,
+  serve,
+  type ServedProject,
+  tempProject,
+  withServedProject,
+} from "../support/service.ts";
+import { eventually } from "../support/deadline.ts";
+import { waitForRun } from "../model/support.ts";
+import { alive, commandEnd, commandFiles, commandWorkflow, ended, startRun } from "./support.ts";
+
+/** Runs `fn` with a fresh user config folder, removed afterwards. */
+async function withConfigHome<T>(fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  const configHome = await Deno.makeTempDir({ prefix: "weft-user-" });
+  try {
+    return await fn({ XDG_CONFIG_HOME: configHome, NO_COLOR: "1" });
+  } finally {
+    await Deno.remove(configHome, { recursive: true });
+  }
+}
+
+const untrusted = (run: RunView) => run.pendingCommand?.phase === "untrusted";
+
+Deno.test("an untrusted command waits and never runs; trusting it then retrying runs it; an edit asks again", async () => {
+  await withConfigHome(async (env) => {
+    await withServedProject({
+      env,
+      files: commandFiles("touch", { run: ["sh", "-c", "touch ran"] }),
+    }, async (served) => {
+      const client = await mcpClient(served, "/internal/mcp");
+      const weft = (...args: string[]) => runWeft(args, { cwd: served.projectDir, env });
+      const ran = () => Deno.stat(`${served.projectDir}/ran`).then(() => true, () => false);
+      try {
+        const first = await startRun(client, "touch");
+        const blocked = await waitForRun(client, first.runId, "waiting on an untrusted command", untrusted);
+        assert.equal(blocked.status, "waiting");
+        assert.match(blocked.pendingCommand!.reason!, /weft trust/);
+        assert.match(blocked.pendingCommand!.reason!, new RegExp(`weft retry ${first.runId}`));
+        assert.equal(await ran(), false, "an untrusted command ran");
+
+        const review = JSON.parse((await weft("trust", "--json")).stdout);
+        assert.equal(review.trust.state, "not_trusted");
+        assert.deepEqual(review.trust.content.commandSteps, [
+          { workflow: "touch", stage: "verify", step: "run", run: ["sh", "-c", "touch ran"], env: [] },
+        ]);
+        assert.equal((await weft("trust", "--yes")).code, 0);
+        await call(client, "retry_run", { runId: first.runId });
+        assert.equal((await ended(client, first.runId)).status, "completed");
+        assert.equal((await commandEnd(client, first.runId)).outcome, "passed");
+        assert.equal(await ran(), true);
+
+        await Deno.remove(`${served.projectDir}/ran`);
+        const edited = commandWorkflow("touch", { run: ["sh", "-c", "touch ran; echo edited"] });
+        await Deno.writeTextFile(
+          `${served.projectDir}/workflows/touch/workflow.json`,
+          JSON.stringify(edited),
+        );
+        const second = await startRun(client, "touch");
+        const before = await waitForRun(
+          client,
+          second.runId,
+          "waiting on the edited, untrusted command",
+          untrusted,
+        );
+        assert.equal(await ran(), false, "an edited command ran without being trusted again");
+        assert.equal(JSON.parse((await weft("trust", "--json")).stdout).trust.state, "not_trusted");
+
+        // Trusting what the file says now trusts that, not what an older Run was pinned to.
+        const third = commandWorkflow("touch", { run: ["sh", "-c", "echo third"] });
+        await Deno.writeTextFile(`${served.projectDir}/workflows/touch/workflow.json`, JSON.stringify(third));
+        assert.equal((await weft("trust", "--yes")).code, 0);
+        const retried = (await call<{ run: RunView }>(client, "retry_run", { runId: second.runId })).run;
+        const again = await waitForRun(
+          client,
+          retried.runId,
+          "untrusted again under its own version",
+          (run) => untrusted(run) && run.pendingCommand!.id !== before.pendingCommand!.id,
+        );
+        assert.equal(again.status, "waiting");
+        assert.equal(await ran(), false, "a command of an older version ran on the trust of the current one");
+      } finally {
+        await closeClient(client);
+      }
+    });
+  });
+});
+
+Deno.test("a timeout ends the command with outcome timed_out", async () => {
+  await withServedProject({
+    trusted: true,
+    files: commandFiles("sleepy", { run: ["sh", "-c", "sleep 1000"], timeoutSeconds: 1 }),
+  }, async (served) => {
+    const client = await mcpClient(served, "/internal/mcp");
+    try {
+      const run = await startRun(client, "sleepy");
+      assert.equal((await ended(client, run.runId)).status, "completed");
+      const { end, outcome } = await commandEnd(client, run.runId);
+      assert.equal(outcome, "timed_out");
+      assert.equal(end?.timedOut, true);
+    } finally {
+      await closeClient(client);
+    }
+  });
+});
+
+Deno.test("a kill -9 of the service during a command leaves RUN_INTERRUPTED; retry runs the command to the end", async () => {
+  const script = "if [ -f first ]; then echo second; exit 0; fi; echo $$ > first; sleep 1000";
+  const dir = await tempProject(commandFiles("resume", { run: ["sh", "-c", script] }));
+  const configHome = await Deno.makeTempDir({ prefix: "weft-user-" });
+  const env = { XDG_CONFIG_HOME: configHome, NO_COLOR: "1" };
+  let orphan = 0;
+  let served: ServedProject | undefined;
+  try {
+    assert.equal((await runWeft(["trust", "--yes"], { cwd: dir, env })).code, 0);
+    served = await serve(dir, { env });
+    let client = await mcpClient(served, "/internal/mcp");
+    const run = await startRun(client, "resume");
+    orphan = await eventually("the command to start", async () => {
+      const text = await Deno.readTextFile(`${dir}/first`).catch(() => "");
+      return text.trim() ? Number(text) : undefined;
+    });
+    await closeClient(client).catch(() => {});
+    await served.kill();
+    served = await serve(dir, { env });
+    client = await mcpClient(served, "/internal/mcp");
+    try {
+      const interrupted = (await call<{ run: RunView }>(client, "get_run", { runId: run.runId })).run;
+      assert.equal(interrupted.status, "failed");
+      assert.equal(interrupted.lastError?.code, "RUN_INTERRUPTED");
+      await call(client, "retry_run", { runId: run.runId });
+      assert.equal((await ended(client, run.runId)).status, "completed");
+      assert.equal((await commandEnd(client, run.runId)).outcome, "passed");
+    } finally {
+      await closeClient(client);
+    }
+  } finally {
+    // A killed service cannot end its command's group; the test does, so nothing outlives it.
+    if (orphan && alive(orphan)) Deno.kill(-orphan, "SIGKILL");
+    await served?.stop();
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(configHome, { recursive: true });
+  }
+});

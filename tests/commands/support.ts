@@ -1,0 +1,78 @@
+/** Workflows with one command step, and what the command tests share. */
+import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { RunView } from "../../src/engine/views.ts";
+import { call } from "../support/service.ts";
+import { timelineOf, waitForRun } from "../model/support.ts";
+import type { CommandResult } from "../../src/engine/command_step.ts";
+
+/**
+ * A one-stage workflow whose command step `run` writes its result to `/result`, which the stage then commits
+ * as its Artifact whatever the outcome (the timeline's `command_ended` says which).
+ */
+export function commandWorkflow(name: string, step: Record<string, unknown>): Record<string, unknown> {
+  const outcomes = ["passed", "failed", "timed_out"];
+  return {
+    name,
+    title: `Command ${name}`,
+    description: "runs one command",
+    entryStage: "verify",
+    stages: {
+      verify: {
+        state: { schema: { type: "object" }, initial: {} },
+        entryStep: "run",
+        steps: {
+          run: {
+            kind: "command",
+            resultTo: "/result",
+            ...step,
+            routes: Object.fromEntries(outcomes.map((outcome) => [outcome, "keep"])),
+          },
+          keep: { kind: "commit", data: "/result", routes: { committed: { endStage: "done" } } },
+        },
+        routes: { done: { end: "completed" } },
+      },
+    },
+  };
+}
+
+/** The project file of a command workflow. */
+export function commandFiles(name: string, step: Record<string, unknown>): Record<string, string> {
+  return { [`workflows/${name}/workflow.json`]: JSON.stringify(commandWorkflow(name, step), null, 2) };
+}
+
+/** Starts a Run of `flowName` through `client`. */
+export async function startRun(client: Client, flowName: string): Promise<RunView> {
+  return (await call<{ run: RunView }>(client, "flow", { flowName, intent: "check the project" })).run;
+}
+
+/** Waits until the Run has ended (completed, failed or cancelled). */
+export function ended(client: Client, runId: string): Promise<RunView> {
+  return waitForRun(client, runId, "ended", (run) => !["running", "waiting"].includes(run.status));
+}
+
+/** Whether a process of this pid still runs (a zombie does not). */
+export function alive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** The result the Run's command left in its stage state, as the stage committed it. */
+export async function committedResult(client: Client, flowName: string): Promise<CommandResult> {
+  const { artifact } = await call<{ artifact: { data: CommandResult } | null }>(client, "get_artifact", {
+    flowName,
+    stageName: "verify",
+  });
+  if (!artifact) throw new Error(`${flowName} committed no result`);
+  return artifact.data;
+}
+
+/** The outcome and the `command_ended` event of a Run's command. */
+export async function commandEnd(client: Client, runId: string) {
+  const timeline = await timelineOf(client, runId);
+  const end = timeline.find((event) => event.type === "command_ended");
+  return { timeline, end, outcome: end?.outcome };
+}
