@@ -82,6 +82,11 @@ interface Claim extends TaskRef {
   task: AgentTaskDefinition;
   receipts: ReceiptBook;
   settlement?: Settlement;
+  /**
+   * The completion or failure being recorded now: an identical one sent meanwhile (a client's retry) waits for
+   * its answer instead of reaching the engine a second time.
+   */
+  settling?: { kind: Settlement["kind"]; fingerprint: string; run: Promise<RunView> };
 }
 
 /**
@@ -211,10 +216,25 @@ export class ClaimTable {
           "identical retry gets the retained result. Follow the Run it returned (get_run)",
       );
     }
+    if (claim.settling) {
+      if (claim.settling.kind === kind && claim.settling.fingerprint === fingerprint) {
+        return await claim.settling.run;
+      }
+      throw busy(
+        `agent call ${ref.callId} is being ${claim.settling.kind} right now; send this again after its answer`,
+      );
+    }
     if (claim.receipts.inFlight) {
       throw busy("a tool call of this task is still running; wait for its result, then send this again");
     }
-    const run = await settle();
+    const pending = settle();
+    claim.settling = { kind, fingerprint, run: pending };
+    let run: RunView;
+    try {
+      run = await pending;
+    } finally {
+      claim.settling = undefined;
+    }
     claim.settlement = { kind, fingerprint, run };
     claim.receipts.release();
     claim.receipts = new ReceiptBook(this.receiptBudget);

@@ -163,6 +163,15 @@ export class RunDriver {
 
   /** Marks the pending agent call as claimed (persisted, so a restart interrupts it). */
   claimAgentCall(): void {
+    // Two claimants racing for one call both pass the claim table's memory check; the store decides.
+    if (this.run.pendingAgentCall!.phase === "claimed") {
+      throw conflict(
+        `agent call ${
+          this.run.pendingAgentCall!.id
+        } of Run ${this.run.runId} is already claimed by another ` +
+          "claimant; only the claimId that claimed it can resume it",
+      );
+    }
     this.run.pendingAgentCall!.phase = "claimed";
     this.record("agent_call_claimed", { callId: this.run.pendingAgentCall!.id });
   }

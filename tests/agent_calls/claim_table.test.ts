@@ -263,3 +263,48 @@ Deno.test("the claim table gives receipt memory back when calls settle, Runs end
     await close();
   }
 });
+
+Deno.test("two claimants racing for one agent call: one holds it, the other gets CONFLICT", async () => {
+  const { engine, claims, close } = await gatedEngine();
+  try {
+    const run = await engine.flow({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+    const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
+    const outcomes = await Promise.allSettled([
+      claims.claim({ ...ref, claimId: "agent-a" }),
+      claims.claim({ ...ref, claimId: "agent-b" }),
+    ]);
+    const won = outcomes.filter((outcome) => outcome.status === "fulfilled");
+    const lost = outcomes.filter((outcome) => outcome.status === "rejected");
+    assert.equal(won.length, 1, "exactly one claimant holds the call");
+    assert.equal(lost.length, 1);
+    const error = (lost[0] as PromiseRejectedResult).reason;
+    assert.ok(error instanceof WeftError && error.code === "CONFLICT", String(error));
+    // The winner's token still works: the loser replaced nothing.
+    const { ownerToken } = (won[0] as PromiseFulfilledResult<{ ownerToken: string }>).value;
+    const winner = outcomes[0].status === "fulfilled" ? "agent-a" : "agent-b";
+    assert.equal((await claims.claim({ ...ref, claimId: winner })).ownerToken, ownerToken);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("an identical completion sent while the first is recorded gets the same Run; a different one is BUSY", async () => {
+  const { engine, claims, close } = await gatedEngine();
+  try {
+    const run = await engine.flow({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+    const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
+    const owner = { ...ref, ...(await claims.claim({ ...ref, claimId: "agent-1" })) };
+    const result = { outcome: "clarification_required" };
+    const first = claims.complete(owner, result);
+    const again = claims.complete(owner, { ...result });
+    const other = claims.complete(owner, { outcome: "ready" });
+    await rejectsWith(() => other, "BUSY");
+    const [a, b] = await Promise.all([first, again]);
+    assert.deepEqual(a, b);
+    const completed = (await engine.getRunTimeline(run.runId))
+      .filter((event) => event.type === "agent_call_completed" && event.callId === ref.callId);
+    assert.equal(completed.length, 1, "the completion was recorded once");
+  } finally {
+    await close();
+  }
+});
