@@ -67,6 +67,9 @@ export async function runProcessGroup(options: GroupOptions): Promise<GroupEnd> 
   if (options.signal.aborted) end();
   try {
     const status = await child.status;
+    // The leader has ended: a timer or an abort from now on would misreport how it ended.
+    clearTimeout(timer);
+    options.signal.removeEventListener("abort", onAbort);
     // The leader is gone; what it left behind in its group is not to run on.
     signalGroup(child.pid, "SIGKILL");
     await ending;
