@@ -46,11 +46,18 @@ export class Database {
     let result: T;
     try {
       result = await work();
+      guard(() => this.#db.exec("COMMIT"));
     } catch (error) {
-      guard(() => this.#db.exec("ROLLBACK"));
+      // Also after a failed COMMIT (a full disk, say): an open transaction would refuse every later BEGIN.
+      if (this.#db.isTransaction) {
+        try {
+          this.#db.exec("ROLLBACK");
+        } catch {
+          // The error that made us roll back is the one to report.
+        }
+      }
       throw error;
     }
-    guard(() => this.#db.exec("COMMIT"));
     return result;
   }
 
