@@ -25,7 +25,13 @@ export const BASE_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR"] as const;
 /** The engine operations the executor uses. */
 export type CommandEngine = Pick<
   Engine,
-  "onRunChanged" | "commandSpec" | "startCommand" | "blockCommand" | "completeCommand" | "failCommand"
+  | "onRunChanged"
+  | "getRun"
+  | "commandSpec"
+  | "startCommand"
+  | "blockCommand"
+  | "completeCommand"
+  | "failCommand"
 >;
 
 /** Options of {@linkcode CommandExecutor}. */
@@ -179,9 +185,28 @@ export class CommandExecutor {
     return env;
   }
 
-  #failed(job: Job, error: unknown): void {
-    // A Run cancelled or moved on meanwhile refuses the report (CONFLICT): nothing is lost.
-    if (error instanceof WeftError && error.code === "CONFLICT") return;
-    this.#options.log({ event: "command.executor_error", runId: job.runId, ...errorKind(error) });
+  /**
+   * A Run cancelled or moved on meanwhile refuses the report: nothing is lost. One that still waits on this
+   * command would wait for good, since nothing reports it again: it fails, classified, so that its person can
+   * resume it (`weft retry`).
+   */
+  async #failed(job: Job, error: unknown): Promise<void> {
+    const { engine, log } = this.#options;
+    if (!(error instanceof WeftError && error.code === "CONFLICT")) {
+      log({ event: "command.executor_error", runId: job.runId, ...errorKind(error) });
+    }
+    if (this.#stopped || job.controller.signal.aborted) return;
+    try {
+      if ((await engine.getRun(job.runId)).pendingCommand?.id !== job.commandId) return;
+      const code = error instanceof WeftError ? error.code : "INTERNAL";
+      await engine.failCommand(
+        job.runId,
+        job.commandId,
+        "COMMAND_UNAVAILABLE",
+        `the command step could not be carried out (${code}); resume with weft retry RUN`,
+      );
+    } catch (again) {
+      log({ event: "command.executor_error", runId: job.runId, ...errorKind(again) });
+    }
   }
 }
