@@ -27,7 +27,7 @@ import {
   writePublication,
 } from "./publication.ts";
 import { type CommandResult, type CommandSpec, commandSpec } from "./command_step.ts";
-import { ChangeFeed, type ChangeListener, commitChanges } from "./change_feed.ts";
+import { ChangeFeed, type ChangeListener, commitChanges, type EngineChange } from "./change_feed.ts";
 import { committedMarkdown } from "./markdown_fields.ts";
 import { type NewRunEvent, newRunState, type RunState, toRunView } from "./run_state.ts";
 import type { ArtifactQuery, Storage, StorageUnit } from "./storage.ts";
@@ -174,7 +174,9 @@ export class Engine {
       driver.start(input.source);
       return await this.#apply(unit, driver, true);
     });
-    return this.#publish(await this.#writePublications(saved), true);
+    const view = this.#publish(saved, true);
+    await this.#writePublications(saved);
+    return view;
   }
 
   /** One Run; `NOT_FOUND` when unknown. */
@@ -595,7 +597,9 @@ export class Engine {
       decide(driver);
       return await this.#apply(unit, driver, false);
     });
-    return this.#publish(await this.#writePublications(saved), false);
+    const view = this.#publish(saved, false);
+    await this.#writePublications(saved);
+    return view;
   }
 
   /**
@@ -622,9 +626,10 @@ export class Engine {
    * outcome (`publication.ts`): the commit stands whatever happens here. Units never interleave, so two Runs
    * publishing one path take turns.
    */
-  async #writePublications(saved: SavedRun): Promise<SavedRun> {
-    if (!saved.publications) return saved;
-    const events = [...saved.events];
+  async #writePublications(saved: SavedRun): Promise<void> {
+    if (!saved.publications) return;
+    const runId = saved.view.runId;
+    const events: NewRunEvent[] = [];
     for (const publication of saved.publications) {
       try {
         events.push(
@@ -634,10 +639,24 @@ export class Engine {
         );
       } catch (error) {
         // The store failed to record it: the commit is kept, and the operation still answers with it.
-        this.#log({ event: "publication_unrecorded", runId: saved.view.runId, ...errorKind(error) });
+        this.#log({ event: "publication_unrecorded", runId, ...errorKind(error) });
       }
     }
-    return { view: saved.view, events };
+    if (!events.length) return;
+    // The commit was told in its order already; this tells that the timeline grew, with the Run as it is now
+    // (a change committed meanwhile has been told, and must not be followed by an older view).
+    const now = toRunView(await this.#storage.read((unit) => this.#load(unit, runId)));
+    // Each Artifact's subscribers hear again: its view now says where the revision was published, or why not.
+    const artifacts: EngineChange[] = events.map((event) => ({
+      kind: "artifact",
+      artifactId: String(event.artifactId),
+      flowName: now.flowName,
+      stageName: String(event.stageName),
+      revision: Number(event.revision),
+      runId,
+      created: false,
+    }));
+    this.#changes.publish([...artifacts, ...commitChanges(now, events, false)]);
   }
 
   /**
