@@ -303,11 +303,9 @@ export class Engine {
 
   /** Counts for the `status` tool; workflow readiness is counted as an IDE sees it. */
   async stats(): Promise<EngineStats> {
-    const [counts, stored] = await this.#storage.read(async (unit) =>
-      [await unit.runs.countByStatus(), await unit.artifacts.counts()] as const
+    const [counts, stored, written] = await this.#storage.read(async (unit) =>
+      [await unit.runs.countByStatus(), await unit.artifacts.counts(), await unit.publications.list()] as const
     );
-    const journalMode = await this.#storage.journalMode();
-    const written = await this.#storage.read((unit) => unit.publications.list());
     const views = this.#registry.views("agent_ide", this.#models);
     return {
       runs: Object.fromEntries(
@@ -318,7 +316,7 @@ export class Engine {
         available: views.filter((view) => view.available).length,
         unavailable: views.filter((view) => !view.available).length,
       },
-      storage: { kind: this.#storage.kind, journalMode },
+      storage: { kind: this.#storage.kind, journalMode: this.#storage.journalMode },
       publications: { files: written.length, changed: await driftOf(this.#projectFiles, written) },
     };
   }

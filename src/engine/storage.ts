@@ -157,8 +157,8 @@ export interface Storage {
   transaction<T>(work: (unit: StorageUnit) => Promise<T>): Promise<T>;
   /** Runs `work`, which only reads, as one unit: it sees no other unit's uncommitted changes. */
   read<T>(work: (unit: StorageUnit) => Promise<T>): Promise<T>;
-  /** The journal mode reported by `status` (`wal` for a file, `memory` in memory). */
-  journalMode(): Promise<string>;
+  /** The journal mode reported by `status` (`wal` for a file, `memory` in memory), fixed once opened. */
+  readonly journalMode: string;
   /** Closes the storage once the units under way have ended. */
   close(): Promise<void>;
 }

@@ -36,7 +36,8 @@ export function openSqliteStorage(path: string | ":memory:"): Storage {
     kind: "sqlite",
     transaction: (work) => inTurn(() => db.transaction(() => work(unit))),
     read: (work) => inTurn(() => work(unit)),
-    journalMode: () => inTurn(() => Promise.resolve(db.journalMode())),
+    // Set when the database is opened, so read once: `status` needs no unit of work for it.
+    journalMode: db.journalMode(),
     close: () => inTurn(() => Promise.resolve(db.close())),
   };
 }
