@@ -48,6 +48,7 @@ import type {
 } from "./views.ts";
 import { RUN_STATUSES } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
+import type { StepDef } from "./workflow/manifest.ts";
 import { readinessBlock, WorkflowRegistry } from "./workflow/registry.ts";
 import type { WorkflowSource } from "./workflow/source.ts";
 import { WorkflowVersions } from "./workflow/versions.ts";
@@ -304,7 +305,11 @@ export class Engine {
   /** Counts for the `status` tool; workflow readiness is counted as an IDE sees it. */
   async stats(): Promise<EngineStats> {
     const [counts, stored, written] = await this.#storage.read(async (unit) =>
-      [await unit.runs.countByStatus(), await unit.artifacts.counts(), await unit.publications.list()] as const
+      [
+        await unit.runs.countByStatus(),
+        await unit.artifacts.counts(),
+        await unit.publications.list(),
+      ] as const
     );
     const views = this.#registry.views("agent_ide", this.#models);
     return {
@@ -447,11 +452,7 @@ export class Engine {
   /** The pending command `commandId` as the step of the Run's definition declares it. */
   commandSpec(runId: string, commandId: string): Promise<CommandSpec> {
     return this.#storage.read(async (unit) => {
-      const run = await this.#load(unit, runId);
-      await this.#expect(unit, run, { commandId });
-      const workflow = await this.#workflowOf(unit, run, false);
-      const step = currentStep(workflow, run);
-      if (step.kind !== "command") throw conflict(`Run ${runId} is not at a command step`);
+      const { workflow, step } = await this.#pendingStep(unit, runId, { commandId }, "command");
       return commandSpec(step, workflow.origin);
     });
   }
@@ -545,17 +546,32 @@ export class Engine {
     return workflow;
   }
 
-  async #agentCall(
+  #agentCall(
     unit: StorageUnit,
     runId: string,
     callId: string,
   ): Promise<{ run: RunState; workflow: LoadedWorkflow; step: AgentStep }> {
+    return this.#pendingStep(unit, runId, { callId }, "agent");
+  }
+
+  /**
+   * The Run, its definition and its current step, when the Run waits on what `expectation` names at a step
+   * of `kind`; a read, so an unpinned Run is not pinned here.
+   */
+  async #pendingStep<K extends StepDef["kind"]>(
+    unit: StorageUnit,
+    runId: string,
+    expectation: Expectation,
+    kind: K,
+  ): Promise<{ run: RunState; workflow: LoadedWorkflow; step: Extract<StepDef, { kind: K }> }> {
     const run = await this.#load(unit, runId);
-    await this.#expect(unit, run, { callId });
+    await this.#expect(unit, run, expectation);
     const workflow = await this.#workflowOf(unit, run, false);
     const step = currentStep(workflow, run);
-    if (step.kind !== "agent") throw conflict(`Run ${runId} is not at an agent step`);
-    return { run, workflow, step };
+    if (step.kind !== kind) {
+      throw conflict(`Run ${runId} is not at ${kind === "agent" ? "an" : "a"} ${kind} step`);
+    }
+    return { run, workflow, step: step as Extract<StepDef, { kind: K }> };
   }
 
   /**
