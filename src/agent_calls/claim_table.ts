@@ -14,7 +14,8 @@
 
 import { z } from "../lib/zod.ts";
 import { busy, conflict, invalid } from "../errors.ts";
-import type { AgentCallFailureCode, Engine } from "../engine/engine.ts";
+import type { AgentCallFailureCode } from "../engine/agent_call_operations.ts";
+import type { Engine } from "../engine/engine.ts";
 import {
   type AgentAssetView,
   AgentCallPhaseSchema,

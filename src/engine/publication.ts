@@ -8,7 +8,7 @@
  * @module
  */
 import { errorKind, WeftError } from "../errors.ts";
-import type { DecidedCommit, DecidedPublication } from "./run_driver.ts";
+import type { DecidedCommit, DecidedPublication } from "./commit_step.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import { type DocumentOrigin, renderDocument } from "./published_document.ts";
 import type { PublicationRecord, StorageUnit } from "./storage.ts";

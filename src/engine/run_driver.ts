@@ -1,18 +1,20 @@
 /**
- * The state machine of one Run: every change to a Run is a transition here. It enters steps, executes the ones
- * that decide on their own (`check`, `commit`), publishes the waits (`agent`, `ask`, `confirm`, `command`),
- * takes answers, agent results, command results, cancellation and restart interruption, follows outcome routes across stages and enforces
- * budgets. It touches no storage: it changes the Run in memory and decides what should follow (timeline
- * events, each stamped with the stage and step it happened at, and the stage commits to store), and the
- * engine applies all of it in one transaction.
+ * The state machine of one Run: every change to a Run is a transition of a {@linkcode RunDriver}. It starts
+ * Runs, enters stages and steps, executes the steps that decide on their own (`check`, and `commit` in
+ * `commit_step.ts`), publishes the waits (`ask`, `confirm` here; `agent` and `command` with their other
+ * transitions in `agent_call_transitions.ts` and `command_transitions.ts`), takes answers, cancellation,
+ * retries and restart interruption, follows outcome routes across stages and enforces budgets. It touches no
+ * storage: it changes the Run in memory and decides what should follow (timeline events, each stamped with
+ * the stage and step it happened at, and the stage commits to store), and the engine applies all of it in
+ * one transaction.
  *
  * @module
  */
 import { z } from "../lib/zod.ts";
-import { conflict, ERROR_CODES, type ErrorCode, invalid, RESUMABLE_FAILURES, WeftError } from "../errors.ts";
-import type { AgentStep } from "./agent_task.ts";
-import { commandOutcome, type CommandResult, shorterTail } from "./command_step.ts";
-import type { StageCommit } from "./storage.ts";
+import { conflict, type ErrorCode, invalid, RESUMABLE_FAILURES, WeftError } from "../errors.ts";
+import { openAgentCall } from "./agent_call_transitions.ts";
+import { openCommand } from "./command_transitions.ts";
+import { commitStage, type DecidedCommit, DEFAULT_PUBLISH_FOLDER } from "./commit_step.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import {
   type PublishedQuestion,
@@ -26,13 +28,9 @@ import { dataLimits, jsonLargerThan } from "./data_limits.ts";
 import { checkFeedback } from "./check_rules.ts";
 import { getAt, setAt } from "./json_pointer.ts";
 import { markdownPointers, schemaAt } from "./markdown_fields.ts";
-import { fillPublishPath, slugOf } from "./publish_path.ts";
 import { isActive, type Source } from "./views.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import { Question, type StageDef, type StepDef } from "./workflow/manifest.ts";
-
-/** The folder `{publishFolder}` names when weft.json does not say. */
-export const DEFAULT_PUBLISH_FOLDER = "docs/weft";
 
 /** How many times one Run may enter a step that declares no budget. */
 export const DEFAULT_MAX_VISITS = 25;
@@ -49,33 +47,12 @@ export function currentStep(workflow: LoadedWorkflow, run: RunState): StepDef {
   return step;
 }
 
-/**
- * A stage commit the driver decided on, with the timeline event that reports it; the engine stores the
- * commit and completes the event with the Artifact id and revision the store assigned.
- */
-export interface DecidedCommit {
-  commit: StageCommit;
-  event: NewRunEvent;
-  /** Where the stage publishes this commit, when it declares `publish`; written once the commit is stored. */
-  publication?: DecidedPublication;
-}
-
-/** A publication the driver decided on: the file, and how its body is rendered from the committed data. */
-export interface DecidedPublication {
-  /** The project-relative path, placeholders filled. */
-  path: string;
-  template?: string;
-  /** JSON pointers into the committed data of the strings its schema marks as Markdown. */
-  markdown: string[];
-}
-
 /** One change to a Run. */
 export class RunDriver {
   readonly events: NewRunEvent[] = [];
   readonly commits: DecidedCommit[] = [];
 
   readonly #workflowOf: () => LoadedWorkflow;
-  readonly #publishFolder: string;
   #workflow: LoadedWorkflow | undefined;
 
   /**
@@ -87,10 +64,9 @@ export class RunDriver {
     readonly run: RunState,
     readonly at: string,
     /** What `{publishFolder}` in a publish path stands for (weft.json's `publishFolder`). */
-    publishFolder = DEFAULT_PUBLISH_FOLDER,
+    readonly publishFolder: string = DEFAULT_PUBLISH_FOLDER,
   ) {
     this.#workflowOf = workflowOf;
-    this.#publishFolder = publishFolder;
     run.updatedAt = at;
   }
 
@@ -137,13 +113,13 @@ export class RunDriver {
       const questions = (action.request as { questions: PublishedQuestion[] }).questions;
       answer = validateQuestionsAnswer(questions, raw);
       outcome = "answered";
-      if (step.kind === "ask" && step.answersTo !== undefined) this.#writeOrReject(step.answersTo, answer);
+      if (step.kind === "ask" && step.answersTo !== undefined) this.writeOrReject(step.answersTo, answer);
     } else {
       const confirmation = validateConfirmationAnswer(raw);
       answer = confirmation;
       outcome = confirmation.isConfirmed ? "confirmed" : "revise";
       if (!confirmation.isConfirmed && step.kind === "confirm" && step.feedbackTo !== undefined) {
-        this.#writeOrReject(step.feedbackTo, confirmation.feedback);
+        this.writeOrReject(step.feedbackTo, confirmation.feedback);
       }
     }
     run.stageAnswers.push({
@@ -159,50 +135,6 @@ export class RunDriver {
     run.status = "running";
     this.record("action_answered", { actionId: action.id, kind: action.kind, source, answer });
     this.advance(outcome);
-  }
-
-  /** Marks the pending agent call as claimed (persisted, so a restart interrupts it). */
-  claimAgentCall(): void {
-    // Two claimants racing for one call both pass the claim table's memory check; the store decides.
-    if (this.run.pendingAgentCall!.phase === "claimed") {
-      throw conflict(
-        `agent call ${
-          this.run.pendingAgentCall!.id
-        } of Run ${this.run.runId} is already claimed by another ` +
-          "claimant; only the claimId that claimed it can resume it",
-      );
-    }
-    this.run.pendingAgentCall!.phase = "claimed";
-    this.record("agent_call_claimed", { callId: this.run.pendingAgentCall!.id });
-  }
-
-  /** Writes what an agent tool submits into the stage state; `INVALID_REQUEST` when the schema rejects it. */
-  submitState(toolId: string, target: string, value: unknown): void {
-    this.#writeOrReject(target, value);
-    this.record("state_submitted", { callId: this.run.pendingAgentCall!.id, toolId, target });
-  }
-
-  /** Completes the pending agent call with its result (checked against the step's output schema) and continues. */
-  completeAgentCall(result: unknown): void {
-    const step = this.step as AgentStep;
-    const verdict = compileSchema(step.output.schema)(result);
-    if (!verdict.ok) throw outputInvalid(verdict.errors);
-    if (step.outputTo !== undefined) {
-      const written = this.tryWriteState(step.outputTo, result);
-      if (!written.ok) throw outputInvalid(written.errors.map((error) => `stage state ${error}`));
-    }
-    const outcome = (result as { outcome: string }).outcome;
-    const callId = this.run.pendingAgentCall!.id;
-    delete this.run.pendingAgentCall;
-    this.run.status = "running";
-    this.record("agent_call_completed", { callId, outcome });
-    this.advance(outcome);
-  }
-
-  /** Fails the Run of the pending agent call with the agent's message, keeping earlier effects. */
-  failAgentCall(message: string, code: ErrorCode = "AGENT_CALL_FAILED"): void {
-    this.record("agent_call_failed", { callId: this.run.pendingAgentCall!.id, code });
-    this.fail(code, message, ERROR_CODES[code].retryable);
   }
 
   /** Cancels an active Run; `CONFLICT` when it has already ended. */
@@ -243,7 +175,7 @@ export class RunDriver {
     const { runId, status, lastError } = this.run;
     if (status === "waiting" && this.run.pendingCommand?.phase === "untrusted") {
       this.record("run_retried", { source, after: "untrusted" });
-      this.openCommand();
+      openCommand(this);
       return;
     }
     const code = lastError?.code;
@@ -259,62 +191,8 @@ export class RunDriver {
     }
     delete this.run.lastError;
     this.record("run_retried", { source, after: code });
-    if (kind === "agent") this.openAgentCall();
-    else this.openCommand();
-  }
-
-  /** Publishes a new pending command for the current (command) step, with a fresh id: the Run waits for it. */
-  openCommand(): void {
-    const step = this.step;
-    if (step.kind !== "command") throw invalid(`Run ${this.run.runId} is not at a command step`);
-    this.#wait();
-    this.run.pendingCommand = { id: newId("cmd"), phase: "available", run: step.run, createdAt: this.at };
-    this.record("command_requested", { commandId: this.run.pendingCommand.id });
-  }
-
-  /** Marks the pending command as running `argv` (persisted, so a restart interrupts it). */
-  startCommand(argv: string[], cwd: string): void {
-    const pending = this.run.pendingCommand!;
-    pending.phase = "running";
-    pending.run = argv;
-    delete pending.reason;
-    this.record("command_started", { commandId: pending.id, run: argv, cwd });
-  }
-
-  /** Leaves the Run waiting on a command the person has not trusted, saying why and what to do. */
-  blockCommand(reason: string): void {
-    const pending = this.run.pendingCommand!;
-    pending.phase = "untrusted";
-    pending.reason = reason;
-    this.record("command_untrusted", { commandId: pending.id, reason });
-  }
-
-  /** Records how the pending command ended, writes it to `resultTo` and follows its outcome. */
-  completeCommand(result: CommandResult): void {
-    const step = this.step;
-    if (step.kind !== "command") throw invalid(`Run ${this.run.runId} is not at a command step`);
-    const outcome = commandOutcome(result);
-    const { exitCode, signal, timedOut, durationMs } = result;
-    this.record("command_ended", {
-      commandId: this.run.pendingCommand!.id,
-      outcome,
-      exitCode,
-      signal,
-      timedOut,
-      durationMs,
-      stdout: shorterTail(result.stdout),
-      stderr: shorterTail(result.stderr),
-    });
-    delete this.run.pendingCommand;
-    this.run.status = "running";
-    if (!this.#writeOrFail(step.resultTo, result)) return;
-    this.advance(outcome);
-  }
-
-  /** Fails the Run of a pending command that could not start, with the classified reason. */
-  failCommand(code: ErrorCode, message: string): void {
-    this.record("command_failed", { commandId: this.run.pendingCommand!.id, code });
-    this.fail(code, message, ERROR_CODES[code].retryable);
+    if (kind === "agent") openAgentCall(this);
+    else openCommand(this);
   }
 
   /** Continues after the current step produced `outcome`, until the Run waits or ends. */
@@ -356,20 +234,6 @@ export class RunDriver {
     return verdict;
   }
 
-  /** Publishes a new agent call for the current (agent) step, with a fresh id: the Run waits for it. */
-  openAgentCall(): void {
-    const step = this.step;
-    if (step.kind !== "agent") throw invalid(`Run ${this.run.runId} is not at an agent step`);
-    this.#wait();
-    this.run.pendingAgentCall = {
-      id: newId("call"),
-      agentId: step.agentId,
-      phase: "available",
-      createdAt: this.at,
-    };
-    this.record("agent_call_started", { callId: this.run.pendingAgentCall.id, agentId: step.agentId });
-  }
-
   /** Ends the Run as failed. */
   fail(code: ErrorCode, message: string, retryable = false): void {
     this.run.status = "failed";
@@ -380,7 +244,8 @@ export class RunDriver {
     this.record("run_failed", { error: this.run.lastError });
   }
 
-  #writeOrReject(pointer: string, value: unknown): void {
+  /** Writes what a client submits into the stage state; `INVALID_REQUEST` when the schema rejects it. */
+  writeOrReject(pointer: string, value: unknown): void {
     const verdict = this.tryWriteState(pointer, value);
     if (!verdict.ok) rejectWrite(verdict.errors);
   }
@@ -409,7 +274,7 @@ export class RunDriver {
     this.record("step_entered", { kind: step.kind, visit: visits });
     switch (step.kind) {
       case "agent":
-        this.openAgentCall();
+        openAgentCall(this);
         return undefined;
       case "ask":
         return this.#ask(step);
@@ -422,9 +287,9 @@ export class RunDriver {
       case "check":
         return this.#check(step);
       case "commit":
-        return this.#commit(step);
+        return commitStage(this, step);
       case "command":
-        this.openCommand();
+        openCommand(this);
         return undefined;
     }
   }
@@ -439,7 +304,7 @@ export class RunDriver {
     }
     if (parsed.data.length === 0) {
       this.record("ask_skipped", { reason: "no questions" });
-      return this.#writeOrFail(step.answersTo, []) ? "answered" : undefined;
+      return this.writeOrFail(step.answersTo, []) ? "answered" : undefined;
     }
     this.#publishAction("user_ask_questions", { questions: publishQuestions(parsed.data) });
     return undefined;
@@ -449,53 +314,14 @@ export class RunDriver {
     const feedback = checkFeedback(step.rules, this.run.state);
     const outcome = feedback.length ? "invalid" : "valid";
     this.record("check_evaluated", { outcome, feedback });
-    return this.#writeOrFail(step.feedbackTo, feedback) ? outcome : undefined;
+    return this.writeOrFail(step.feedbackTo, feedback) ? outcome : undefined;
   }
 
-  #commit(step: Extract<StepDef, { kind: "commit" }>): string | undefined {
-    const data = getAt(this.run.state, step.data);
-    if (data === undefined) {
-      this.fail("INVALID_REQUEST", `nothing to commit: the stage state has no value at ${step.data || "/"}`);
-      return undefined;
-    }
-    const commit: StageCommit = {
-      artifactId: newId("art"),
-      recordId: newId("rec"),
-      runId: this.run.runId,
-      flowName: this.run.flowName,
-      stageName: this.run.stageName,
-      // Copied: later steps of this same change may replace the state before the engine stores the commit.
-      data: structuredClone(data),
-      answers: [...this.run.stageAnswers],
-      at: this.at,
-    };
-    this.record("artifact_committed", { recordId: commit.recordId });
-    this.commits.push({ commit, event: this.events.at(-1)!, ...this.#publication(step, commit.data) });
-    return "committed";
-  }
-
-  /** Where and how the current stage publishes `data`, when it declares `publish`. */
-  #publication(
-    step: Extract<StepDef, { kind: "commit" }>,
-    data: unknown,
-  ): { publication?: DecidedPublication } {
-    const publish = this.stage.publish;
-    if (!publish) return {};
-    const { flowName, stageName, runId, intent } = this.run;
-    const path = fillPublishPath(publish.path, {
-      flowName,
-      stageName,
-      runId,
-      slug: slugOf(intent),
-      publishFolder: this.#publishFolder,
-    });
-    const template = this.workflow.templates.get(stageName);
-    const markdown = markdownPointers(schemaAt(this.stage.state.schema, step.data), data);
-    return { publication: { path, markdown, ...(template === undefined ? {} : { template }) } };
-  }
-
-  /** Writes engine-produced values (answers, feedback); a schema that rejects them is a workflow defect. */
-  #writeOrFail(pointer: string | undefined, value: unknown): boolean {
+  /**
+   * Writes engine-produced values (answers, feedback, command results); a schema that rejects them is a
+   * workflow defect, which fails the Run: false then.
+   */
+  writeOrFail(pointer: string | undefined, value: unknown): boolean {
     if (pointer === undefined) return true;
     const verdict = this.tryWriteState(pointer, value);
     if (verdict.ok) return true;
@@ -507,21 +333,10 @@ export class RunDriver {
   }
 
   #publishAction(kind: "user_ask_questions" | "user_ask_confirmation", request: unknown): void {
-    this.#wait();
+    this.run.status = "waiting";
     this.run.pendingAction = { id: newId("act"), kind, request, createdAt: this.at };
     this.record("action_requested", { actionId: this.run.pendingAction.id, kind });
   }
-
-  #wait(): void {
-    this.run.status = "waiting";
-  }
-}
-
-function outputInvalid(errors: string[]): WeftError {
-  return new WeftError(
-    "AGENT_OUTPUT_INVALID",
-    `the result does not match the output schema: ${errors.join("; ")}`,
-  );
 }
 
 /** Throws `INVALID_REQUEST` listing the stage-schema violations of a rejected write. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AgentCallFailureCode, AgentCallNote } from "../engine/engine.ts";
+import type { AgentCallFailureCode, AgentCallNote } from "../engine/agent_call_operations.ts";
 import type { ModelCallSettings } from "../engine/model_roles.ts";
 import type { AgentAssetView, AgentTaskDefinition } from "../engine/views.ts";
 import { toWeftError, WeftError } from "../errors.ts";

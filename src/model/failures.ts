@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AgentCallFailureCode } from "../engine/engine.ts";
+import type { AgentCallFailureCode } from "../engine/agent_call_operations.ts";
 
 /** A classified reason to end an agent call, with the message the Run keeps. */
 export class ModelFailure extends Error {

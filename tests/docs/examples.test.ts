@@ -17,7 +17,7 @@ import type { RunView } from "../../src/engine/views.ts";
 import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
 import { projectFolder } from "../../src/store/project_folder.ts";
 import { fillPublishPath, slugOf } from "../../src/engine/publish_path.ts";
-import { DEFAULT_PUBLISH_FOLDER } from "../../src/engine/run_driver.ts";
+import { DEFAULT_PUBLISH_FOLDER } from "../../src/engine/commit_step.ts";
 import type { Json } from "../support/json.ts";
 
 // The docs' examples are edited by people, so they are read as loose JSON.

@@ -217,6 +217,8 @@ export type PublishDef = z.infer<typeof Publish>;
 export type Question = z.infer<typeof Question>;
 /** How the service's model runs an agent step, as declared. */
 export type ModelSettings = z.infer<typeof ModelSettings>;
+/** A parsed commit step. */
+export type CommitStepDef = z.infer<typeof CommitStep>;
 /** A parsed command step. */
 export type CommandStepDef = z.infer<typeof CommandStep>;
 /** A parsed agent tool declaration. */

@@ -1,0 +1,158 @@
+/**
+ * The engine's operations on a pending agent call, which the agent-task protocol (`src/agent_calls/`) drives:
+ * its task, the claim, the step's declared tools and skill assets, and how the call ends. Each reads or
+ * changes the Run through {@linkcode RunAccess}, which refuses a call the Run no longer waits on; what a
+ * change does is decided in `agent_call_transitions.ts`.
+ *
+ * @module
+ */
+import { errorKind, invalid, WeftError } from "../errors.ts";
+import { claimAgentCall, completeAgentCall, failAgentCall, submitState } from "./agent_call_transitions.ts";
+import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from "./agent_task.ts";
+import { type ModelCallSettings, modelCallSettings } from "./model_roles.ts";
+import type { PendingStep, RunAccess } from "./run_access.ts";
+import type { Storage, StorageUnit } from "./storage.ts";
+import { executeTool } from "./tool_kinds.ts";
+import type { AgentAssetView, AgentCallPhase, AgentExecutor, AgentTaskDefinition, RunView } from "./views.ts";
+import type { WorkflowVersions } from "./workflow/versions.ts";
+
+/** Names one agent call: the Run's `pendingAgentCall.id` is the `callId`. */
+export interface AgentCallRef {
+  runId: string;
+  callId: string;
+}
+
+/** How an agent call may be failed: by its agent, or by the service's model executor with a classified code. */
+export type AgentCallFailureCode =
+  | "AGENT_CALL_FAILED"
+  | "AGENT_OUTPUT_INVALID"
+  | "BUDGET_EXCEEDED"
+  | "MODEL_UNAVAILABLE"
+  | "MODEL_REQUEST_FAILED"
+  | "CONFIGURATION_REQUIRED"
+  | "NOT_TRUSTED";
+
+/** Timeline entries the service's model executor adds while it works on an agent call. */
+export type AgentCallNote = "model_turn" | "model_tool_call";
+
+/** What the agent-call operations work with; the engine hands them its own. */
+export interface AgentCallOperationsOptions {
+  access: RunAccess;
+  storage: Storage;
+  versions: WorkflowVersions;
+  /** The project's folder, link-free: what the step's file tools read. */
+  projectDir: string;
+  log: (event: Record<string, unknown>) => void;
+}
+
+/** The operations on pending agent calls. */
+export class AgentCallOperations {
+  readonly #access: RunAccess;
+  readonly #storage: Storage;
+  readonly #versions: WorkflowVersions;
+  readonly #projectDir: string;
+  readonly #log: (event: Record<string, unknown>) => void;
+
+  constructor(options: AgentCallOperationsOptions) {
+    this.#access = options.access;
+    this.#storage = options.storage;
+    this.#versions = options.versions;
+    this.#projectDir = options.projectDir;
+    this.#log = options.log;
+  }
+
+  /** The pending agent call: its task, and whether it is claimed yet. */
+  async task({ runId, callId }: AgentCallRef): Promise<{ task: AgentTaskDefinition; phase: AgentCallPhase }> {
+    const { run, workflow, step } = await this.#storage.read((unit) =>
+      this.#pending(unit, { runId, callId })
+    );
+    return { task: buildAgentTask(run, workflow, step, callId), phase: run.pendingAgentCall!.phase };
+  }
+
+  /** Claims the pending agent call for `claimant` and returns its task. */
+  async claim(
+    { runId, callId, claimant }: AgentCallRef & { claimant: AgentExecutor },
+  ): Promise<{ task: AgentTaskDefinition; run: RunView }> {
+    let task: AgentTaskDefinition | undefined;
+    const run = await this.#access.change(runId, { callId }, (driver) => {
+      claimAgentCall(driver, claimant);
+      task = buildAgentTask(driver.run, driver.workflow, driver.step as AgentStep, callId);
+    });
+    return { task: task!, run };
+  }
+
+  /** Runs one tool the agent step declares, with validated input and output. */
+  async runTool(
+    { runId, callId, toolId, input }: AgentCallRef & { toolId: string; input: unknown },
+  ): Promise<unknown> {
+    try {
+      const { step } = await this.#storage.read((unit) => this.#pending(unit, { runId, callId }));
+      const tool = step.tools?.find((candidate) => candidate.id === toolId);
+      if (!tool) throw invalid(`tool "${toolId}" is not declared by this agent step`);
+      return await executeTool(tool, input, {
+        projectRoot: this.#projectDir,
+        runContext: () =>
+          this.#storage.read(async (unit) =>
+            buildRunContext(await this.#access.load(unit, runId), await unit.artifacts.committedByRun(runId))
+          ),
+        submitState: async (target, value) => {
+          await this.#access.change(
+            runId,
+            { callId },
+            (driver) => submitState(driver, toolId, target, value),
+          );
+        },
+      });
+    } catch (error) {
+      if (error instanceof WeftError) throw error;
+      this.#log({ event: "agent_tool_failed", runId, toolId, ...errorKind(error) });
+      throw new WeftError("TOOL_FAILED", `tool "${toolId}" failed`, { cause: error });
+    }
+  }
+
+  /** Reads one declared skill asset of the pending agent call, as stored with the Run's version. */
+  readAsset({ runId, callId, assetId }: AgentCallRef & { assetId: string }): Promise<AgentAssetView> {
+    return this.#storage.read(async (unit) => {
+      const { workflow, step } = await this.#pending(unit, { runId, callId });
+      return await readSkillAsset(
+        workflow,
+        step,
+        assetId,
+        (path) => this.#versions.fileBytes(unit.definitions, workflow, path),
+      );
+    });
+  }
+
+  /** Completes the pending agent call with its result and continues the Run until it waits or ends. */
+  complete({ runId, callId, result }: AgentCallRef & { result: unknown }): Promise<RunView> {
+    return this.#access.change(runId, { callId }, (driver) => completeAgentCall(driver, result));
+  }
+
+  /** Fails the Run of the pending agent call with `message` (not blank) and `code`. */
+  async fail(
+    { runId, callId, message, code = "AGENT_CALL_FAILED" }: AgentCallRef & {
+      message: string;
+      code?: AgentCallFailureCode;
+    },
+  ): Promise<RunView> {
+    if (typeof message !== "string" || !message.trim()) throw invalid("message must not be blank");
+    return await this.#access.change(runId, { callId }, (driver) => failAgentCall(driver, message, code));
+  }
+
+  /** Which model role runs the pending agent call, and its budgets (step, then workflow, then defaults). */
+  async modelSettings(ref: AgentCallRef): Promise<ModelCallSettings> {
+    const { workflow, step } = await this.#storage.read((unit) => this.#pending(unit, ref));
+    return modelCallSettings(workflow.manifest, step);
+  }
+
+  /** Adds what the service's model did (a turn, a tool call) to the timeline of the pending agent call. */
+  note(
+    { runId, callId, type, fields }: AgentCallRef & { type: AgentCallNote; fields: Record<string, unknown> },
+  ): Promise<RunView> {
+    return this.#access.change(runId, { callId }, (driver) => driver.record(type, { callId, ...fields }));
+  }
+
+  #pending(unit: StorageUnit, { runId, callId }: AgentCallRef): Promise<PendingStep<"agent">> {
+    return this.#access.pendingStep(unit, runId, { callId }, "agent");
+  }
+}

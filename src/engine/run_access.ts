@@ -1,0 +1,312 @@
+/**
+ * How the engine's operations reach a Run: they load it in a unit of work of the storage port and check what
+ * it waits on, and they change it in the one place a decided change is applied. A change loads the Run, lets
+ * the state machine ({@linkcode RunDriver}) decide without touching storage, applies the decision (the Run,
+ * its timeline events, its stage commits) in one transaction committed before the promise resolves, then
+ * writes the files the commits publish (a file write cannot be rolled back, so it comes after the commit, and
+ * its outcome is recorded in a transaction of its own), then tells the change feed.
+ *
+ * @module
+ */
+import { conflict, errorKind, notFound } from "../errors.ts";
+import { ChangeFeed, commitChanges, type EngineChange } from "./change_feed.ts";
+import {
+  type CommittedPublication,
+  committedPublication,
+  type ProjectFiles,
+  writePublication,
+} from "./publication.ts";
+import { currentStep, RunDriver } from "./run_driver.ts";
+import { type NewRunEvent, type RunState, toRunView } from "./run_state.ts";
+import type { Storage, StorageUnit } from "./storage.ts";
+import type { RunView } from "./views.ts";
+import type { LoadedWorkflow } from "./workflow/loader.ts";
+import type { StepDef } from "./workflow/manifest.ts";
+import type { WorkflowRegistry } from "./workflow/registry.ts";
+import type { WorkflowVersions } from "./workflow/versions.ts";
+
+/** What a change to a Run expects to be pending; anything else is a stale request (`CONFLICT`). */
+export type Expectation = { actionId: string } | { callId: string } | { commandId: string };
+
+/** A Run waiting at a step of `kind`, with the definition that drives it. */
+export interface PendingStep<K extends StepDef["kind"]> {
+  run: RunState;
+  workflow: LoadedWorkflow;
+  step: Extract<StepDef, { kind: K }>;
+}
+
+/** What {@linkcode RunAccess} works with; the engine hands it its own. */
+export interface RunAccessOptions {
+  storage: Storage;
+  registry: WorkflowRegistry;
+  versions: WorkflowVersions;
+  changes: ChangeFeed;
+  projectFiles: ProjectFiles;
+  publishFolder: string | undefined;
+  now: () => Date;
+  log: (event: Record<string, unknown>) => void;
+}
+
+/** What one committed transaction did to a Run: its state afterwards and the timeline events it added. */
+interface SavedRun {
+  view: RunView;
+  events: readonly NewRunEvent[];
+  /** The committed Artifacts its stages publish, to be written once the transaction has committed. */
+  publications?: CommittedPublication[];
+}
+
+/** A Run's definition as the unit of work could resolve it, or why it could not (cancel needs none). */
+type Resolved = { workflow: LoadedWorkflow } | { error: unknown };
+
+/** The engine's reads of one Run and the one place its changes are applied. */
+export class RunAccess {
+  readonly #options: RunAccessOptions;
+
+  constructor(options: RunAccessOptions) {
+    this.#options = options;
+  }
+
+  /** Now, as the timeline and the store write it. */
+  timestamp(): string {
+    return this.#options.now().toISOString();
+  }
+
+  /** The Run `runId`; `NOT_FOUND` when unknown. */
+  async load(unit: StorageUnit, runId: string): Promise<RunState> {
+    const run = typeof runId === "string" ? await unit.runs.find(runId) : undefined;
+    if (!run) throw notFound(`no Run with id "${runId}"`);
+    return run;
+  }
+
+  /**
+   * Checks that `run` waits on what the request names. A wrong agent call is told apart only on this failing
+   * path, by the timeline: `NOT_FOUND` when the Run never started it, `CONFLICT` when it is no longer active.
+   */
+  async expect(unit: StorageUnit, run: RunState, expectation: Expectation): Promise<void> {
+    if ("actionId" in expectation && run.pendingAction?.id !== expectation.actionId) {
+      throw conflict(
+        `action "${expectation.actionId}" is not pending on Run ${run.runId} (answered, stale or ended)`,
+      );
+    }
+    if ("commandId" in expectation) {
+      if (run.pendingCommand?.id === expectation.commandId) return;
+      throw conflict(
+        `command ${expectation.commandId} of Run ${run.runId} is no longer pending (${run.status})`,
+      );
+    }
+    if (!("callId" in expectation) || run.pendingAgentCall?.id === expectation.callId) return;
+    const { callId } = expectation;
+    const started = (await unit.runs.timeline(run.runId))
+      .some((event) => event.type === "agent_call_started" && event.callId === callId);
+    if (!started) {
+      throw notFound(`Run ${run.runId} has no agent call ${callId}; get_run shows its pendingAgentCall`);
+    }
+    const now = run.pendingAgentCall ? `; its current agent call is ${run.pendingAgentCall.id}` : "";
+    throw conflict(
+      `agent call ${callId} of Run ${run.runId} is no longer active (the Run is ${run.status}${now})`,
+    );
+  }
+
+  /**
+   * The definition a Run is driven by: always the version it started with (or was moved to). A Run stored by
+   * an older weft and not pinned when the store was opened is pinned to the current definition, but only by
+   * a unit that may write (`pin`); one that only reads follows the current definition without pinning it.
+   */
+  async workflowOf(unit: StorageUnit, run: RunState, pin: boolean): Promise<LoadedWorkflow> {
+    const { registry, versions } = this.#options;
+    if (run.version) return await versions.resolve(unit.definitions, run.flowName, run.version);
+    const workflow = registry.loaded(run.flowName);
+    if (!workflow) throw conflict(`workflow "${run.flowName}" is currently unavailable; fix it and reload`);
+    if (pin) run.version = await versions.pin(unit.definitions, workflow, this.timestamp());
+    return workflow;
+  }
+
+  /**
+   * The Run, its definition and its current step, when the Run waits on what `expectation` names at a step
+   * of `kind`; a read, so an unpinned Run is not pinned here.
+   */
+  async pendingStep<K extends StepDef["kind"]>(
+    unit: StorageUnit,
+    runId: string,
+    expectation: Expectation,
+    kind: K,
+  ): Promise<PendingStep<K>> {
+    const run = await this.load(unit, runId);
+    await this.expect(unit, run, expectation);
+    const workflow = await this.workflowOf(unit, run, false);
+    const step = currentStep(workflow, run);
+    if (step.kind !== kind) {
+      throw conflict(`Run ${runId} is not at ${kind === "agent" ? "an" : "a"} ${kind} step`);
+    }
+    return { run, workflow, step: step as Extract<StepDef, { kind: K }> };
+  }
+
+  /**
+   * Creates `run` of `workflow` and lets `decide` take its first transition, in one transaction; `prepare`
+   * runs first in it (what must hold of the store, the version to pin).
+   */
+  async create(
+    run: RunState,
+    workflow: LoadedWorkflow,
+    prepare: (unit: StorageUnit) => Promise<void>,
+    decide: (driver: RunDriver) => void,
+  ): Promise<RunView> {
+    const saved = await this.#options.storage.transaction(async (unit) => {
+      await prepare(unit);
+      const driver = new RunDriver(() => workflow, run, run.createdAt, this.#options.publishFolder);
+      decide(driver);
+      return await this.#apply(unit, driver, true);
+    });
+    return await this.#told(saved, true);
+  }
+
+  /**
+   * Loads a Run, checks what must be pending (nothing when `expectation` is null), lets its driver decide one
+   * transition and applies the decision, all in one transaction; then writes what it publishes and tells the
+   * change feed.
+   */
+  async change(
+    runId: string,
+    expectation: Expectation | null,
+    decide: (driver: RunDriver) => void,
+  ): Promise<RunView> {
+    const saved = await this.#options.storage.transaction(async (unit) => {
+      const run = await this.load(unit, runId);
+      if (expectation) await this.expect(unit, run, expectation);
+      const driver = await this.#driver(unit, run, this.timestamp());
+      decide(driver);
+      return await this.#apply(unit, driver, false);
+    });
+    return await this.#told(saved, false);
+  }
+
+  /**
+   * Changes a Run outside the state machine (a move to another version, which reads stored definitions), in
+   * one transaction: `change` returns the events it added, or nothing when the Run stays as it is.
+   */
+  async changeStored(
+    runId: string,
+    change: (unit: StorageUnit, run: RunState, at: string) => Promise<NewRunEvent[] | undefined>,
+  ): Promise<RunView> {
+    const saved = await this.#options.storage.transaction(async (unit) => {
+      const run = await this.load(unit, runId);
+      const at = this.timestamp();
+      const events = await change(unit, run, at);
+      if (!events) return toRunView(run);
+      run.updatedAt = at;
+      await unit.runs.update(run);
+      await unit.runs.appendEvents(runId, events);
+      return { view: toRunView(run), events };
+    });
+    return "events" in saved ? this.#publish(saved, false) : saved;
+  }
+
+  /** Fails every Run whose agent call or executing step was cut by a restart; returns how many. */
+  interruptActive(): Promise<number> {
+    return this.#options.storage.transaction(async (unit) => {
+      const at = this.timestamp();
+      const runs = await unit.runs.listInterruptible();
+      for (const run of runs) {
+        const driver = await this.#driver(unit, run, at);
+        driver.interrupt();
+        await this.#apply(unit, driver, false);
+      }
+      return runs.length;
+    });
+  }
+
+  /**
+   * A driver for one change of `run`. Its definition is resolved first, since the driver decides
+   * synchronously; a definition that cannot be had fails only the transitions that need it (cancel and
+   * interrupt need none, so they work on any Run).
+   */
+  async #driver(unit: StorageUnit, run: RunState, at: string): Promise<RunDriver> {
+    const resolved: Resolved = await this.workflowOf(unit, run, true).then(
+      (workflow) => ({ workflow }),
+      (error) => ({ error }),
+    );
+    return new RunDriver(
+      () => {
+        if ("error" in resolved) throw resolved.error;
+        return resolved.workflow;
+      },
+      run,
+      at,
+      this.#options.publishFolder,
+    );
+  }
+
+  /**
+   * Applies what a driver decided, inside the caller's transaction: a new Run is inserted first (its stage
+   * commits refer to it), each stage commit is stored and its timeline event completed with the Artifact id
+   * and revision the store assigned, then the Run is saved and its events appended.
+   */
+  async #apply(unit: StorageUnit, driver: RunDriver, created: boolean): Promise<SavedRun> {
+    const { run, events } = driver;
+    if (created) await unit.runs.insert(run);
+    const publications: CommittedPublication[] = [];
+    for (const decided of driver.commits) {
+      const { artifact } = await unit.artifacts.commit(decided.commit);
+      Object.assign(decided.event, { artifactId: artifact.artifactId, revision: artifact.revision });
+      if (decided.publication) publications.push(committedPublication(run, decided, artifact));
+    }
+    if (!created) await unit.runs.update(run);
+    await unit.runs.appendEvents(run.runId, events);
+    return { view: toRunView(run), events, ...(publications.length ? { publications } : {}) };
+  }
+
+  /** After a commit: the change feed hears of it, then the files it publishes are written. */
+  async #told(saved: SavedRun, created: boolean): Promise<RunView> {
+    const view = this.#publish(saved, created);
+    await this.#writePublications(saved);
+    return view;
+  }
+
+  /**
+   * Writes the files a committed transaction publishes, each in a transaction of its own that records the
+   * outcome (`publication.ts`): the commit stands whatever happens here. Units never interleave, so two Runs
+   * publishing one path take turns.
+   */
+  async #writePublications(saved: SavedRun): Promise<void> {
+    if (!saved.publications) return;
+    const { storage, projectFiles, log, changes } = this.#options;
+    const runId = saved.view.runId;
+    const events: NewRunEvent[] = [];
+    for (const publication of saved.publications) {
+      try {
+        events.push(
+          await storage.transaction((unit) =>
+            writePublication(unit, projectFiles, publication, this.timestamp(), log)
+          ),
+        );
+      } catch (error) {
+        // The store failed to record it: the commit is kept, and the operation still answers with it.
+        log({ event: "publication_unrecorded", runId, ...errorKind(error) });
+      }
+    }
+    if (!events.length) return;
+    // The commit was told in its order already; this tells that the timeline grew, with the Run as it is now
+    // (a change committed meanwhile has been told, and must not be followed by an older view).
+    const now = toRunView(await storage.read((unit) => this.load(unit, runId)));
+    // Each Artifact's subscribers hear again: its view now says where the revision was published, or why not.
+    const artifacts: EngineChange[] = events.map((event) => ({
+      kind: "artifact",
+      artifactId: String(event.artifactId),
+      flowName: now.flowName,
+      stageName: String(event.stageName),
+      revision: Number(event.revision),
+      runId,
+      created: false,
+    }));
+    changes.publish([...artifacts, ...commitChanges(now, events, false)]);
+  }
+
+  /**
+   * Tells the change feed what one committed transaction did: the Artifacts its stage commits wrote, then
+   * the Run. Every change of a Run passes here after its commit, whichever operation made it.
+   */
+  #publish(saved: SavedRun, created: boolean): RunView {
+    this.#options.changes.publish(commitChanges(saved.view, saved.events, created));
+    return saved.view;
+  }
+}
