@@ -142,7 +142,7 @@ export class ClaimTable {
       }
       return { task: held.task, ownerToken: held.ownerToken };
     }
-    const { task } = await this.engine.claimAgentCall(ref.runId, ref.callId, claimant);
+    const { task } = await this.engine.claimAgentCall({ runId: ref.runId, callId: ref.callId, claimant });
     // Replacing the Run's previous claim drops its retained completion: the next agent call has started.
     const claim: Claim = {
       ...ref,
@@ -164,7 +164,13 @@ export class ClaimTable {
     }
     return await claim.receipts.run(
       request,
-      () => this.engine.runAgentTool(ref.runId, ref.callId, request.toolId, request.input),
+      () =>
+        this.engine.runAgentTool({
+          runId: ref.runId,
+          callId: ref.callId,
+          toolId: request.toolId,
+          input: request.input,
+        }),
     );
   }
 
@@ -176,7 +182,7 @@ export class ClaimTable {
     if (!declared) {
       throw invalid("assetId must be one of the ids listed in task.skills[].assets, never a path");
     }
-    return await this.engine.readAgentAsset(ref.runId, ref.callId, assetId);
+    return await this.engine.readAgentAsset({ runId: ref.runId, callId: ref.callId, assetId });
   }
 
   /** Completes the call with the agent's result; the engine validates it and continues the step. */
@@ -186,7 +192,7 @@ export class ClaimTable {
       ref,
       "completed",
       value,
-      () => this.engine.completeAgentCall(ref.runId, ref.callId, value),
+      () => this.engine.completeAgentCall({ runId: ref.runId, callId: ref.callId, result: value }),
     );
   }
 
@@ -196,7 +202,7 @@ export class ClaimTable {
       ref,
       "failed",
       message,
-      () => this.engine.failAgentCall(ref.runId, ref.callId, message, code),
+      () => this.engine.failAgentCall({ runId: ref.runId, callId: ref.callId, message, code }),
     );
   }
 

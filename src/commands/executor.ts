@@ -135,20 +135,30 @@ export class CommandExecutor {
     const spec = await engine.commandSpec(runId, commandId);
     const decision = decideCommand(this.#options.config(), { runId, ...job.site }, spec);
     if (decision.kind === "untrusted") {
-      await engine.blockCommand(runId, commandId, decision.reason);
+      await engine.blockCommand({ runId, commandId, reason: decision.reason });
       return;
     }
     if (decision.kind === "unavailable") {
-      await engine.failCommand(runId, commandId, "CONFIGURATION_REQUIRED", decision.reason);
+      await engine.failCommand({
+        runId,
+        commandId,
+        code: "CONFIGURATION_REQUIRED",
+        message: decision.reason,
+      });
       return;
     }
     const folder = resolveCommandFolder(projectDir, spec.cwd);
     if (!folder.ok) {
-      await engine.failCommand(runId, commandId, "COMMAND_UNAVAILABLE", `cwd ${folder.reason}`);
+      await engine.failCommand({
+        runId,
+        commandId,
+        code: "COMMAND_UNAVAILABLE",
+        message: `cwd ${folder.reason}`,
+      });
       return;
     }
     if (controller.signal.aborted) return;
-    await engine.startCommand(runId, commandId, decision.argv, spec.cwd ?? ".");
+    await engine.startCommand({ runId, commandId, argv: decision.argv, cwd: spec.cwd ?? "." });
     const end = await runProcessGroup({
       argv: decision.argv,
       cwd: folder.path,
@@ -161,7 +171,7 @@ export class CommandExecutor {
     });
     if (end.kind === "aborted") return;
     if (end.kind === "not_started") {
-      await engine.failCommand(runId, commandId, "COMMAND_UNAVAILABLE", end.reason);
+      await engine.failCommand({ runId, commandId, code: "COMMAND_UNAVAILABLE", message: end.reason });
       return;
     }
     this.#options.log({
@@ -173,7 +183,7 @@ export class CommandExecutor {
       timedOut: end.result.timedOut,
       ms: end.result.durationMs,
     });
-    await engine.completeCommand(runId, commandId, end.result);
+    await engine.completeCommand({ runId, commandId, result: end.result });
   }
 
   #environment(names: readonly string[]): Record<string, string> {
@@ -199,12 +209,12 @@ export class CommandExecutor {
     try {
       if ((await engine.getRun(job.runId)).pendingCommand?.id !== job.commandId) return;
       const code = error instanceof WeftError ? error.code : "INTERNAL";
-      await engine.failCommand(
-        job.runId,
-        job.commandId,
-        "COMMAND_UNAVAILABLE",
-        `the command step could not be carried out (${code}); resume with weft retry RUN`,
-      );
+      await engine.failCommand({
+        runId: job.runId,
+        commandId: job.commandId,
+        code: "COMMAND_UNAVAILABLE",
+        message: `the command step could not be carried out (${code}); resume with weft retry RUN`,
+      });
     } catch (again) {
       log({ event: "command.executor_error", runId: job.runId, ...errorKind(again) });
     }

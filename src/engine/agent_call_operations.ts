@@ -35,6 +35,41 @@ export type AgentCallFailureCode =
 /** Timeline entries the service's model executor adds while it works on an agent call. */
 export type AgentCallNote = "model_turn" | "model_tool_call";
 
+/** Options of `Engine.claimAgentCall`. */
+export interface ClaimAgentCallOptions extends AgentCallRef {
+  claimant: AgentExecutor;
+}
+
+/** Options of `Engine.runAgentTool`. */
+export interface RunAgentToolOptions extends AgentCallRef {
+  toolId: string;
+  input: unknown;
+}
+
+/** Options of `Engine.readAgentAsset`. */
+export interface ReadAgentAssetOptions extends AgentCallRef {
+  assetId: string;
+}
+
+/** Options of `Engine.completeAgentCall`. */
+export interface CompleteAgentCallOptions extends AgentCallRef {
+  result: unknown;
+}
+
+/** Options of `Engine.failAgentCall`. */
+export interface FailAgentCallOptions extends AgentCallRef {
+  /** What went wrong, for the person; not blank. */
+  message: string;
+  /** `AGENT_CALL_FAILED` unless the service's model executor classifies what went wrong. */
+  code?: AgentCallFailureCode;
+}
+
+/** Options of `Engine.noteAgentCall`. */
+export interface NoteAgentCallOptions extends AgentCallRef {
+  type: AgentCallNote;
+  fields: Record<string, unknown>;
+}
+
 /** What the agent-call operations work with; the engine hands them its own. */
 export interface AgentCallOperationsOptions {
   access: RunAccess;
@@ -71,19 +106,19 @@ export class AgentCallOperations {
 
   /** Claims the pending agent call for `claimant` and returns its task. */
   async claim(
-    { runId, callId, claimant }: AgentCallRef & { claimant: AgentExecutor },
+    { runId, callId, claimant }: ClaimAgentCallOptions,
   ): Promise<{ task: AgentTaskDefinition; run: RunView }> {
     let task: AgentTaskDefinition | undefined;
-    const run = await this.#access.change(runId, { callId }, (driver) => {
-      claimAgentCall(driver, claimant);
-      task = buildAgentTask(driver.run, driver.workflow, driver.step as AgentStep, callId);
+    const run = await this.#access.change(runId, { callId }, (change) => {
+      claimAgentCall(change, claimant);
+      task = buildAgentTask(change.run, change.workflow, change.step as AgentStep, callId);
     });
     return { task: task!, run };
   }
 
   /** Runs one tool the agent step declares, with validated input and output. */
   async runTool(
-    { runId, callId, toolId, input }: AgentCallRef & { toolId: string; input: unknown },
+    { runId, callId, toolId, input }: RunAgentToolOptions,
   ): Promise<unknown> {
     try {
       const { step } = await this.#storage.read((unit) => this.#pending(unit, { runId, callId }));
@@ -99,7 +134,7 @@ export class AgentCallOperations {
           await this.#access.change(
             runId,
             { callId },
-            (driver) => submitState(driver, toolId, target, value),
+            (change) => submitState(change, toolId, target, value),
           );
         },
       });
@@ -111,7 +146,7 @@ export class AgentCallOperations {
   }
 
   /** Reads one declared skill asset of the pending agent call, as stored with the Run's version. */
-  readAsset({ runId, callId, assetId }: AgentCallRef & { assetId: string }): Promise<AgentAssetView> {
+  readAsset({ runId, callId, assetId }: ReadAgentAssetOptions): Promise<AgentAssetView> {
     return this.#storage.read(async (unit) => {
       const { workflow, step } = await this.#pending(unit, { runId, callId });
       return await readSkillAsset(
@@ -124,19 +159,16 @@ export class AgentCallOperations {
   }
 
   /** Completes the pending agent call with its result and continues the Run until it waits or ends. */
-  complete({ runId, callId, result }: AgentCallRef & { result: unknown }): Promise<RunView> {
-    return this.#access.change(runId, { callId }, (driver) => completeAgentCall(driver, result));
+  complete({ runId, callId, result }: CompleteAgentCallOptions): Promise<RunView> {
+    return this.#access.change(runId, { callId }, (change) => completeAgentCall(change, result));
   }
 
   /** Fails the Run of the pending agent call with `message` (not blank) and `code`. */
   async fail(
-    { runId, callId, message, code = "AGENT_CALL_FAILED" }: AgentCallRef & {
-      message: string;
-      code?: AgentCallFailureCode;
-    },
+    { runId, callId, message, code = "AGENT_CALL_FAILED" }: FailAgentCallOptions,
   ): Promise<RunView> {
     if (typeof message !== "string" || !message.trim()) throw invalid("message must not be blank");
-    return await this.#access.change(runId, { callId }, (driver) => failAgentCall(driver, message, code));
+    return await this.#access.change(runId, { callId }, (change) => failAgentCall(change, message, code));
   }
 
   /** Which model role runs the pending agent call, and its budgets (step, then workflow, then defaults). */
@@ -147,9 +179,9 @@ export class AgentCallOperations {
 
   /** Adds what the service's model did (a turn, a tool call) to the timeline of the pending agent call. */
   note(
-    { runId, callId, type, fields }: AgentCallRef & { type: AgentCallNote; fields: Record<string, unknown> },
+    { runId, callId, type, fields }: NoteAgentCallOptions,
   ): Promise<RunView> {
-    return this.#access.change(runId, { callId }, (driver) => driver.record(type, { callId, ...fields }));
+    return this.#access.change(runId, { callId }, (change) => change.record(type, { callId, ...fields }));
   }
 
   #pending(unit: StorageUnit, { runId, callId }: AgentCallRef): Promise<PendingStep<"agent">> {

@@ -10,11 +10,11 @@ import type { AgentStep } from "./agent_task.ts";
 import { dataLimits, jsonLargerThan } from "./data_limits.ts";
 import { newId } from "./ids.ts";
 import { compileSchema } from "./json_schema.ts";
-import type { RunDriver } from "./run_driver.ts";
+import type { RunChange } from "./run_change.ts";
 import type { AgentExecutor } from "./views.ts";
 
 /** Publishes a new agent call for the current (agent) step, with a fresh id: the Run waits for it. */
-export function openAgentCall(change: RunDriver): void {
+export function openAgentCall(change: RunChange): void {
   const { run, at } = change;
   const step = change.step;
   if (step.kind !== "agent") throw invalid(`Run ${run.runId} is not at an agent step`);
@@ -27,7 +27,7 @@ export function openAgentCall(change: RunDriver): void {
  * Marks the pending agent call as claimed by `claimant` (persisted, so a restart interrupts it); `CONFLICT`
  * when the Run's agent steps are another executor's, or another claimant was first.
  */
-export function claimAgentCall(change: RunDriver, claimant: AgentExecutor): void {
+export function claimAgentCall(change: RunChange, claimant: AgentExecutor): void {
   const { run } = change;
   const pending = run.pendingAgentCall!;
   if (run.agentExecutor !== claimant) {
@@ -49,7 +49,7 @@ export function claimAgentCall(change: RunDriver, claimant: AgentExecutor): void
 }
 
 /** Writes what an agent tool submits into the stage state; `INVALID_REQUEST` when the schema rejects it. */
-export function submitState(change: RunDriver, toolId: string, target: string, value: unknown): void {
+export function submitState(change: RunChange, toolId: string, target: string, value: unknown): void {
   change.writeOrReject(target, value);
   change.record("state_submitted", { callId: change.run.pendingAgentCall!.id, toolId, target });
 }
@@ -58,7 +58,7 @@ export function submitState(change: RunDriver, toolId: string, target: string, v
  * Completes the pending agent call with its result (within the workflow's size limit, and checked against
  * the step's output schema) and continues.
  */
-export function completeAgentCall(change: RunDriver, result: unknown): void {
+export function completeAgentCall(change: RunChange, result: unknown): void {
   const { resultBytes } = dataLimits(change.workflow.manifest);
   const size = jsonLargerThan(result, resultBytes);
   if (size !== false) {
@@ -83,7 +83,7 @@ export function completeAgentCall(change: RunDriver, result: unknown): void {
 
 /** Fails the Run of the pending agent call with the agent's message, keeping earlier effects. */
 export function failAgentCall(
-  change: RunDriver,
+  change: RunChange,
   message: string,
   code: ErrorCode = "AGENT_CALL_FAILED",
 ): void {

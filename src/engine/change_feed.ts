@@ -11,7 +11,7 @@ import type { NewRunEvent } from "./run_state.ts";
 import type { RunView } from "./views.ts";
 
 /** A Run was created or changed; `run` is its state as committed. */
-export interface RunChange {
+export interface RunChanged {
   kind: "run";
   run: RunView;
   /** True for the commit that created the Run. */
@@ -21,7 +21,7 @@ export interface RunChange {
 }
 
 /** A stage committed a new revision of its Artifact (revision 1 creates it). */
-export interface ArtifactChange {
+export interface ArtifactChanged {
   kind: "artifact";
   artifactId: string;
   flowName: string;
@@ -32,7 +32,7 @@ export interface ArtifactChange {
 }
 
 /** One committed change. */
-export type EngineChange = RunChange | ArtifactChange;
+export type EngineChange = RunChanged | ArtifactChanged;
 
 /** A function told about every committed change. */
 export type ChangeListener = (change: EngineChange) => void;

@@ -22,6 +22,31 @@ export interface CommandRef {
 /** How a command step may fail to start, as the service's command executor classifies it. */
 export type CommandFailureCode = "COMMAND_UNAVAILABLE" | "CONFIGURATION_REQUIRED";
 
+/** Options of `Engine.startCommand`. */
+export interface StartCommandOptions extends CommandRef {
+  /** The program and its arguments as they run. */
+  argv: string[];
+  /** The folder it runs in, project-relative. */
+  cwd: string;
+}
+
+/** Options of `Engine.blockCommand`. */
+export interface BlockCommandOptions extends CommandRef {
+  /** Why it does not run, and what the person can do. */
+  reason: string;
+}
+
+/** Options of `Engine.completeCommand`. */
+export interface CompleteCommandOptions extends CommandRef {
+  result: CommandResult;
+}
+
+/** Options of `Engine.failCommand`. */
+export interface FailCommandOptions extends CommandRef {
+  code: CommandFailureCode;
+  message: string;
+}
+
 /** The operations on pending commands. */
 export class CommandOperations {
   constructor(private readonly access: RunAccess, private readonly storage: Storage) {}
@@ -35,24 +60,24 @@ export class CommandOperations {
   }
 
   /** Marks the pending command as running `argv` in `cwd` (project-relative); a restart interrupts it. */
-  start({ runId, commandId, argv, cwd }: CommandRef & { argv: string[]; cwd: string }): Promise<RunView> {
-    return this.access.change(runId, { commandId }, (driver) => startCommand(driver, argv, cwd));
+  start({ runId, commandId, argv, cwd }: StartCommandOptions): Promise<RunView> {
+    return this.access.change(runId, { commandId }, (change) => startCommand(change, argv, cwd));
   }
 
   /** Leaves the Run waiting on its command, which the person has not trusted, with the reason. */
-  block({ runId, commandId, reason }: CommandRef & { reason: string }): Promise<RunView> {
-    return this.access.change(runId, { commandId }, (driver) => blockCommand(driver, reason));
+  block({ runId, commandId, reason }: BlockCommandOptions): Promise<RunView> {
+    return this.access.change(runId, { commandId }, (change) => blockCommand(change, reason));
   }
 
   /** Records how the pending command ended and continues by its outcome. */
-  complete({ runId, commandId, result }: CommandRef & { result: CommandResult }): Promise<RunView> {
-    return this.access.change(runId, { commandId }, (driver) => completeCommand(driver, result));
+  complete({ runId, commandId, result }: CompleteCommandOptions): Promise<RunView> {
+    return this.access.change(runId, { commandId }, (change) => completeCommand(change, result));
   }
 
   /** Fails the Run of a pending command that could not start. */
   fail(
-    { runId, commandId, code, message }: CommandRef & { code: CommandFailureCode; message: string },
+    { runId, commandId, code, message }: FailCommandOptions,
   ): Promise<RunView> {
-    return this.access.change(runId, { commandId }, (driver) => failCommand(driver, code, message));
+    return this.access.change(runId, { commandId }, (change) => failCommand(change, code, message));
   }
 }

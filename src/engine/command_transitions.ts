@@ -9,10 +9,10 @@
 import { ERROR_CODES, type ErrorCode, invalid } from "../errors.ts";
 import { commandOutcome, type CommandResult, shorterTail } from "./command_step.ts";
 import { newId } from "./ids.ts";
-import type { RunDriver } from "./run_driver.ts";
+import type { RunChange } from "./run_change.ts";
 
 /** Publishes a new pending command for the current (command) step, with a fresh id: the Run waits for it. */
-export function openCommand(change: RunDriver): void {
+export function openCommand(change: RunChange): void {
   const { run, at } = change;
   const step = change.step;
   if (step.kind !== "command") throw invalid(`Run ${run.runId} is not at a command step`);
@@ -22,7 +22,7 @@ export function openCommand(change: RunDriver): void {
 }
 
 /** Marks the pending command as running `argv` (persisted, so a restart interrupts it). */
-export function startCommand(change: RunDriver, argv: string[], cwd: string): void {
+export function startCommand(change: RunChange, argv: string[], cwd: string): void {
   const pending = change.run.pendingCommand!;
   pending.phase = "running";
   pending.run = argv;
@@ -31,7 +31,7 @@ export function startCommand(change: RunDriver, argv: string[], cwd: string): vo
 }
 
 /** Leaves the Run waiting on a command the person has not trusted, saying why and what to do. */
-export function blockCommand(change: RunDriver, reason: string): void {
+export function blockCommand(change: RunChange, reason: string): void {
   const pending = change.run.pendingCommand!;
   pending.phase = "untrusted";
   pending.reason = reason;
@@ -39,7 +39,7 @@ export function blockCommand(change: RunDriver, reason: string): void {
 }
 
 /** Records how the pending command ended, writes it to `resultTo` and follows its outcome. */
-export function completeCommand(change: RunDriver, result: CommandResult): void {
+export function completeCommand(change: RunChange, result: CommandResult): void {
   const { run } = change;
   const step = change.step;
   if (step.kind !== "command") throw invalid(`Run ${run.runId} is not at a command step`);
@@ -62,7 +62,7 @@ export function completeCommand(change: RunDriver, result: CommandResult): void 
 }
 
 /** Fails the Run of a pending command that could not start, with the classified reason. */
-export function failCommand(change: RunDriver, code: ErrorCode, message: string): void {
+export function failCommand(change: RunChange, code: ErrorCode, message: string): void {
   change.record("command_failed", { commandId: change.run.pendingCommand!.id, code });
   change.fail(code, message, ERROR_CODES[code].retryable);
 }

@@ -9,7 +9,7 @@ import { getAt } from "./json_pointer.ts";
 import { newId } from "./ids.ts";
 import { markdownPointers, schemaAt } from "./markdown_fields.ts";
 import { fillPublishPath, slugOf } from "./publish_path.ts";
-import type { RunDriver } from "./run_driver.ts";
+import type { RunChange } from "./run_change.ts";
 import type { NewRunEvent } from "./run_state.ts";
 import type { StageCommit } from "./storage.ts";
 import type { CommitStepDef } from "./workflow/manifest.ts";
@@ -18,7 +18,7 @@ import type { CommitStepDef } from "./workflow/manifest.ts";
 export const DEFAULT_PUBLISH_FOLDER = "docs/weft";
 
 /**
- * A stage commit the driver decided on, with the timeline event that reports it; the engine stores the
+ * A stage commit the state machine decided on, with the timeline event that reports it; the engine stores the
  * commit and completes the event with the Artifact id and revision the store assigned.
  */
 export interface DecidedCommit {
@@ -28,7 +28,7 @@ export interface DecidedCommit {
   publication?: DecidedPublication;
 }
 
-/** A publication the driver decided on: the file, and how its body is rendered from the committed data. */
+/** A publication the state machine decided on: the file, and how its body is rendered from the committed data. */
 export interface DecidedPublication {
   /** The project-relative path, placeholders filled. */
   path: string;
@@ -38,7 +38,7 @@ export interface DecidedPublication {
 }
 
 /** Commits the stage's data at `step.data`: `committed`, or undefined when there is none (the Run fails). */
-export function commitStage(change: RunDriver, step: CommitStepDef): string | undefined {
+export function commitStage(change: RunChange, step: CommitStepDef): string | undefined {
   const { run } = change;
   const data = getAt(run.state, step.data);
   if (data === undefined) {
@@ -63,7 +63,7 @@ export function commitStage(change: RunDriver, step: CommitStepDef): string | un
 
 /** Where and how the current stage publishes `data`, when it declares `publish`. */
 function publication(
-  change: RunDriver,
+  change: RunChange,
   step: CommitStepDef,
   data: unknown,
 ): { publication?: DecidedPublication } {

@@ -1,13 +1,13 @@
 /**
  * The engine: the one entry the MCP layer uses. It knows nothing of HTTP, MCP or SQL. Every operation is one
  * unit of work of the storage port: an operation that changes a Run loads it, lets the state machine decide
- * (`run_driver.ts` and the transitions beside it), and `run_access.ts` applies the decision in one transaction
+ * (`run_change.ts` and the transitions beside it), and `run_access.ts` applies the decision in one transaction
  * committed before the promise resolves, writes the files it publishes and tells the change feed.
  *
  * This class is the engine's whole public surface, one short method per operation the tools offer, so a
  * reader sees in one place everything a client can do to a Run. The operations on agent calls and commands
  * are delegated to `agent_call_operations.ts` and `command_operations.ts`; what each operation means lives
- * elsewhere: transitions in `run_driver.ts`, `agent_call_transitions.ts` and `command_transitions.ts`,
+ * elsewhere: transitions in `run_change.ts`, `agent_call_transitions.ts` and `command_transitions.ts`,
  * versions in `workflow/versions.ts`, storage behind `storage.ts`, notifications in `change_feed.ts`.
  *
  * @module
@@ -16,14 +16,24 @@ import { conflict, invalid, notFound, WeftError } from "../errors.ts";
 import { type ModelCallSettings, type ModelRoles, NO_MODELS } from "./model_roles.ts";
 import { checkAnswerer } from "./answers.ts";
 import {
-  type AgentCallFailureCode,
-  type AgentCallNote,
   AgentCallOperations,
+  type ClaimAgentCallOptions,
+  type CompleteAgentCallOptions,
+  type FailAgentCallOptions,
+  type NoteAgentCallOptions,
+  type ReadAgentAssetOptions,
+  type RunAgentToolOptions,
 } from "./agent_call_operations.ts";
 import { checkIntent } from "./data_limits.ts";
 import { driftOf, type ProjectFiles, publicationOf } from "./publication.ts";
-import type { CommandResult, CommandSpec } from "./command_step.ts";
-import { type CommandFailureCode, CommandOperations } from "./command_operations.ts";
+import type { CommandSpec } from "./command_step.ts";
+import {
+  type BlockCommandOptions,
+  CommandOperations,
+  type CompleteCommandOptions,
+  type FailCommandOptions,
+  type StartCommandOptions,
+} from "./command_operations.ts";
 import { ChangeFeed, type ChangeListener } from "./change_feed.ts";
 import { committedMarkdown } from "./markdown_fields.ts";
 import { RunAccess } from "./run_access.ts";
@@ -32,7 +42,6 @@ import type { ArtifactQuery, Storage, StorageUnit } from "./storage.ts";
 import type {
   AgentAssetView,
   AgentCallPhase,
-  AgentExecutor,
   AgentTaskDefinition,
   ArtifactView,
   EngineStats,
@@ -137,7 +146,7 @@ export class Engine {
   }
 
   /** Starts a Run of `flowName` for `intent`; not idempotent. */
-  flow(input: { flowName: string; intent: string; source: Source }): Promise<RunView> {
+  startRun(input: { flowName: string; intent: string; source: Source }): Promise<RunView> {
     checkIntent(input.intent);
     this.#registry.refresh();
     const entry = this.#registry.find(input.flowName);
@@ -152,7 +161,7 @@ export class Engine {
         throw conflict(`workflow "${run.flowName}" is exclusive and already has an active Run`);
       }
       run.version = await this.#versions.pin(unit.definitions, workflow, run.createdAt);
-    }, (driver) => driver.start(input.source));
+    }, (change) => change.start(input.source));
   }
 
   /** One Run; `NOT_FOUND` when unknown. */
@@ -182,9 +191,9 @@ export class Engine {
    * this Run (see {@linkcode checkAnswerer}): nothing is consumed and the Run keeps waiting.
    */
   answerAsk(input: { runId: string; actionId: string; answer: unknown; source: Source }): Promise<RunView> {
-    return this.#access.change(input.runId, { actionId: input.actionId }, (driver) => {
-      checkAnswerer(driver.run, input.source);
-      driver.answer(input.source, input.answer);
+    return this.#access.change(input.runId, { actionId: input.actionId }, (change) => {
+      checkAnswerer(change.run, input.source);
+      change.answer(input.source, input.answer);
     });
   }
 
@@ -193,9 +202,7 @@ export class Engine {
    * is not pending, `NOT_ALLOWED` when `source` may not answer it.
    */
   pendingAction(
-    runId: string,
-    actionId: string,
-    source: Source,
+    { runId, actionId, source }: { runId: string; actionId: string; source: Source },
   ): Promise<{ run: RunView; action: PendingActionView }> {
     return this.#storage.read(async (unit) => {
       const run = await this.#access.load(unit, runId);
@@ -207,7 +214,7 @@ export class Engine {
 
   /** Cancels an active Run; `CONFLICT` when it has already ended. Agent-call listeners are notified. */
   cancelRun(runId: string, source: Source): Promise<RunView> {
-    return this.#access.change(runId, null, (driver) => driver.cancel(source));
+    return this.#access.change(runId, null, (change) => change.cancel(source));
   }
 
   /**
@@ -303,40 +310,31 @@ export class Engine {
    * Marks the pending agent call as claimed by `claimant` (persisted, so a restart interrupts it) and returns
    * its task; `CONFLICT` when the Run's agent steps are another executor's.
    */
-  claimAgentCall(
-    runId: string,
-    callId: string,
-    claimant: AgentExecutor,
-  ): Promise<{ task: AgentTaskDefinition; run: RunView }> {
-    return this.#agentCalls.claim({ runId, callId, claimant });
+  claimAgentCall(options: ClaimAgentCallOptions): Promise<{ task: AgentTaskDefinition; run: RunView }> {
+    return this.#agentCalls.claim(options);
   }
 
   /** Runs one tool the agent step declares, with validated input and output. */
-  runAgentTool(runId: string, callId: string, toolId: string, input: unknown): Promise<unknown> {
-    return this.#agentCalls.runTool({ runId, callId, toolId, input });
+  runAgentTool(options: RunAgentToolOptions): Promise<unknown> {
+    return this.#agentCalls.runTool(options);
   }
 
   /** Reads one declared skill asset of the pending agent call. */
-  readAgentAsset(runId: string, callId: string, assetId: string): Promise<AgentAssetView> {
-    return this.#agentCalls.readAsset({ runId, callId, assetId });
+  readAgentAsset(options: ReadAgentAssetOptions): Promise<AgentAssetView> {
+    return this.#agentCalls.readAsset(options);
   }
 
   /** Completes the pending agent call with its result and continues the Run until it waits or ends. */
-  completeAgentCall(runId: string, callId: string, result: unknown): Promise<RunView> {
-    return this.#agentCalls.complete({ runId, callId, result });
+  completeAgentCall(options: CompleteAgentCallOptions): Promise<RunView> {
+    return this.#agentCalls.complete(options);
   }
 
   /**
    * Fails the Run of the pending agent call with the agent's message, keeping earlier effects. The service's
    * model executor passes the classified code of what went wrong instead of `AGENT_CALL_FAILED`.
    */
-  failAgentCall(
-    runId: string,
-    callId: string,
-    message: string,
-    code: AgentCallFailureCode = "AGENT_CALL_FAILED",
-  ): Promise<RunView> {
-    return this.#agentCalls.fail({ runId, callId, message, code });
+  failAgentCall(options: FailAgentCallOptions): Promise<RunView> {
+    return this.#agentCalls.fail(options);
   }
 
   /** Which model role runs the pending agent call, and its budgets (step, then workflow, then defaults). */
@@ -345,13 +343,8 @@ export class Engine {
   }
 
   /** Adds what the service's model did (a turn, a tool call) to the timeline of the pending agent call. */
-  noteAgentCall(
-    runId: string,
-    callId: string,
-    type: AgentCallNote,
-    fields: Record<string, unknown>,
-  ): Promise<RunView> {
-    return this.#agentCalls.note({ runId, callId, type, fields });
+  noteAgentCall(options: NoteAgentCallOptions): Promise<RunView> {
+    return this.#agentCalls.note(options);
   }
 
   /**
@@ -360,7 +353,7 @@ export class Engine {
    * Receipts of the old attempt are gone with it; nothing is replayed.
    */
   retryRun(runId: string, source: Source): Promise<RunView> {
-    return this.#access.change(runId, null, (driver) => driver.retry(source));
+    return this.#access.change(runId, null, (change) => change.retry(source));
   }
 
   /** The pending command `commandId` as the step of the Run's definition declares it. */
@@ -369,23 +362,23 @@ export class Engine {
   }
 
   /** Marks the pending command as running `argv` in `cwd` (project-relative); a restart interrupts it. */
-  startCommand(runId: string, commandId: string, argv: string[], cwd: string): Promise<RunView> {
-    return this.#commands.start({ runId, commandId, argv, cwd });
+  startCommand(options: StartCommandOptions): Promise<RunView> {
+    return this.#commands.start(options);
   }
 
   /** Leaves the Run waiting on its command, which the person has not trusted, with the reason. */
-  blockCommand(runId: string, commandId: string, reason: string): Promise<RunView> {
-    return this.#commands.block({ runId, commandId, reason });
+  blockCommand(options: BlockCommandOptions): Promise<RunView> {
+    return this.#commands.block(options);
   }
 
   /** Records how the pending command ended and continues by its outcome. */
-  completeCommand(runId: string, commandId: string, result: CommandResult): Promise<RunView> {
-    return this.#commands.complete({ runId, commandId, result });
+  completeCommand(options: CompleteCommandOptions): Promise<RunView> {
+    return this.#commands.complete(options);
   }
 
   /** Fails the Run of a pending command that could not start. */
-  failCommand(runId: string, commandId: string, code: CommandFailureCode, message: string): Promise<RunView> {
-    return this.#commands.fail({ runId, commandId, code, message });
+  failCommand(options: FailCommandOptions): Promise<RunView> {
+    return this.#commands.fail(options);
   }
 
   /** Subscribes to every committed change of any Run, with the types of the events it added; returns the unsubscribe. */

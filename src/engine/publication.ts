@@ -36,7 +36,7 @@ export type PublicationOutcome =
   | { type: "publish_skipped"; path: string; reason: SkipReason; message: string }
   | { type: "publish_failed"; path: string; error: { code: string; message: string; retryable: boolean } };
 
-/** A publication the driver decided, with the Artifact revision its commit stored. */
+/** A publication the state machine decided, with the Artifact revision its commit stored. */
 export interface CommittedPublication {
   decided: DecidedPublication;
   origin: DocumentOrigin;

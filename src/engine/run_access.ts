@@ -1,7 +1,7 @@
 /**
  * How the engine's operations reach a Run: they load it in a unit of work of the storage port and check what
  * it waits on, and they change it in the one place a decided change is applied. A change loads the Run, lets
- * the state machine ({@linkcode RunDriver}) decide without touching storage, applies the decision (the Run,
+ * the state machine ({@linkcode RunChange}) decide without touching storage, applies the decision (the Run,
  * its timeline events, its stage commits) in one transaction committed before the promise resolves, then
  * writes the files the commits publish (a file write cannot be rolled back, so it comes after the commit, and
  * its outcome is recorded in a transaction of its own), then tells the change feed.
@@ -16,7 +16,7 @@ import {
   type ProjectFiles,
   writePublication,
 } from "./publication.ts";
-import { currentStep, RunDriver } from "./run_driver.ts";
+import { currentStep, RunChange } from "./run_change.ts";
 import { type NewRunEvent, type RunState, toRunView } from "./run_state.ts";
 import type { Storage, StorageUnit } from "./storage.ts";
 import type { RunView } from "./views.ts";
@@ -149,33 +149,33 @@ export class RunAccess {
     run: RunState,
     workflow: LoadedWorkflow,
     prepare: (unit: StorageUnit) => Promise<void>,
-    decide: (driver: RunDriver) => void,
+    decide: (change: RunChange) => void,
   ): Promise<RunView> {
     const saved = await this.#options.storage.transaction(async (unit) => {
       await prepare(unit);
-      const driver = new RunDriver(() => workflow, run, run.createdAt, this.#options.publishFolder);
-      decide(driver);
-      return await this.#apply(unit, driver, true);
+      const change = new RunChange(() => workflow, run, run.createdAt, this.#options.publishFolder);
+      decide(change);
+      return await this.#apply(unit, change, true);
     });
     return await this.#told(saved, true);
   }
 
   /**
-   * Loads a Run, checks what must be pending (nothing when `expectation` is null), lets its driver decide one
-   * transition and applies the decision, all in one transaction; then writes what it publishes and tells the
+   * Loads a Run, checks what must be pending (nothing when `expectation` is null), lets the state machine decide
+   * one transition and applies the decision, all in one transaction; then writes what it publishes and tells the
    * change feed.
    */
   async change(
     runId: string,
     expectation: Expectation | null,
-    decide: (driver: RunDriver) => void,
+    decide: (change: RunChange) => void,
   ): Promise<RunView> {
     const saved = await this.#options.storage.transaction(async (unit) => {
       const run = await this.load(unit, runId);
       if (expectation) await this.expect(unit, run, expectation);
-      const driver = await this.#driver(unit, run, this.timestamp());
-      decide(driver);
-      return await this.#apply(unit, driver, false);
+      const change = await this.#changeOf(unit, run, this.timestamp());
+      decide(change);
+      return await this.#apply(unit, change, false);
     });
     return await this.#told(saved, false);
   }
@@ -207,25 +207,25 @@ export class RunAccess {
       const at = this.timestamp();
       const runs = await unit.runs.listInterruptible();
       for (const run of runs) {
-        const driver = await this.#driver(unit, run, at);
-        driver.interrupt();
-        await this.#apply(unit, driver, false);
+        const change = await this.#changeOf(unit, run, at);
+        change.interrupt();
+        await this.#apply(unit, change, false);
       }
       return runs.length;
     });
   }
 
   /**
-   * A driver for one change of `run`. Its definition is resolved first, since the driver decides
+   * The state machine for one change of `run`. Its definition is resolved first, since it decides
    * synchronously; a definition that cannot be had fails only the transitions that need it (cancel and
    * interrupt need none, so they work on any Run).
    */
-  async #driver(unit: StorageUnit, run: RunState, at: string): Promise<RunDriver> {
+  async #changeOf(unit: StorageUnit, run: RunState, at: string): Promise<RunChange> {
     const resolved: Resolved = await this.workflowOf(unit, run, true).then(
       (workflow) => ({ workflow }),
       (error) => ({ error }),
     );
-    return new RunDriver(
+    return new RunChange(
       () => {
         if ("error" in resolved) throw resolved.error;
         return resolved.workflow;
@@ -237,15 +237,15 @@ export class RunAccess {
   }
 
   /**
-   * Applies what a driver decided, inside the caller's transaction: a new Run is inserted first (its stage
+   * Applies what a change decided, inside the caller's transaction: a new Run is inserted first (its stage
    * commits refer to it), each stage commit is stored and its timeline event completed with the Artifact id
    * and revision the store assigned, then the Run is saved and its events appended.
    */
-  async #apply(unit: StorageUnit, driver: RunDriver, created: boolean): Promise<SavedRun> {
-    const { run, events } = driver;
+  async #apply(unit: StorageUnit, change: RunChange, created: boolean): Promise<SavedRun> {
+    const { run, events } = change;
     if (created) await unit.runs.insert(run);
     const publications: CommittedPublication[] = [];
-    for (const decided of driver.commits) {
+    for (const decided of change.commits) {
       const { artifact } = await unit.artifacts.commit(decided.commit);
       Object.assign(decided.event, { artifactId: artifact.artifactId, revision: artifact.revision });
       if (decided.publication) publications.push(committedPublication(run, decided, artifact));

@@ -115,7 +115,7 @@ export class ModelExecutor {
       readAsset: (assetId) => claims.readAsset(owner, assetId),
       complete: async (result) => void await claims.complete(owner, result),
       fail: async (message, code) => void await claims.fail(owner, message, code),
-      note: async (type, fields) => void await engine.noteAgentCall(runId, callId, type, fields),
+      note: async (type, fields) => void await engine.noteAgentCall({ runId, callId, type, fields }),
     };
     const started = performance.now();
     await driveAgentCall({

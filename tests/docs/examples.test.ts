@@ -87,7 +87,7 @@ Deno.test("every workflow in docs/ loads and runs to completion with the docs' o
         await writeWorkflow(project, manifest, page);
         const view = (await engine.listWorkflows("agent_ide")).find((w) => w.name === manifest.name);
         assert.ok(view?.available, `${where} does not load: ${view?.reason}`);
-        let run = await engine.flow({
+        let run = await engine.startRun({
           flowName: manifest.name,
           intent: "Notes for 1.2",
           source: "agent_ide",
@@ -220,15 +220,24 @@ async function act(engine: Engine, run: RunView, page: Page, used: Set<Json>): P
   if (command) {
     const ended = (await engine.getRunTimeline(run.runId)).filter((event) => event.type === "command_ended");
     const exitCode = ended.length === 0 ? 1 : 0;
-    await engine.startCommand(run.runId, command.id, ["deno", "task", "test"], ".");
+    await engine.startCommand({
+      runId: run.runId,
+      commandId: command.id,
+      argv: ["deno", "task", "test"],
+      cwd: ".",
+    });
     const stream = (text: string) => ({ text, cutBytes: 0 });
-    return await engine.completeCommand(run.runId, command.id, {
-      exitCode,
-      signal: null,
-      timedOut: false,
-      durationMs: 1200,
-      stdout: stream(exitCode ? "FAILED tests/sync_test.ts\n" : "ok | 12 passed\n"),
-      stderr: stream(""),
+    return await engine.completeCommand({
+      runId: run.runId,
+      commandId: command.id,
+      result: {
+        exitCode,
+        signal: null,
+        timedOut: false,
+        durationMs: 1200,
+        stdout: stream(exitCode ? "FAILED tests/sync_test.ts\n" : "ok | 12 passed\n"),
+        stderr: stream(""),
+      },
     });
   }
   const call = run.pendingAgentCall;
@@ -238,9 +247,9 @@ async function act(engine: Engine, run: RunView, page: Page, used: Set<Json>): P
     const example = page.inline.find((value) => "value" in value);
     assert.ok(example, `docs/${page.name} shows no input for the ${tool.id} tool`);
     used.add(example);
-    await engine.runAgentTool(run.runId, call.id, tool.id, example);
+    await engine.runAgentTool({ runId: run.runId, callId: call.id, toolId: tool.id, input: example });
   }
   const result = page.inline.find((value) => "outcome" in value) ?? { outcome: "ready" };
   used.add(result);
-  return await engine.completeAgentCall(run.runId, call.id, result);
+  return await engine.completeAgentCall({ runId: run.runId, callId: call.id, result });
 }

@@ -16,14 +16,19 @@ function answerWithTitle(title: string) {
 
 Deno.test("a state submission past 1 MiB is refused by default, and the state stays as it was", async () => {
   const engine = await openEngine();
-  const run = await engine.flow({ flowName: "intent", intent: "big", source: "agent_ide" });
+  const run = await engine.startRun({ flowName: "intent", intent: "big", source: "agent_ide" });
   const callId = run.pendingAgentCall!.id;
-  await engine.claimAgentCall(run.runId, callId, "mcp_client");
+  await engine.claimAgentCall({ runId: run.runId, callId, claimant: "mcp_client" });
   const before = await engine.getRun(run.runId);
   await assert.rejects(
     () =>
-      engine.runAgentTool(run.runId, callId, "submit_specification", {
-        value: { summary: "x".repeat(4 * 1024 * 1024) },
+      engine.runAgentTool({
+        runId: run.runId,
+        callId,
+        toolId: "submit_specification",
+        input: {
+          value: { summary: "x".repeat(4 * 1024 * 1024) },
+        },
       }),
     isInvalid(
       /stage state would take \d+ bytes, more than this workflow's limit of 1048576 \(limits\.stateBytes\)/,
@@ -36,7 +41,7 @@ Deno.test("a state submission past 1 MiB is refused by default, and the state st
 Deno.test("a workflow sets its own bounds in limits; a multi-byte text counts in bytes", async () => {
   const manifest = { ...reviewManifest(), limits: { stateBytes: 2048 } };
   const engine = await openEngine({ manifest });
-  const run = await engine.flow({ flowName: "review", intent: "small", source: "cli" });
+  const run = await engine.startRun({ flowName: "review", intent: "small", source: "cli" });
   const ask = { runId: run.runId, actionId: run.pendingAction!.id, source: "cli" as const };
   // 700 characters of three bytes each: under 2048 characters, over 2048 bytes.
   await assert.rejects(
@@ -49,12 +54,16 @@ Deno.test("a workflow sets its own bounds in limits; a multi-byte text counts in
 
 Deno.test("an agent result past 1 MiB is refused and the call stays open for a smaller one", async () => {
   const engine = await openEngine();
-  const run = await engine.flow({ flowName: "intent", intent: "huge", source: "agent_ide" });
+  const run = await engine.startRun({ flowName: "intent", intent: "huge", source: "agent_ide" });
   const callId = run.pendingAgentCall!.id;
-  await engine.claimAgentCall(run.runId, callId, "mcp_client");
+  await engine.claimAgentCall({ runId: run.runId, callId, claimant: "mcp_client" });
   await assert.rejects(
     () =>
-      engine.completeAgentCall(run.runId, callId, { outcome: "ready", padding: "x".repeat(2 * 1024 * 1024) }),
+      engine.completeAgentCall({
+        runId: run.runId,
+        callId,
+        result: { outcome: "ready", padding: "x".repeat(2 * 1024 * 1024) },
+      }),
     isInvalid(
       /the result takes \d+ bytes, more than this workflow's limit of 1048576 \(limits\.resultBytes\)/,
     ),

@@ -10,7 +10,7 @@ function code(error: unknown): string {
 
 Deno.test("a human-only workflow runs to completion from an internal source", async () => {
   const engine = await openEngine();
-  const run = await engine.flow({ flowName: "review", intent: "name it", source: "cli" });
+  const run = await engine.startRun({ flowName: "review", intent: "name it", source: "cli" });
   assert.equal(run.status, "waiting");
   assert.equal(run.execution.agentExecutor, "service");
   assert.equal(run.pendingAction?.kind, "user_ask_questions");
@@ -66,7 +66,7 @@ Deno.test("a human-only workflow runs to completion from an internal source", as
 Deno.test("artifacts gain revisions and keep every earlier one", async () => {
   const engine = await openEngine();
   for (const title of ["First title", "Second title"]) {
-    const run = await engine.flow({ flowName: "review", intent: "x", source: "cli" });
+    const run = await engine.startRun({ flowName: "review", intent: "x", source: "cli" });
     const answer = REVIEW_ANSWER.map((a) => a.questionId === "title" ? { ...a, answer: title } : a);
     const c = await engine.answerAsk({
       runId: run.runId,
@@ -95,7 +95,7 @@ Deno.test("artifacts gain revisions and keep every earlier one", async () => {
 
 Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones are CONFLICT", async () => {
   const engine = await openEngine();
-  const run = await engine.flow({ flowName: "review", intent: "x", source: "cli" });
+  const run = await engine.startRun({ flowName: "review", intent: "x", source: "cli" });
   const actionId = run.pendingAction!.id;
   const bad: unknown[] = [
     {},
@@ -141,7 +141,7 @@ Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones
   );
   const confirmId = next.pendingAction!.id;
   assert.equal(
-    (await engine.pendingAction(run.runId, confirmId, "cli")).action.kind,
+    (await engine.pendingAction({ runId: run.runId, actionId: confirmId, source: "cli" })).action.kind,
     "user_ask_confirmation",
   );
   for (
@@ -163,7 +163,7 @@ Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones
 
 Deno.test("a failing check loops back with feedback, and budgets bound the loop", async () => {
   const engine = await openEngine();
-  const run = await engine.flow({ flowName: "review", intent: "x", source: "cli" });
+  const run = await engine.startRun({ flowName: "review", intent: "x", source: "cli" });
   const short = REVIEW_ANSWER.map((a) => a.questionId === "title" ? { ...a, answer: "ab" } : a);
   let view = run;
   for (let round = 1; round <= 3; round++) {
@@ -187,7 +187,7 @@ Deno.test("a check's feedback says a missing value is missing, not what its mess
   const check = manifest.stages.collect.steps.check as { rules: { at: string }[] };
   check.rules[0].at = "/answers/9/answer";
   const engine = await openEngine({ manifest });
-  const run = await engine.flow({ flowName: "review", intent: "x", source: "cli" });
+  const run = await engine.startRun({ flowName: "review", intent: "x", source: "cli" });
   await engine.answerAsk({
     runId: run.runId,
     actionId: run.pendingAction!.id,
@@ -205,7 +205,7 @@ Deno.test("cancel ends an active Run once and notifies listeners", async () => {
   const engine = await openEngine();
   const seen: string[] = [];
   const stop = engine.onRunChanged((run) => seen.push(run.status));
-  const run = await engine.flow({ flowName: "review", intent: "x", source: "cli" });
+  const run = await engine.startRun({ flowName: "review", intent: "x", source: "cli" });
   const cancelled = await engine.cancelRun(run.runId, "studio");
   assert.equal(cancelled.status, "cancelled");
   assert.equal(cancelled.pendingAction, undefined);
@@ -218,7 +218,7 @@ Deno.test("cancel ends an active Run once and notifies listeners", async () => {
       source: "cli",
     }), (e) => code(e) === "CONFLICT");
   stop();
-  await engine.flow({ flowName: "review", intent: "y", source: "cli" });
+  await engine.startRun({ flowName: "review", intent: "y", source: "cli" });
   assert.deepEqual(seen, ["waiting", "cancelled"]);
   assert.equal((await engine.getRunTimeline(run.runId)).at(-1)?.source, "studio");
   await engine.close();
@@ -227,20 +227,20 @@ Deno.test("cancel ends an active Run once and notifies listeners", async () => {
 Deno.test("flow refuses blank intents, unknown flows, and second Runs of exclusive workflows", async () => {
   const engine = await openEngine({ manifest: reviewManifest({ exclusive: true }) });
   await assert.rejects(
-    async () => await engine.flow({ flowName: "review", intent: "  ", source: "cli" }),
+    async () => await engine.startRun({ flowName: "review", intent: "  ", source: "cli" }),
     (e) => code(e) === "INVALID_REQUEST",
   );
   await assert.rejects(
-    async () => await engine.flow({ flowName: "nope", intent: "x", source: "cli" }),
+    async () => await engine.startRun({ flowName: "nope", intent: "x", source: "cli" }),
     (e) => code(e) === "NOT_FOUND",
   );
-  const first = await engine.flow({ flowName: "review", intent: "x", source: "cli" });
+  const first = await engine.startRun({ flowName: "review", intent: "x", source: "cli" });
   await assert.rejects(
-    async () => await engine.flow({ flowName: "review", intent: "y", source: "agent_ide" }),
+    async () => await engine.startRun({ flowName: "review", intent: "y", source: "agent_ide" }),
     (e) => code(e) === "CONFLICT",
   );
   await engine.cancelRun(first.runId, "cli");
-  assert.equal((await engine.flow({ flowName: "review", intent: "y", source: "cli" })).status, "waiting");
+  assert.equal((await engine.startRun({ flowName: "review", intent: "y", source: "cli" })).status, "waiting");
   await engine.close();
 });
 
@@ -248,7 +248,7 @@ Deno.test("internal sources cannot start workflows with agent steps and create n
   const engine = await openEngine();
   for (const source of ["cli", "studio"] as const) {
     await assert.rejects(
-      async () => await engine.flow({ flowName: "intent", intent: "x", source }),
+      async () => await engine.startRun({ flowName: "intent", intent: "x", source }),
       (e) => code(e) === "CONFIGURATION_REQUIRED",
     );
     const intent = (await engine.listWorkflows(source)).find((w) => w.name === "intent")!;

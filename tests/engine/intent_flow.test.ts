@@ -7,7 +7,7 @@ import { tempProject } from "../support/service.ts";
 import { PLAN, SPECIFICATION } from "../support/intent_agent.ts";
 
 async function tool(engine: Engine, run: RunView, toolId: string, input: unknown): Promise<unknown> {
-  return await engine.runAgentTool(run.runId, run.pendingAgentCall!.id, toolId, input);
+  return await engine.runAgentTool({ runId: run.runId, callId: run.pendingAgentCall!.id, toolId, input });
 }
 
 async function answer(engine: Engine, run: RunView, value: unknown): Promise<RunView> {
@@ -23,7 +23,7 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
   const projectDir = await tempProject({ "README.md": "# demo\n", "src/main.ts": "" });
   try {
     const engine = await openEngine({ projectDir });
-    let run = await engine.flow({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+    let run = await engine.startRun({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
     assert.equal(run.execution.agentExecutor, "mcp_client");
     assert.equal(run.pendingAgentCall?.agentId, "specifier");
 
@@ -37,12 +37,17 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
     ]);
     assert.equal(task.skills[0].assets[0].id, "specification-writing/template.md");
     assert.equal(
-      (await engine.readAgentAsset(run.runId, task.callId, "specification-writing/template.md")).encoding,
+      (await engine.readAgentAsset({
+        runId: run.runId,
+        callId: task.callId,
+        assetId: "specification-writing/template.md",
+      })).encoding,
       "utf8",
     );
     assert.doesNotMatch(JSON.stringify(task), /\/tmp\//);
     assert.equal(
-      (await engine.claimAgentCall(run.runId, task.callId, "mcp_client")).run.pendingAgentCall?.phase,
+      (await engine.claimAgentCall({ runId: run.runId, callId: task.callId, claimant: "mcp_client" })).run
+        .pendingAgentCall?.phase,
       "claimed",
     );
 
@@ -57,7 +62,11 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
 
     // Clarification loop.
     await tool(engine, run, "submit_questions", { value: [{ id: "scope", question: "Which reports?" }] });
-    run = await engine.completeAgentCall(run.runId, task.callId, { outcome: "clarification_required" });
+    run = await engine.completeAgentCall({
+      runId: run.runId,
+      callId: task.callId,
+      result: { outcome: "clarification_required" },
+    });
     assert.equal(run.pendingAction?.kind, "user_ask_questions");
     run = await answer(engine, run, [{ questionId: "scope", isSkipped: false, answer: "All of them" }]);
     assert.notEqual(run.pendingAgentCall?.id, task.callId);
@@ -84,24 +93,41 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
     );
     await tool(engine, run, "submit_specification", { value: { ...SPECIFICATION, goals: [] } });
     await assert.rejects(
-      async () => await engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "done" }),
+      async () =>
+        await engine.completeAgentCall({
+          runId: run.runId,
+          callId: run.pendingAgentCall!.id,
+          result: { outcome: "done" },
+        }),
       (e) => e instanceof WeftError && e.code === "AGENT_OUTPUT_INVALID" && e.message.includes("/outcome"),
     );
     assert.ok((await engine.getRun(run.runId)).pendingAgentCall);
-    run = await engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+    run = await engine.completeAgentCall({
+      runId: run.runId,
+      callId: run.pendingAgentCall!.id,
+      result: { outcome: "ready" },
+    });
     assert.equal(run.pendingAgentCall?.agentId, "specifier", JSON.stringify(run));
     const repaired = (await tool(engine, run, "get_context", {})) as { state: { checkFeedback: string[] } };
     assert.deepEqual(repaired.state.checkFeedback, ["List at least one goal."]);
 
     // Revision loop, then confirmation and commit.
     await tool(engine, run, "submit_specification", { value: SPECIFICATION });
-    run = await engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+    run = await engine.completeAgentCall({
+      runId: run.runId,
+      callId: run.pendingAgentCall!.id,
+      result: { outcome: "ready" },
+    });
     assert.equal(run.pendingAction?.kind, "user_ask_confirmation");
     assert.deepEqual((run.pendingAction!.request as { context: unknown }).context, SPECIFICATION);
     run = await answer(engine, run, { isConfirmed: false, feedback: "add a size limit" });
     const revised = (await tool(engine, run, "get_context", {})) as { feedback: string[] };
     assert.deepEqual(revised.feedback, ["add a size limit"]);
-    run = await engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+    run = await engine.completeAgentCall({
+      runId: run.runId,
+      callId: run.pendingAgentCall!.id,
+      result: { outcome: "ready" },
+    });
     run = await answer(engine, run, { isConfirmed: true });
     assert.equal(run.cursor.stageName, "plan");
     assert.equal(run.pendingAgentCall?.agentId, "planner");
@@ -113,7 +139,11 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
       { stageName: "specification", artifactId: specArtifact.artifactId, revision: 1, data: SPECIFICATION },
     ]);
     await tool(engine, run, "submit_plan", { value: PLAN });
-    run = await engine.completeAgentCall(run.runId, run.pendingAgentCall!.id, { outcome: "ready" });
+    run = await engine.completeAgentCall({
+      runId: run.runId,
+      callId: run.pendingAgentCall!.id,
+      result: { outcome: "ready" },
+    });
     run = await answer(engine, run, { isConfirmed: true });
     assert.equal(run.status, "completed");
     assert.deepEqual((await engine.getArtifact({ flowName: "intent", stageName: "plan" }))?.data, PLAN);
@@ -126,7 +156,7 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
 
 Deno.test("agent call hooks refuse stale calls and failures end the Run", async () => {
   const engine = await openEngine();
-  const run = await engine.flow({ flowName: "intent", intent: "x", source: "agent_ide" });
+  const run = await engine.startRun({ flowName: "intent", intent: "x", source: "agent_ide" });
   const callId = run.pendingAgentCall!.id;
   // A call the Run never started is unknown; one it started and moved past is a conflict (below).
   await assert.rejects(
@@ -138,10 +168,14 @@ Deno.test("agent call hooks refuse stale calls and failures end the Run", async 
     (e) => e instanceof WeftError && e.code === "NOT_FOUND",
   );
   await assert.rejects(
-    async () => await engine.readAgentAsset(run.runId, callId, "../workflow.json"),
+    async () => await engine.readAgentAsset({ runId: run.runId, callId, assetId: "../workflow.json" }),
     (e) => e instanceof WeftError && e.code === "INVALID_REQUEST",
   );
-  const failed = await engine.failAgentCall(run.runId, callId, "cannot read the repository");
+  const failed = await engine.failAgentCall({
+    runId: run.runId,
+    callId,
+    message: "cannot read the repository",
+  });
   assert.equal(failed.status, "failed");
   assert.deepEqual(failed.lastError, {
     code: "AGENT_CALL_FAILED",
@@ -149,7 +183,7 @@ Deno.test("agent call hooks refuse stale calls and failures end the Run", async 
     retryable: false,
   });
   await assert.rejects(
-    async () => await engine.completeAgentCall(run.runId, callId, { outcome: "ready" }),
+    async () => await engine.completeAgentCall({ runId: run.runId, callId, result: { outcome: "ready" } }),
     (e) => e instanceof WeftError && e.code === "CONFLICT",
   );
   await engine.close();

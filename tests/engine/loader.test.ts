@@ -210,7 +210,7 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
     assert.match(byName("empty", "project").reason!, /workflows\/empty\/workflow.json: missing/);
     assert.match(byName("intent", "project").reason!, /belongs to an embedded workflow/);
     assert.equal(byName("intent", "embedded").available, true);
-    assert.equal((await engine.flow({ flowName: "demo", intent: "x", source: "cli" })).status, "waiting");
+    assert.equal((await engine.startRun({ flowName: "demo", intent: "x", source: "cli" })).status, "waiting");
     assert.deepEqual((await engine.stats()).workflows, { available: 3, unavailable: 3 });
     Deno.writeTextFileSync(
       `${project}/workflows/broken/workflow.json`,
@@ -223,7 +223,10 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
     );
     // Edits and new folders are picked up by the next listing or flow, without a restart.
     assert.equal((await engine.listWorkflows("cli")).find((v) => v.name === "broken")!.available, true);
-    assert.equal((await engine.flow({ flowName: "later", intent: "x", source: "cli" })).status, "waiting");
+    assert.equal(
+      (await engine.startRun({ flowName: "later", intent: "x", source: "cli" })).status,
+      "waiting",
+    );
     await engine.close();
   } finally {
     await Deno.remove(project, { recursive: true });
@@ -244,17 +247,26 @@ Deno.test("project skill assets are read by id from the Run's version, never fro
   try {
     Deno.writeFileSync(`${project}/workflows/assets/skills/style/logo.bin`, new Uint8Array([0xff, 0xfe, 0]));
     const engine = await openEngine({ projectDir: project });
-    const run = await engine.flow({ flowName: "assets", intent: "x", source: "agent_ide" });
+    const run = await engine.startRun({ flowName: "assets", intent: "x", source: "agent_ide" });
     const callId = run.pendingAgentCall!.id;
     const task = (await engine.agentCall(run.runId, callId)).task;
     assert.deepEqual(task.skills[0].assets.map((a) => a.id).sort(), ["style/guide.md", "style/logo.bin"]);
-    assert.equal((await engine.readAgentAsset(run.runId, callId, "style/guide.md")).content, "be brief");
-    assert.equal((await engine.readAgentAsset(run.runId, callId, "style/logo.bin")).encoding, "base64");
+    assert.equal(
+      (await engine.readAgentAsset({ runId: run.runId, callId, assetId: "style/guide.md" })).content,
+      "be brief",
+    );
+    assert.equal(
+      (await engine.readAgentAsset({ runId: run.runId, callId, assetId: "style/logo.bin" })).encoding,
+      "base64",
+    );
     Deno.removeSync(`${project}/workflows/assets/skills/style/guide.md`);
     Deno.symlinkSync("/etc/hostname", `${project}/workflows/assets/skills/style/guide.md`);
-    assert.equal((await engine.readAgentAsset(run.runId, callId, "style/guide.md")).content, "be brief");
+    assert.equal(
+      (await engine.readAgentAsset({ runId: run.runId, callId, assetId: "style/guide.md" })).content,
+      "be brief",
+    );
     await assert.rejects(
-      async () => await engine.flow({ flowName: "assets", intent: "y", source: "agent_ide" }),
+      async () => await engine.startRun({ flowName: "assets", intent: "y", source: "agent_ide" }),
       /skill assets cannot be symbolic links/,
       "a symbolic link is never loaded into a new version",
     );
@@ -264,9 +276,12 @@ Deno.test("project skill assets are read by id from the Run's version, never fro
     Deno.writeTextFileSync(`${outside}/SKILL.md`, "---\nname: style\ndescription: OUTSIDE\n---\n# OUTSIDE");
     Deno.renameSync(`${project}/workflows/assets/skills/style`, `${project}/style.moved`);
     Deno.symlinkSync(outside, `${project}/workflows/assets/skills/style`);
-    assert.equal((await engine.readAgentAsset(run.runId, callId, "style/guide.md")).content, "be brief");
+    assert.equal(
+      (await engine.readAgentAsset({ runId: run.runId, callId, assetId: "style/guide.md" })).content,
+      "be brief",
+    );
     try {
-      await engine.flow({ flowName: "assets", intent: "z", source: "agent_ide" });
+      await engine.startRun({ flowName: "assets", intent: "z", source: "agent_ide" });
       assert.fail("a new version loaded through a linked skill folder");
     } catch (error) {
       assert.ok(!String(error).includes("OUTSIDE"), String(error));

@@ -23,7 +23,7 @@ async function project(manifest: unknown, files: Record<string, string> = {}): P
 
 /** Drives one Run of `notes` to its commit with `title`; returns its timeline's publication events. */
 async function commitOnce(engine: Engine, title: string, intent = "Release notes"): Promise<RunEventView[]> {
-  let run = await engine.flow({ flowName: "notes", intent, source: "agent_ide" });
+  let run = await engine.startRun({ flowName: "notes", intent, source: "agent_ide" });
   const answer = [{ questionId: "title", isSkipped: false, answer: title }];
   run = await engine.answerAsk({
     runId: run.runId,

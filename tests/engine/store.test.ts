@@ -12,7 +12,7 @@ Deno.test("restart: human waits keep waiting, agent calls become RUN_INTERRUPTED
     const databasePath = `${dir}/.weft/weft.db`;
     const first = await openEngine({ projectDir: dir, databasePath });
     assert.equal((await first.stats()).storage.journalMode, "wal");
-    const done = await first.flow({ flowName: "review", intent: "done", source: "cli" });
+    const done = await first.startRun({ flowName: "review", intent: "done", source: "cli" });
     const confirm = await first.answerAsk({
       runId: done.runId,
       actionId: done.pendingAction!.id,
@@ -25,10 +25,14 @@ Deno.test("restart: human waits keep waiting, agent calls become RUN_INTERRUPTED
       answer: { isConfirmed: true },
       source: "cli",
     });
-    const human = await first.flow({ flowName: "review", intent: "human", source: "cli" });
-    const agent = await first.flow({ flowName: "intent", intent: "agent", source: "agent_ide" });
-    const claimed = await first.flow({ flowName: "intent", intent: "claimed", source: "agent_ide" });
-    await first.claimAgentCall(claimed.runId, claimed.pendingAgentCall!.id, "mcp_client");
+    const human = await first.startRun({ flowName: "review", intent: "human", source: "cli" });
+    const agent = await first.startRun({ flowName: "intent", intent: "agent", source: "agent_ide" });
+    const claimed = await first.startRun({ flowName: "intent", intent: "claimed", source: "agent_ide" });
+    await first.claimAgentCall({
+      runId: claimed.runId,
+      callId: claimed.pendingAgentCall!.id,
+      claimant: "mcp_client",
+    });
     first.close();
 
     const second = await openEngine({ projectDir: dir, databasePath });
@@ -108,7 +112,7 @@ Deno.test("runs list newest first with filters and cursors", async () => {
   const engine = await openEngine();
   const ids: string[] = [];
   for (let i = 0; i < 5; i++) {
-    ids.push((await engine.flow({ flowName: "review", intent: `r${i}`, source: "cli" })).runId);
+    ids.push((await engine.startRun({ flowName: "review", intent: `r${i}`, source: "cli" })).runId);
   }
   await engine.cancelRun(ids[0], "cli");
   const page = await engine.listRuns({ limit: 3 });

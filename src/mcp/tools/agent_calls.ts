@@ -11,14 +11,14 @@ import { z } from "../../lib/zod.ts";
 import { AgentCallViewSchema } from "../../agent_calls/claim_table.ts";
 import { defineTool } from "../tool.ts";
 import { AgentAssetViewSchema, AgentTaskDefinitionSchema, RunViewSchema } from "../../engine/views.ts";
-import { Identity } from "./identity.ts";
+import { IdSchema } from "./shared_inputs.ts";
 
 /** Longest `fail_agent_call` message, in characters. */
 export const MAX_FAIL_MESSAGE_CHARS = 4096;
 
-const TaskRef = { runId: Identity, callId: Identity };
+const TaskRef = { runId: IdSchema, callId: IdSchema };
 
-const OwnerRef = { ...TaskRef, ownerToken: Identity };
+const OwnerRef = { ...TaskRef, ownerToken: IdSchema };
 
 const Continued = z.object({ run: RunViewSchema });
 
@@ -45,7 +45,7 @@ export const claimAgentCallTool = defineTool({
     "a disconnect, any other gets CONFLICT. Keep the ownerToken private.",
   input: z.strictObject({
     ...TaskRef,
-    claimId: Identity,
+    claimId: IdSchema,
   }),
   output: z.object({ task: AgentTaskDefinitionSchema, ownerToken: z.string() }),
   effects: { readOnly: false, destructive: false, idempotent: true },
@@ -63,8 +63,8 @@ export const callAgentToolTool = defineTool({
     "same input to retry (returns the kept receipt).",
   input: z.strictObject({
     ...OwnerRef,
-    toolCallId: Identity,
-    toolId: Identity,
+    toolCallId: IdSchema,
+    toolId: IdSchema,
     input: z.record(z.string(), z.unknown()).default({}),
   }),
   output: z.object({ output: z.unknown() }),
@@ -82,7 +82,7 @@ export const readAgentAssetTool = defineTool({
     "(task.skills[].assets; never a path): at most 1 MiB, utf8 or base64.",
   input: z.strictObject({
     ...OwnerRef,
-    assetId: Identity,
+    assetId: IdSchema,
   }),
   output: AgentAssetViewSchema,
   effects: { readOnly: true, destructive: false, idempotent: true },

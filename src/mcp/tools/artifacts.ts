@@ -8,7 +8,7 @@ import { z } from "../../lib/zod.ts";
 import { ArtifactViewSchema, RecordViewSchema } from "../../engine/views.ts";
 import { invalid } from "../../errors.ts";
 import { defineTool } from "../tool.ts";
-import { Identity, Name, Paging } from "./identity.ts";
+import { IdSchema, Name, Paging } from "./shared_inputs.ts";
 
 /** `get_record`: one Record, or null. */
 export const getRecordTool = defineTool({
@@ -16,7 +16,7 @@ export const getRecordTool = defineTool({
   title: "Get a Record",
   description: "Return the Record `recordId` (what a stage committed, by which Run, from " +
     "which answers), or null.",
-  input: z.strictObject({ recordId: Identity }),
+  input: z.strictObject({ recordId: IdSchema }),
   output: z.object({ record: RecordViewSchema.nullable() }),
   effects: { readOnly: true, destructive: false, idempotent: true },
   run: async ({ recordId }, { service }) => ({ record: await service.engine.getRecord(recordId) }),
@@ -29,7 +29,7 @@ export const getArtifactTool = defineTool({
   description: "Return an Artifact with its data, by `artifactId` or by `flowName` and " +
     "`stageName` (that stage's current output); `revision` picks an earlier one. null when there is none.",
   input: z.strictObject({
-    artifactId: Identity.optional(),
+    artifactId: IdSchema.optional(),
     flowName: Name.optional(),
     stageName: Name.optional(),
     revision: z.number().int().min(1).optional(),

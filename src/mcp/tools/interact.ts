@@ -10,7 +10,7 @@ import { RunViewSchema } from "../../engine/views.ts";
 import { defineTool } from "../tool.ts";
 import { actionForm } from "../elicitation/form.ts";
 import { askPerson } from "../elicitation/ask_person.ts";
-import { Identity } from "./identity.ts";
+import { IdSchema } from "./shared_inputs.ts";
 
 const PendingActionSchema = RunViewSchema.shape.pendingAction.unwrap();
 
@@ -22,7 +22,7 @@ export const interactTool = defineTool({
     "Show the Run's pendingAction to the person as a form and submit their reply. answered: the Run " +
     "continues; dismissed: it keeps waiting (subscribe to its resource to wait); unavailable: show them action.request yourself and send their " +
     "exact answer with answer_ask.",
-  input: z.strictObject({ runId: Identity, actionId: Identity }),
+  input: z.strictObject({ runId: IdSchema, actionId: IdSchema }),
   output: z.object({
     interaction: z.enum(["answered", "dismissed", "unavailable"]),
     run: RunViewSchema,
@@ -32,7 +32,7 @@ export const interactTool = defineTool({
   async run({ runId, actionId }, call) {
     const { service, endpoint, server } = call;
     const { engine } = service;
-    const { run, action } = await engine.pendingAction(runId, actionId, endpoint.source);
+    const { run, action } = await engine.pendingAction({ runId, actionId, source: endpoint.source });
     // Internal endpoints have no person behind an MCP form; their clients ask in their own UI.
     if (endpoint.source !== "agent_ide" || !server.getClientCapabilities()?.elicitation?.form) {
       return { interaction: "unavailable" as const, run, action };
@@ -42,7 +42,7 @@ export const interactTool = defineTool({
     if (reply.action === "unavailable") {
       return {
         interaction: "unavailable" as const,
-        ...(await engine.pendingAction(runId, actionId, endpoint.source)),
+        ...(await engine.pendingAction({ runId, actionId, source: endpoint.source })),
       };
     }
     if (reply.action !== "accept") {

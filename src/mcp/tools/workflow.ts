@@ -14,7 +14,7 @@ import {
 import { MAX_INTENT_CHARS } from "../../engine/data_limits.ts";
 import { PAGE_SIZE_TEXT } from "../../engine/paging.ts";
 import { defineTool } from "../tool.ts";
-import { Identity, Name, Paging } from "./identity.ts";
+import { IdSchema, Name, Paging } from "./shared_inputs.ts";
 
 const RunResult = z.object({ run: RunViewSchema });
 
@@ -32,7 +32,7 @@ export const flowTool = defineTool({
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: false },
   run: async ({ flowName, intent }, { service, endpoint }) => ({
-    run: await service.engine.flow({ flowName, intent, source: endpoint.source }),
+    run: await service.engine.startRun({ flowName, intent, source: endpoint.source }),
   }),
 });
 
@@ -56,7 +56,7 @@ export const getRunTool = defineTool({
   title: "Get a Run",
   description: "Return a Run's current state; timeline: true adds its events. Follow its " +
     "status, pendingAction and pendingAgentCall.",
-  input: z.strictObject({ runId: Identity, timeline: z.boolean().optional() }),
+  input: z.strictObject({ runId: IdSchema, timeline: z.boolean().optional() }),
   output: z.object({ run: RunViewSchema, timeline: z.array(RunEventViewSchema).optional() }),
   effects: { readOnly: true, destructive: false, idempotent: true },
   run: async ({ runId, timeline }, { service }) => {
@@ -88,7 +88,7 @@ export const answerAskTool = defineTool({
   description: "Submit the person's exact answer to the Run's pendingAction: for " +
     'questions the complete array [{ "questionId", "isSkipped", "answer" }], for a confirmation ' +
     '{ "isConfirmed", "feedback" }. Never answer or confirm for the person.',
-  input: z.strictObject({ runId: Identity, actionId: Identity, answer: z.unknown() }),
+  input: z.strictObject({ runId: IdSchema, actionId: IdSchema, answer: z.unknown() }),
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: false },
   run: async ({ runId, actionId, answer }, { service, endpoint }) => ({
@@ -102,7 +102,7 @@ export const cancelRunTool = defineTool({
   title: "Cancel a Run",
   description: "Cancel an active Run: its pending action or agent call is withdrawn; " +
     "committed Artifacts and Records stay. Ask the person first.",
-  input: z.strictObject({ runId: Identity }),
+  input: z.strictObject({ runId: IdSchema }),
   output: RunResult,
   effects: { readOnly: false, destructive: true, idempotent: true },
   run: async ({ runId }, { service, endpoint }) => ({
@@ -116,7 +116,7 @@ export const moveRunTool = defineTool({
   title: "Move a Run to the current workflow version",
   description: "Move a waiting Run to the current version of its workflow (else a Run finishes under the " +
     "version it started with); CONFLICT says what does not fit there. Only when the person asks for it.",
-  input: z.strictObject({ runId: Identity }),
+  input: z.strictObject({ runId: IdSchema }),
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: true },
   run: async ({ runId }, { service, endpoint }) => ({
@@ -130,7 +130,7 @@ export const retryRunTool = defineTool({
   title: "Retry a Run",
   description: "Resume a Run stopped by RUN_INTERRUPTED, MODEL_UNAVAILABLE or COMMAND_UNAVAILABLE, or one " +
     "waiting on a command the person has since trusted (person only).",
-  input: z.strictObject({ runId: Identity }),
+  input: z.strictObject({ runId: IdSchema }),
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: false },
   run: async ({ runId }, { service, endpoint }) => ({

@@ -1,5 +1,5 @@
 /**
- * The state machine of one Run: every change to a Run is a transition of a {@linkcode RunDriver}. It starts
+ * The state machine of one Run: every change to a Run is a transition of a {@linkcode RunChange}. It starts
  * Runs, enters stages and steps, executes the steps that decide on their own (`check`, and `commit` in
  * `commit_step.ts`), publishes the waits (`ask`, `confirm` here; `agent` and `command` with their other
  * transitions in `agent_call_transitions.ts` and `command_transitions.ts`), takes answers, cancellation,
@@ -48,7 +48,7 @@ export function currentStep(workflow: LoadedWorkflow, run: RunState): StepDef {
 }
 
 /** One change to a Run. */
-export class RunDriver {
+export class RunChange {
   readonly events: NewRunEvent[] = [];
   readonly commits: DecidedCommit[] = [];
 

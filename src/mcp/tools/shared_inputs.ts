@@ -10,7 +10,7 @@ import { z } from "../../lib/zod.ts";
 import { PAGE_SIZE } from "../../engine/paging.ts";
 
 /** A non-blank identity of at most 512 characters. */
-export const Identity = z.string().max(512).refine((value) => value.trim().length > 0, "must not be blank");
+export const IdSchema = z.string().max(512).refine((value) => value.trim().length > 0, "must not be blank");
 
 /** A workflow or stage name as a filter or target. */
 export const Name = z.string().min(1).max(200);
