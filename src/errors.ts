@@ -1,6 +1,8 @@
 /**
- * The one error catalog of weft. Every layer throws {@linkcode WeftError}; the MCP layer turns it into an
- * `isError` payload, the CLI into a message and an exit code. Nothing else may invent error codes.
+ * The one error catalog of weft. Every layer throws {@linkcode WeftError} (or a subclass that carries more,
+ * such as the CLI's fix), so `instanceof WeftError` and its `code` classify every failure; the MCP layer
+ * turns it into an `isError` payload, the CLI into a message and an exit code. Nothing else may invent error
+ * codes.
  *
  * @module
  */
@@ -75,6 +77,24 @@ export const CLI_ERROR_CODES = {
 /** A code only the `weft` command prints. */
 export type CliErrorCode = keyof typeof CLI_ERROR_CODES;
 
+/** Any code of the catalog: one a service's client can see, or one only the `weft` command prints. */
+export type WeftErrorCode = ErrorCode | CliErrorCode;
+
+/** Whether `code` is one a service's client can see. */
+export function isServiceErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === "string" && Object.hasOwn(ERROR_CODES, code);
+}
+
+/** Whether `code` is any code of the catalog (e.g. read back from `weft serve`'s ready line). */
+export function isWeftErrorCode(code: unknown): code is WeftErrorCode {
+  return isServiceErrorCode(code) || (typeof code === "string" && Object.hasOwn(CLI_ERROR_CODES, code));
+}
+
+/** Whether retrying the same call can succeed, as the catalog says of `code`. */
+export function isRetryable(code: WeftErrorCode): boolean {
+  return isServiceErrorCode(code) ? ERROR_CODES[code].retryable : CLI_ERROR_CODES[code].retryable;
+}
+
 /** The wire shape of an error: what tools return and Runs keep as `lastError`. */
 export interface ErrorPayload {
   code: ErrorCode;
@@ -84,31 +104,36 @@ export interface ErrorPayload {
 
 /** A classified failure whose message is safe to show to any client (no paths, tokens or stacks). */
 export class WeftError extends Error {
-  readonly code: ErrorCode;
+  readonly code: WeftErrorCode;
   readonly retryable: boolean;
 
-  constructor(code: ErrorCode, message: string, options?: { retryable?: boolean; cause?: unknown }) {
+  constructor(code: WeftErrorCode, message: string, options?: { retryable?: boolean; cause?: unknown }) {
     super(message, { cause: options?.cause });
     this.name = "WeftError";
     this.code = code;
-    this.retryable = options?.retryable ?? ERROR_CODES[code].retryable;
-  }
-
-  /** The payload clients see. */
-  toPayload(): ErrorPayload {
-    return { code: this.code, message: this.message, retryable: this.retryable };
+    this.retryable = options?.retryable ?? isRetryable(code);
   }
 }
 
+/** A {@linkcode WeftError} whose code a service's client may see. */
+export type ServiceError = WeftError & { readonly code: ErrorCode };
+
 /**
- * Classifies anything thrown. Unknown failures become `INTERNAL` with a generic message, because their text
- * may carry a path of the machine or a stack; the original stays as `cause` for the log.
+ * Classifies anything thrown in the service. Unknown failures become `INTERNAL` with a generic message,
+ * because their text may carry a path of the machine or a stack; the original stays as `cause` for the log.
+ * A failure with a code only the `weft` command prints is unknown here too: no client of the service sees it.
  */
-export function toWeftError(error: unknown): WeftError {
-  if (error instanceof WeftError) return error;
+export function toWeftError(error: unknown): ServiceError {
+  if (error instanceof WeftError && isServiceErrorCode(error.code)) return error as ServiceError;
   return new WeftError("INTERNAL", "An unexpected internal error occurred; the service log has details.", {
     cause: error,
-  });
+  }) as ServiceError;
+}
+
+/** The payload clients see for anything thrown (classified by {@linkcode toWeftError}). */
+export function errorPayload(error: unknown): ErrorPayload {
+  const { code, message, retryable } = toWeftError(error);
+  return { code, message, retryable };
 }
 
 /** Shorthand constructors that read like the sentence they throw. */
@@ -122,7 +147,8 @@ export const busy = (message: string) => new WeftError("BUSY", message);
  * which for file and network errors carries absolute paths and raw OS text.
  */
 export function errorKind(error: unknown): { error: string; code?: string } {
-  if (error instanceof WeftError) return { error: "WeftError", code: error.code };
+  // A subclass keeps its own name (`ModelFailure`, `LockHeldError`): the log tells them apart.
+  if (error instanceof WeftError) return { error: error.name, code: error.code };
   const name = error instanceof Error ? error.name : typeof error;
   const code = (error as { code?: unknown })?.code;
   return typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code) ? { error: name, code } : { error: name };

@@ -6,14 +6,15 @@
  */
 
 import { parseArgs } from "node:util";
+import { WeftError } from "../errors.ts";
 import { resolve } from "node:path";
 import { nearest } from "./suggest.ts";
 import { DURATION_FORMS, parseDuration } from "../lib/duration.ts";
 
 /** Raised for a wrong command line; the CLI prints it with the command's usage and exits 2. */
-export class UsageError extends Error {
+export class UsageError extends WeftError {
   constructor(message: string) {
-    super(message);
+    super("USAGE", message);
     this.name = "UsageError";
   }
 }

@@ -21,7 +21,8 @@ import {
   type JSONRPCMessage,
   type JSONRPCRequest,
 } from "../client/jsonrpc.ts";
-import { HttpSession, ServiceGoneError } from "../client/http_session.ts";
+import { WeftError } from "../errors.ts";
+import { HttpSession, HttpStatusError, ServiceGoneError } from "../client/http_session.ts";
 import { StdioLines } from "../client/stdio_lines.ts";
 import { endpointToken, verifiedConnection } from "../client/verified_connection.ts";
 import type { ConnectionInfo } from "../weft_dir/connection.ts";
@@ -39,7 +40,12 @@ import { OpeningAnswers } from "./opening_answers.ts";
 const UNREACHABLE = -32000;
 
 /** The service could not be found or started; its message is meant for the person reading the IDE's log. */
-class ServiceUnreachable extends Error {}
+class ServiceUnreachable extends WeftError {
+  constructor(message: string) {
+    super("SERVICE_OFFLINE", message);
+    this.name = "ServiceUnreachable";
+  }
+}
 
 /** `weft mcp [--project DIR] [--codex]` */
 export const mcpCommand = defineCommand({
@@ -467,7 +473,7 @@ class Bridge {
  * service the session was opened with no longer runs.
  */
 function isLostService(error: unknown): boolean {
-  return (error as { code?: unknown })?.code === 404 || error instanceof TypeError ||
+  return (error instanceof HttpStatusError && error.status === 404) || error instanceof TypeError ||
     error instanceof ServiceGoneError;
 }
 

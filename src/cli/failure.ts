@@ -8,25 +8,29 @@
  */
 
 import { ServiceOfflineError } from "../client/offline.ts";
-import { CLI_ERROR_CODES, type CliErrorCode, ERROR_CODES, type ErrorCode, WeftError } from "../errors.ts";
+import {
+  type ErrorCode,
+  isRetryable,
+  isServiceErrorCode,
+  isWeftErrorCode,
+  WeftError,
+  type WeftErrorCode,
+} from "../errors.ts";
 import { UsageError } from "./args.ts";
 import { EXIT } from "./exit_codes.ts";
 import { paint } from "./format.ts";
 import { currentProject, pasteableText } from "./invocation.ts";
 
-/** Any code the CLI may print. */
-export type FailureCode = ErrorCode | CliErrorCode;
+/** Any code the CLI may print: every code of the catalog. */
+export type FailureCode = WeftErrorCode;
 
 /** Whether `code` is one the CLI may print (e.g. read back from `weft serve`'s ready line). */
-export function isFailureCode(code: unknown): code is FailureCode {
-  return typeof code === "string" &&
-    (Object.hasOwn(ERROR_CODES, code) || Object.hasOwn(CLI_ERROR_CODES, code));
-}
+export const isFailureCode = isWeftErrorCode;
 
 /** A failure of the command itself (not of the service), with its own code and fix. */
-export class CommandFailure extends Error {
-  constructor(readonly code: FailureCode, message: string, readonly fix: string) {
-    super(message);
+export class CommandFailure extends WeftError {
+  constructor(code: FailureCode, message: string, readonly fix: string) {
+    super(code, message);
     this.name = "CommandFailure";
   }
 }
@@ -91,10 +95,7 @@ export function describeFailure(error: unknown, command: string, fixes: Fixes = 
   const report = (code: FailureCode, message: string, fix: string, retryable?: boolean) => ({
     code,
     message,
-    retryable: retryable ??
-      (code in ERROR_CODES
-        ? ERROR_CODES[code as ErrorCode].retryable
-        : CLI_ERROR_CODES[code as CliErrorCode].retryable),
+    retryable: retryable ?? isRetryable(code),
     fix,
     exit: EXITS[code] ?? EXIT.FAILURE,
   });
@@ -120,9 +121,11 @@ export function describeFailure(error: unknown, command: string, fixes: Fixes = 
         "start it with `weft start` (weft flow starts it by itself)",
       );
   }
-  if (error instanceof WeftError) {
+  if (error instanceof WeftError && isServiceErrorCode(error.code)) {
     return report(error.code, error.message, fixes[error.code] ?? GENERIC_FIXES[error.code], error.retryable);
   }
+  // Whatever reached no branch above, a failure of the project's state or of the transport included, is
+  // reported as it always was: its message, with the generic fix.
   return report(
     "FAILURE",
     (error as Error)?.message ?? String(error),

@@ -15,18 +15,25 @@
  * @module
  */
 
+import { WeftError } from "../errors.ts";
 import { isAnswer, isNotification, type JSONRPCMessage } from "./jsonrpc.ts";
 import { serverSentEvents } from "./sse.ts";
 
-/** The service answered with an HTTP error status; `code` is the status (404: the session is gone). */
-export class HttpStatusError extends Error {
-  constructor(readonly code: number, message: string) {
-    super(message);
+/** The service answered with an HTTP error status, `status` (404: the session is gone). */
+export class HttpStatusError extends WeftError {
+  constructor(readonly status: number, message: string) {
+    super("FAILURE", message);
+    this.name = "HttpStatusError";
   }
 }
 
 /** The service the session was opened with no longer runs (or is not the one on its port): nothing was sent. */
-export class ServiceGoneError extends Error {}
+export class ServiceGoneError extends WeftError {
+  constructor(message: string) {
+    super("SERVICE_OFFLINE", message);
+    this.name = "ServiceGoneError";
+  }
+}
 
 /** A DELETE at the end of a session waits this long for a service that hangs, then gives up. */
 const TERMINATE_MS = 2000;

@@ -5,10 +5,15 @@
  * @module
  */
 
-/** Raised when no live service answers for the project; `reason` says what was found instead. */
-export class ServiceOfflineError extends Error {
+import { WeftError } from "../errors.ts";
+
+/**
+ * Raised when no live service answers for the project; `reason` says what was found instead. A crashed
+ * service's leftovers, or state weft did not make, need recovery first (`NEEDS_RECOVERY`).
+ */
+export class ServiceOfflineError extends WeftError {
   constructor(readonly reason: string, readonly needsRecovery = false) {
-    super(reason);
+    super(needsRecovery ? "NEEDS_RECOVERY" : "SERVICE_OFFLINE", reason);
     this.name = "ServiceOfflineError";
   }
 }

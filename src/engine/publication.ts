@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { errorKind, WeftError } from "../errors.ts";
+import { errorKind, errorPayload, WeftError } from "../errors.ts";
 import type { DecidedCommit, DecidedPublication } from "./commit_step.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import { type DocumentOrigin, renderDocument } from "./published_document.ts";
@@ -137,7 +137,7 @@ export async function publishFile(
       ? new WeftError("PUBLISH_FAILED", error.message)
       : new WeftError("PUBLISH_FAILED", `${path} could not be written`);
     if (!(error instanceof WeftError)) log({ event: "publish_failed", path, ...errorKind(error) });
-    return { type: "publish_failed", path, error: failure.toPayload() };
+    return { type: "publish_failed", path, error: errorPayload(failure) };
   }
 }
 

@@ -7,7 +7,7 @@
  */
 
 import type { CallToolResult } from "./sdk.ts";
-import { toWeftError } from "../errors.ts";
+import { errorPayload } from "../errors.ts";
 
 /** A successful result carrying `value` both structured and as text. */
 export function okResult(value: Record<string, unknown>): CallToolResult {
@@ -16,6 +16,6 @@ export function okResult(value: Record<string, unknown>): CallToolResult {
 
 /** A classified error result; unknown failures become `INTERNAL` without their (possibly revealing) text. */
 export function errorResult(error: unknown): CallToolResult {
-  const payload = toWeftError(error).toPayload();
+  const payload = errorPayload(error);
   return { content: [{ type: "text", text: JSON.stringify({ error: payload }) }], isError: true };
 }

@@ -6,11 +6,14 @@
  * @module
  */
 import type { AgentCallFailureCode } from "../engine/agent_call_operations.ts";
+import { WeftError } from "../errors.ts";
 
 /** A classified reason to end an agent call, with the message the Run keeps. */
-export class ModelFailure extends Error {
-  constructor(readonly code: AgentCallFailureCode, message: string) {
-    super(message);
+export class ModelFailure extends WeftError {
+  declare readonly code: AgentCallFailureCode;
+
+  constructor(code: AgentCallFailureCode, message: string) {
+    super(code, message);
     this.name = "ModelFailure";
   }
 }

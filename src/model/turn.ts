@@ -16,6 +16,7 @@ import {
   tool,
   type ToolSet,
 } from "ai";
+import { WeftError } from "../errors.ts";
 import { readCappedBody } from "../lib/capped_body.ts";
 import { baseUrlOf, type ModelEntry } from "./config.ts";
 
@@ -189,9 +190,12 @@ async function cappedFetch(input: RequestInfo | URL, init?: RequestInit): Promis
 }
 
 /** A model server answered with more than {@linkcode MAX_RESPONSE_BYTES}. */
-export class ResponseTooLargeError extends Error {
+export class ResponseTooLargeError extends WeftError {
   constructor() {
-    super(`the model server's response is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
+    super(
+      "MODEL_REQUEST_FAILED",
+      `the model server's response is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`,
+    );
     this.name = "ResponseTooLargeError";
   }
 }

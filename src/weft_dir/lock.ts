@@ -5,6 +5,7 @@
  * @module
  */
 
+import { WeftError } from "../errors.ts";
 import type { WeftPaths } from "./paths.ts";
 import { isOwnWeftService, isProcessAlive } from "./process.ts";
 
@@ -47,9 +48,9 @@ export async function inspectLock(paths: WeftPaths): Promise<LockState> {
 }
 
 /** Raised when another live process holds the project's lock. */
-export class LockHeldError extends Error {
+export class LockHeldError extends WeftError {
   constructor(readonly owner: LockOwner) {
-    super(`another weft service (pid ${owner.pid}) already runs for this project`);
+    super("ALREADY_RUNNING", `another weft service (pid ${owner.pid}) already runs for this project`);
     this.name = "LockHeldError";
   }
 }

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { WeftError } from "../errors.ts";
 import type { WeftPaths } from "./paths.ts";
 
 /** How to recover from untrusted state: it is moved aside, never deleted, and weft makes a new one. */
@@ -16,9 +17,10 @@ export const UNTRUSTED_FIX =
   "mv .weft .weft.untrusted  (in the project folder; the next start makes a new .weft/; inspect or delete the old one)";
 
 /** What weft found in `.weft/` that it did not make, with what to do about it. */
-export class UntrustedStateError extends Error {
+export class UntrustedStateError extends WeftError {
   constructor(readonly finding: string) {
     super(
+      "NEEDS_RECOVERY",
       `${finding}. weft uses only a .weft/ it created for you on this machine, so it will not read, ` +
         "change or delete this one",
     );

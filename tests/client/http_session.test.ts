@@ -78,7 +78,7 @@ Deno.test("an HTTP error keeps its status; a service that offers no GET stream i
   try {
     const failure = await session.send({ jsonrpc: "2.0", id: 2, method: "ping" }).catch((error) => error);
     assert.ok(failure instanceof HttpStatusError);
-    assert.equal(failure.code, 404);
+    assert.equal(failure.status, 404);
     assert.match(failure.message, /HTTP 404\): .*Session not found/);
     await session.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     await within(
