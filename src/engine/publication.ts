@@ -13,7 +13,7 @@ import type { NewRunEvent, RunState } from "./run_state.ts";
 import { type DocumentOrigin, renderDocument } from "./published_document.ts";
 import type { PublicationRecord, StorageUnit } from "./storage.ts";
 import type { ArtifactView, PublicationDriftView, RunEventView } from "./views.ts";
-import { sha256Hex } from "./workflow/digest.ts";
+import { sha256Hex } from "../lib/sha256.ts";
 
 /**
  * The project's files as publishing reaches them: every path is project-relative, and an implementation

@@ -13,7 +13,7 @@
 import Mustache from "mustache";
 import { WeftError } from "../errors.ts";
 import { readableMarkdown } from "../lib/readable_markdown.ts";
-import { sha256Hex } from "./workflow/digest.ts";
+import { sha256Hex } from "../lib/sha256.ts";
 
 /** Largest document a publication writes, in bytes; a template that expands past it fails. */
 export const MAX_PUBLISHED_BYTES = 1024 * 1024;

@@ -16,7 +16,7 @@ import type {
 } from "./views.ts";
 import { executorFor } from "./views.ts";
 import { newId } from "./ids.ts";
-import { shortVersion } from "./workflow/digest.ts";
+import { shortVersion } from "./workflow/short_version.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 
 /** One human answer given in the current stage, as kept in the Run and copied into its Record. */

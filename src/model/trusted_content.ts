@@ -14,7 +14,7 @@
  * @module
  */
 import { canonicalJson } from "../lib/canonical_json.ts";
-import { sha256Hex } from "../engine/workflow/digest.ts";
+import { sha256Hex } from "../lib/sha256.ts";
 import { baseUrlOf, type ModelEntry } from "./config.ts";
 import type { DeclaredCommandStep } from "../engine/workflow/command_steps.ts";
 

@@ -10,7 +10,7 @@ import { DefinitionStore } from "../../src/store/definition_store.ts";
 import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
 import { WorkflowRegistry } from "../../src/engine/workflow/registry.ts";
 import { WorkflowVersions } from "../../src/engine/workflow/versions.ts";
-import { shortVersion } from "../../src/engine/workflow/digest.ts";
+import { shortVersion } from "../../src/engine/workflow/short_version.ts";
 import { EMBEDDED_WORKFLOWS, embeddedSource } from "../../src/workflows/embedded.ts";
 import type { ArtifactView, RunView } from "../../src/engine/views.ts";
 import type { Client } from "../../src/mcp/sdk_client.ts";

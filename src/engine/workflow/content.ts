@@ -7,7 +7,7 @@
  */
 import { canonicalJson } from "../../lib/canonical_json.ts";
 import { WeftError } from "../../errors.ts";
-import { sha256Hex } from "./digest.ts";
+import { sha256Hex } from "../../lib/sha256.ts";
 import { MAX_ASSET_BYTES } from "./skills.ts";
 import type { WorkflowFile, WorkflowSource } from "./source.ts";
 import { readConfinedSync } from "../confined_files.ts";
