@@ -42,6 +42,7 @@ import type { ArtifactQuery, Storage, StorageUnit } from "./storage.ts";
 import type {
   AgentAssetView,
   AgentCallPhase,
+  AgentExecutor,
   AgentTaskDefinition,
   ArtifactView,
   EngineStats,
@@ -73,6 +74,16 @@ export interface EngineOptions {
   projectFiles: ProjectFiles;
   /** What `{publishFolder}` stands for in publish paths (weft.json's `publishFolder`); default `docs/weft`. */
   publishFolder?: string;
+}
+
+/** Options of {@linkcode Engine.startRun}. */
+export interface StartRunOptions {
+  flowName: string;
+  intent: string;
+  /** The endpoint the Run is started from. */
+  source: Source;
+  /** Who executes its agent steps. */
+  agentExecutor: AgentExecutor;
 }
 
 /** The workflow engine of one project. */
@@ -136,26 +147,30 @@ export class Engine {
   }
 
   /**
-   * Every workflow with availability, readiness as seen from `source`, its current version and how many
-   * active Runs another version drives; picks up edited project ones.
+   * Every workflow with availability, readiness when `executor` executes its agent steps, its current version
+   * and how many active Runs another version drives; picks up edited project ones.
    */
-  async listWorkflows(source: Source): Promise<WorkflowView[]> {
+  async listWorkflows(executor: AgentExecutor): Promise<WorkflowView[]> {
     this.#registry.refresh();
     const active = await this.#storage.read((unit) => unit.runs.activeVersions());
-    return this.#versions.describe(this.#registry.views(source, this.#models), active);
+    return this.#versions.describe(this.#registry.views(executor, this.#models), active);
   }
 
-  /** Starts a Run of `flowName` for `intent`; not idempotent. */
-  startRun(input: { flowName: string; intent: string; source: Source }): Promise<RunView> {
+  /**
+   * Starts a Run of `flowName` for `intent`, created from `source`, whose agent steps `agentExecutor`
+   * executes; not idempotent.
+   */
+  startRun(input: StartRunOptions): Promise<RunView> {
     checkIntent(input.intent);
     this.#registry.refresh();
     const entry = this.#registry.find(input.flowName);
     if (!entry) throw notFound(`no workflow named "${input.flowName}"`);
     if (!entry.ok) throw invalid(`workflow "${input.flowName}" is unavailable: ${entry.reason}`);
     const workflow = entry.workflow;
-    const blocked = readinessBlock(workflow, input.source, this.#models);
+    const blocked = readinessBlock(workflow, input.agentExecutor, this.#models);
     if (blocked) throw new WeftError(blocked.code, `workflow "${input.flowName}": ${blocked.reason}`);
-    const run = newRunState(workflow, input.intent, input.source, this.#access.timestamp());
+    const { intent, source, agentExecutor } = input;
+    const run = newRunState(workflow, { intent, source, agentExecutor, at: this.#access.timestamp() });
     return this.#access.create(run, workflow, async (unit) => {
       if (workflow.manifest.exclusive && await unit.runs.hasActive(run.flowName)) {
         throw conflict(`workflow "${run.flowName}" is exclusive and already has an active Run`);
@@ -277,8 +292,8 @@ export class Engine {
     return { artifacts: page.artifacts, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 
-  /** Counts for the `status` tool; workflow readiness is counted as an IDE sees it. */
-  async stats(): Promise<EngineStats> {
+  /** Counts for the `status` tool; workflows are counted ready when `readinessFor` executes agent steps. */
+  async stats(readinessFor: AgentExecutor): Promise<EngineStats> {
     const [counts, stored, written] = await this.#storage.read(async (unit) =>
       [
         await unit.runs.countByStatus(),
@@ -286,7 +301,7 @@ export class Engine {
         await unit.publications.list(),
       ] as const
     );
-    const views = this.#registry.views("agent_ide", this.#models);
+    const views = this.#registry.views(readinessFor, this.#models);
     return {
       runs: Object.fromEntries(
         RUN_STATUSES.map((status) => [status, counts[status] ?? 0]),

@@ -14,7 +14,6 @@ import type {
   RunView,
   Source,
 } from "./views.ts";
-import { executorFor } from "./views.ts";
 import { newId } from "./ids.ts";
 import { shortVersion } from "./workflow/short_version.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
@@ -64,7 +63,15 @@ export interface RunState {
 export type NewRunEvent = { type: string; at: string } & Record<string, unknown>;
 
 /** A new Run of `workflow` for `intent`, at its entry stage and step, before anything has happened. */
-export function newRunState(workflow: LoadedWorkflow, intent: string, source: Source, at: string): RunState {
+export function newRunState(
+  workflow: LoadedWorkflow,
+  { intent, source, agentExecutor, at }: {
+    intent: string;
+    source: Source;
+    agentExecutor: AgentExecutor;
+    at: string;
+  },
+): RunState {
   const { name, entryStage, stages } = workflow.manifest;
   return {
     runId: newId("run"),
@@ -72,7 +79,7 @@ export function newRunState(workflow: LoadedWorkflow, intent: string, source: So
     intent,
     status: "running",
     source,
-    agentExecutor: executorFor(source),
+    agentExecutor,
     stageName: entryStage,
     stepName: stages[entryStage].entryStep,
     state: null,

@@ -30,13 +30,11 @@ export type Source = z.infer<typeof SourceSchema>;
 
 /** Schema of {@linkcode AgentExecutor}. */
 export const AgentExecutorSchema = z.enum(["mcp_client", "service"]);
-/** Who executes the agent steps of a Run, frozen when the Run is created. */
+/**
+ * Who executes the agent steps of a Run, frozen when the Run is created: an MCP client's agent, or the
+ * service's own model. Whoever starts a Run says which (the MCP layer, by the endpoint it came through).
+ */
 export type AgentExecutor = z.infer<typeof AgentExecutorSchema>;
-
-/** Who executes agent steps of Runs started from `source`: the IDE's agent there, the service elsewhere. */
-export function executorFor(source: Source): AgentExecutor {
-  return source === "agent_ide" ? "mcp_client" : "service";
-}
 
 /** Schema of {@linkcode ActionKind}. */
 export const ActionKindSchema = z.enum(["user_ask_questions", "user_ask_confirmation"]);

@@ -1,11 +1,11 @@
 /**
- * The four MCP endpoints. Only the path decides the source of what arrives there, and the source decides
- * how agent steps of Runs created there are executed (docs/reference.md, "Endpoints").
+ * The four MCP endpoints. Only the path decides the source of what arrives there and who executes the agent
+ * steps of Runs created there (docs/reference.md, "Endpoints"); the engine is told both.
  *
  * @module
  */
 
-import type { Source } from "../engine/views.ts";
+import type { AgentExecutor, Source } from "../engine/views.ts";
 
 /** Which bearer token opens an endpoint: the IDE's (external) or the CLI's and Studio's (internal). */
 export type TokenClass = "external" | "internal";
@@ -17,33 +17,42 @@ export interface Endpoint {
   tokenClass: TokenClass;
   /** Codex gets shorter titles, "weft · <flow>" form messages and approval-free annotations. */
   presentation: "standard" | "codex";
-  /** The six agent-task tools exist only where the MCP client executes agent steps. */
-  agentTasks: boolean;
+  /**
+   * Who executes the agent steps of Runs created here: the IDE's agent (`mcp_client`), the only one that gets
+   * the six agent-task tools, or the service's own model (`service`) for the terminal and Studio.
+   */
+  agentExecutor: AgentExecutor;
 }
 
 /** Every endpoint, by path. */
 export const ENDPOINTS: readonly Endpoint[] = [
-  { path: "/mcp", source: "agent_ide", tokenClass: "external", presentation: "standard", agentTasks: true },
+  {
+    path: "/mcp",
+    source: "agent_ide",
+    tokenClass: "external",
+    presentation: "standard",
+    agentExecutor: "mcp_client",
+  },
   {
     path: "/mcp/codex",
     source: "agent_ide",
     tokenClass: "external",
     presentation: "codex",
-    agentTasks: true,
+    agentExecutor: "mcp_client",
   },
   {
     path: "/internal/mcp",
     source: "cli",
     tokenClass: "internal",
     presentation: "standard",
-    agentTasks: false,
+    agentExecutor: "service",
   },
   {
     path: "/internal/mcp/studio",
     source: "studio",
     tokenClass: "internal",
     presentation: "standard",
-    agentTasks: false,
+    agentExecutor: "service",
   },
 ];
 

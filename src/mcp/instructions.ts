@@ -33,5 +33,5 @@ const AGENT_RULES = [
 
 /** The instructions for one endpoint. */
 export function instructionsFor(endpoint: Endpoint): string {
-  return [...WORKFLOW_RULES, ...(endpoint.agentTasks ? AGENT_RULES : [])].join("\n");
+  return [...WORKFLOW_RULES, ...(endpoint.agentExecutor === "mcp_client" ? AGENT_RULES : [])].join("\n");
 }

@@ -70,7 +70,12 @@ async function gatedEngine(receiptLimits?: { taskBytes: number; totalBytes: numb
 Deno.test("a second tool call, a completion and a failure while a tool runs are BUSY", async () => {
   const { engine, claims, release, close } = await gatedEngine();
   try {
-    const run = await engine.startRun({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+    const run = await engine.startRun({
+      flowName: "intent",
+      intent: "add CSV export",
+      source: "agent_ide",
+      agentExecutor: "mcp_client",
+    });
     const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
     const { ownerToken } = await claims.claim({ ...ref, claimId: "agent-1" });
     const owner = { ...ref, ownerToken };
@@ -111,7 +116,12 @@ Deno.test("a second tool call, a completion and a failure while a tool runs are 
 Deno.test("a completion is retained for identical retries until the Run's next agent call is claimed", async () => {
   const { engine, claims, release, close } = await gatedEngine();
   try {
-    const run = await engine.startRun({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+    const run = await engine.startRun({
+      flowName: "intent",
+      intent: "add CSV export",
+      source: "agent_ide",
+      agentExecutor: "mcp_client",
+    });
     const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
     const owner = { ...ref, ...(await claims.claim({ ...ref, claimId: "agent-1" })) };
     const submitted = claims.callTool(owner, {
@@ -185,7 +195,12 @@ Deno.test("finished work is released: ended Runs keep their last settlement only
   try {
     const ended: { runId: string; callId: string; ownerToken: string }[] = [];
     for (let i = 0; i < RETAINED_ENDED_RUNS + 44; i++) {
-      const run = await engine.startRun({ flowName: "intent", intent: `intent ${i}`, source: "agent_ide" });
+      const run = await engine.startRun({
+        flowName: "intent",
+        intent: `intent ${i}`,
+        source: "agent_ide",
+        agentExecutor: "mcp_client",
+      });
       const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
       const { ownerToken } = await claims.claim({ ...ref, claimId: `claim-${i}` });
       await claims.fail({ ...ref, ownerToken }, "gave up");
@@ -199,7 +214,12 @@ Deno.test("finished work is released: ended Runs keep their last settlement only
       "a recent identical retry is still answered",
     );
 
-    const cancelled = await engine.startRun({ flowName: "intent", intent: "to cancel", source: "agent_ide" });
+    const cancelled = await engine.startRun({
+      flowName: "intent",
+      intent: "to cancel",
+      source: "agent_ide",
+      agentExecutor: "mcp_client",
+    });
     await claims.claim({ runId: cancelled.runId, callId: cancelled.pendingAgentCall!.id, claimId: "c" });
     assert.equal(claims.size, RETAINED_ENDED_RUNS + 1);
     await engine.cancelRun(cancelled.runId, "agent_ide");
@@ -240,7 +260,12 @@ Deno.test("the claim table gives receipt memory back when calls settle, Runs end
   try {
     const refs = [];
     for (let i = 0; i < 3; i++) {
-      const run = await engine.startRun({ flowName: "intent", intent: `memory ${i}`, source: "agent_ide" });
+      const run = await engine.startRun({
+        flowName: "intent",
+        intent: `memory ${i}`,
+        source: "agent_ide",
+        agentExecutor: "mcp_client",
+      });
       const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
       const { ownerToken } = await claims.claim({ ...ref, claimId: `claim-${i}` });
       const pending = claims.callTool({ ...ref, ownerToken }, {
@@ -267,7 +292,12 @@ Deno.test("the claim table gives receipt memory back when calls settle, Runs end
 Deno.test("two claimants racing for one agent call: one holds it, the other gets CONFLICT", async () => {
   const { engine, claims, close } = await gatedEngine();
   try {
-    const run = await engine.startRun({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+    const run = await engine.startRun({
+      flowName: "intent",
+      intent: "add CSV export",
+      source: "agent_ide",
+      agentExecutor: "mcp_client",
+    });
     const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
     const outcomes = await Promise.allSettled([
       claims.claim({ ...ref, claimId: "agent-a" }),
@@ -291,7 +321,12 @@ Deno.test("two claimants racing for one agent call: one holds it, the other gets
 Deno.test("an identical completion sent while the first is recorded gets the same Run; a different one is BUSY", async () => {
   const { engine, claims, close } = await gatedEngine();
   try {
-    const run = await engine.startRun({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+    const run = await engine.startRun({
+      flowName: "intent",
+      intent: "add CSV export",
+      source: "agent_ide",
+      agentExecutor: "mcp_client",
+    });
     const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
     const owner = { ...ref, ...(await claims.claim({ ...ref, claimId: "agent-1" })) };
     const result = { outcome: "clarification_required" };

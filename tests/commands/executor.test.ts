@@ -31,7 +31,12 @@ Deno.test("a command whose result cannot be recorded fails its Run as COMMAND_UN
     log: () => {},
   });
   try {
-    const run = await engine.startRun({ flowName: "review", intent: "check", source: "cli" });
+    const run = await engine.startRun({
+      flowName: "review",
+      intent: "check",
+      source: "cli",
+      agentExecutor: "service",
+    });
     const failed = await eventually("the Run to fail", async () => {
       const now = await engine.getRun(run.runId);
       return now.status === "failed" ? now : undefined;

@@ -85,12 +85,13 @@ Deno.test("every workflow in docs/ loads and runs to completion with the docs' o
       });
       try {
         await writeWorkflow(project, manifest, page);
-        const view = (await engine.listWorkflows("agent_ide")).find((w) => w.name === manifest.name);
+        const view = (await engine.listWorkflows("mcp_client")).find((w) => w.name === manifest.name);
         assert.ok(view?.available, `${where} does not load: ${view?.reason}`);
         let run = await engine.startRun({
           flowName: manifest.name,
           intent: "Notes for 1.2",
           source: "agent_ide",
+          agentExecutor: "mcp_client",
         });
         for (let turn = 0; run.status === "running" || run.status === "waiting"; turn++) {
           assert.ok(

@@ -16,7 +16,12 @@ function answerWithTitle(title: string) {
 
 Deno.test("a state submission past 1 MiB is refused by default, and the state stays as it was", async () => {
   const engine = await openEngine();
-  const run = await engine.startRun({ flowName: "intent", intent: "big", source: "agent_ide" });
+  const run = await engine.startRun({
+    flowName: "intent",
+    intent: "big",
+    source: "agent_ide",
+    agentExecutor: "mcp_client",
+  });
   const callId = run.pendingAgentCall!.id;
   await engine.claimAgentCall({ runId: run.runId, callId, claimant: "mcp_client" });
   const before = await engine.getRun(run.runId);
@@ -41,7 +46,12 @@ Deno.test("a state submission past 1 MiB is refused by default, and the state st
 Deno.test("a workflow sets its own bounds in limits; a multi-byte text counts in bytes", async () => {
   const manifest = { ...reviewManifest(), limits: { stateBytes: 2048 } };
   const engine = await openEngine({ manifest });
-  const run = await engine.startRun({ flowName: "review", intent: "small", source: "cli" });
+  const run = await engine.startRun({
+    flowName: "review",
+    intent: "small",
+    source: "cli",
+    agentExecutor: "service",
+  });
   const ask = { runId: run.runId, actionId: run.pendingAction!.id, source: "cli" as const };
   // 700 characters of three bytes each: under 2048 characters, over 2048 bytes.
   await assert.rejects(
@@ -54,7 +64,12 @@ Deno.test("a workflow sets its own bounds in limits; a multi-byte text counts in
 
 Deno.test("an agent result past 1 MiB is refused and the call stays open for a smaller one", async () => {
   const engine = await openEngine();
-  const run = await engine.startRun({ flowName: "intent", intent: "huge", source: "agent_ide" });
+  const run = await engine.startRun({
+    flowName: "intent",
+    intent: "huge",
+    source: "agent_ide",
+    agentExecutor: "mcp_client",
+  });
   const callId = run.pendingAgentCall!.id;
   await engine.claimAgentCall({ runId: run.runId, callId, claimant: "mcp_client" });
   await assert.rejects(
@@ -74,7 +89,7 @@ Deno.test("an agent result past 1 MiB is refused and the call stays open for a s
 
 Deno.test("limits out of range are loader errors naming the field", async () => {
   const engine = await openEngine({ manifest: { ...reviewManifest(), limits: { stateBytes: 10 } } });
-  const view = (await engine.listWorkflows("cli")).find((w) => w.name === "review")!;
+  const view = (await engine.listWorkflows("service")).find((w) => w.name === "review")!;
   assert.equal(view.available, false);
   assert.match(view.reason!, /limits\/stateBytes/);
   await engine.close();

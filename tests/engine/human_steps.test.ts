@@ -10,7 +10,12 @@ function code(error: unknown): string {
 
 Deno.test("a human-only workflow runs to completion from an internal source", async () => {
   const engine = await openEngine();
-  const run = await engine.startRun({ flowName: "review", intent: "name it", source: "cli" });
+  const run = await engine.startRun({
+    flowName: "review",
+    intent: "name it",
+    source: "cli",
+    agentExecutor: "service",
+  });
   assert.equal(run.status, "waiting");
   assert.equal(run.execution.agentExecutor, "service");
   assert.equal(run.pendingAction?.kind, "user_ask_questions");
@@ -66,7 +71,12 @@ Deno.test("a human-only workflow runs to completion from an internal source", as
 Deno.test("artifacts gain revisions and keep every earlier one", async () => {
   const engine = await openEngine();
   for (const title of ["First title", "Second title"]) {
-    const run = await engine.startRun({ flowName: "review", intent: "x", source: "cli" });
+    const run = await engine.startRun({
+      flowName: "review",
+      intent: "x",
+      source: "cli",
+      agentExecutor: "service",
+    });
     const answer = REVIEW_ANSWER.map((a) => a.questionId === "title" ? { ...a, answer: title } : a);
     const c = await engine.answerAsk({
       runId: run.runId,
@@ -88,14 +98,19 @@ Deno.test("artifacts gain revisions and keep every earlier one", async () => {
   assert.notEqual(first.recordId, current.recordId);
   assert.equal(await engine.getArtifact({ artifactId: current.artifactId }, 3), null);
   assert.equal(await engine.getRecord("rec_missing"), null);
-  assert.deepEqual((await engine.stats()).runs.completed, 2);
-  assert.equal((await engine.stats()).records, 2);
+  assert.deepEqual((await engine.stats("mcp_client")).runs.completed, 2);
+  assert.equal((await engine.stats("mcp_client")).records, 2);
   await engine.close();
 });
 
 Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones are CONFLICT", async () => {
   const engine = await openEngine();
-  const run = await engine.startRun({ flowName: "review", intent: "x", source: "cli" });
+  const run = await engine.startRun({
+    flowName: "review",
+    intent: "x",
+    source: "cli",
+    agentExecutor: "service",
+  });
   const actionId = run.pendingAction!.id;
   const bad: unknown[] = [
     {},
@@ -163,7 +178,12 @@ Deno.test("malformed answers are INVALID_REQUEST and consume nothing; stale ones
 
 Deno.test("a failing check loops back with feedback, and budgets bound the loop", async () => {
   const engine = await openEngine();
-  const run = await engine.startRun({ flowName: "review", intent: "x", source: "cli" });
+  const run = await engine.startRun({
+    flowName: "review",
+    intent: "x",
+    source: "cli",
+    agentExecutor: "service",
+  });
   const short = REVIEW_ANSWER.map((a) => a.questionId === "title" ? { ...a, answer: "ab" } : a);
   let view = run;
   for (let round = 1; round <= 3; round++) {
@@ -187,7 +207,12 @@ Deno.test("a check's feedback says a missing value is missing, not what its mess
   const check = manifest.stages.collect.steps.check as { rules: { at: string }[] };
   check.rules[0].at = "/answers/9/answer";
   const engine = await openEngine({ manifest });
-  const run = await engine.startRun({ flowName: "review", intent: "x", source: "cli" });
+  const run = await engine.startRun({
+    flowName: "review",
+    intent: "x",
+    source: "cli",
+    agentExecutor: "service",
+  });
   await engine.answerAsk({
     runId: run.runId,
     actionId: run.pendingAction!.id,
@@ -205,7 +230,12 @@ Deno.test("cancel ends an active Run once and notifies listeners", async () => {
   const engine = await openEngine();
   const seen: string[] = [];
   const stop = engine.onRunChanged((run) => seen.push(run.status));
-  const run = await engine.startRun({ flowName: "review", intent: "x", source: "cli" });
+  const run = await engine.startRun({
+    flowName: "review",
+    intent: "x",
+    source: "cli",
+    agentExecutor: "service",
+  });
   const cancelled = await engine.cancelRun(run.runId, "studio");
   assert.equal(cancelled.status, "cancelled");
   assert.equal(cancelled.pendingAction, undefined);
@@ -218,7 +248,7 @@ Deno.test("cancel ends an active Run once and notifies listeners", async () => {
       source: "cli",
     }), (e) => code(e) === "CONFLICT");
   stop();
-  await engine.startRun({ flowName: "review", intent: "y", source: "cli" });
+  await engine.startRun({ flowName: "review", intent: "y", source: "cli", agentExecutor: "service" });
   assert.deepEqual(seen, ["waiting", "cancelled"]);
   assert.equal((await engine.getRunTimeline(run.runId)).at(-1)?.source, "studio");
   await engine.close();
@@ -227,20 +257,37 @@ Deno.test("cancel ends an active Run once and notifies listeners", async () => {
 Deno.test("flow refuses blank intents, unknown flows, and second Runs of exclusive workflows", async () => {
   const engine = await openEngine({ manifest: reviewManifest({ exclusive: true }) });
   await assert.rejects(
-    async () => await engine.startRun({ flowName: "review", intent: "  ", source: "cli" }),
+    async () =>
+      await engine.startRun({ flowName: "review", intent: "  ", source: "cli", agentExecutor: "service" }),
     (e) => code(e) === "INVALID_REQUEST",
   );
   await assert.rejects(
-    async () => await engine.startRun({ flowName: "nope", intent: "x", source: "cli" }),
+    async () =>
+      await engine.startRun({ flowName: "nope", intent: "x", source: "cli", agentExecutor: "service" }),
     (e) => code(e) === "NOT_FOUND",
   );
-  const first = await engine.startRun({ flowName: "review", intent: "x", source: "cli" });
+  const first = await engine.startRun({
+    flowName: "review",
+    intent: "x",
+    source: "cli",
+    agentExecutor: "service",
+  });
   await assert.rejects(
-    async () => await engine.startRun({ flowName: "review", intent: "y", source: "agent_ide" }),
+    async () =>
+      await engine.startRun({
+        flowName: "review",
+        intent: "y",
+        source: "agent_ide",
+        agentExecutor: "mcp_client",
+      }),
     (e) => code(e) === "CONFLICT",
   );
   await engine.cancelRun(first.runId, "cli");
-  assert.equal((await engine.startRun({ flowName: "review", intent: "y", source: "cli" })).status, "waiting");
+  assert.equal(
+    (await engine.startRun({ flowName: "review", intent: "y", source: "cli", agentExecutor: "service" }))
+      .status,
+    "waiting",
+  );
   await engine.close();
 });
 
@@ -248,15 +295,16 @@ Deno.test("internal sources cannot start workflows with agent steps and create n
   const engine = await openEngine();
   for (const source of ["cli", "studio"] as const) {
     await assert.rejects(
-      async () => await engine.startRun({ flowName: "intent", intent: "x", source }),
+      async () =>
+        await engine.startRun({ flowName: "intent", intent: "x", source, agentExecutor: "service" }),
       (e) => code(e) === "CONFIGURATION_REQUIRED",
     );
-    const intent = (await engine.listWorkflows(source)).find((w) => w.name === "intent")!;
+    const intent = (await engine.listWorkflows("service")).find((w) => w.name === "intent")!;
     assert.equal(intent.ready, false);
     assert.match(intent.reason!, /model/);
-    assert.equal((await engine.listWorkflows(source)).find((w) => w.name === "review")!.ready, true);
+    assert.equal((await engine.listWorkflows("service")).find((w) => w.name === "review")!.ready, true);
   }
-  assert.equal((await engine.listWorkflows("agent_ide")).find((w) => w.name === "intent")!.ready, true);
+  assert.equal((await engine.listWorkflows("mcp_client")).find((w) => w.name === "intent")!.ready, true);
   assert.equal((await engine.listRuns({})).runs.length, 0);
   await engine.close();
 });

@@ -20,10 +20,21 @@ Deno.test("intent cap: 20,000 characters start a Run, 20,001 are refused and sta
   assert.equal(MAX_INTENT_CHARS, 20_000);
   const engine = await openEngine();
   try {
-    const run = await engine.startRun({ flowName: "review", intent: "x".repeat(20_000), source: "cli" });
+    const run = await engine.startRun({
+      flowName: "review",
+      intent: "x".repeat(20_000),
+      source: "cli",
+      agentExecutor: "service",
+    });
     assert.equal(run.status, "waiting");
     await assert.rejects(
-      async () => await engine.startRun({ flowName: "review", intent: "x".repeat(20_001), source: "cli" }),
+      async () =>
+        await engine.startRun({
+          flowName: "review",
+          intent: "x".repeat(20_001),
+          source: "cli",
+          agentExecutor: "service",
+        }),
       refusedAsTooLong,
     );
     assert.equal((await engine.listRuns({})).runs.length, 1, "the refused intent started no Run");
@@ -43,7 +54,12 @@ Deno.test("answer cap: a written answer of 10,000 characters is kept, 10,001 are
   assert.equal(MAX_ANSWER_CHARS, 10_000);
   const engine = await openEngine();
   try {
-    const run = await engine.startRun({ flowName: "review", intent: "cap", source: "cli" });
+    const run = await engine.startRun({
+      flowName: "review",
+      intent: "cap",
+      source: "cli",
+      agentExecutor: "service",
+    });
     const ask = { runId: run.runId, actionId: run.pendingAction!.id, source: "cli" as const };
     const withTitle = (title: string) => [{ ...REVIEW_ANSWER[0], answer: title }, ...REVIEW_ANSWER.slice(1)];
     await assert.rejects(
@@ -65,7 +81,12 @@ Deno.test("answer cap: a written answer of 10,000 characters is kept, 10,001 are
 Deno.test("feedback cap: a revision's feedback of 10,000 characters is kept, 10,001 are refused", async () => {
   const engine = await openEngine();
   try {
-    const run = await engine.startRun({ flowName: "review", intent: "cap", source: "cli" });
+    const run = await engine.startRun({
+      flowName: "review",
+      intent: "cap",
+      source: "cli",
+      agentExecutor: "service",
+    });
     const confirm = await engine.answerAsk({
       runId: run.runId,
       actionId: run.pendingAction!.id,

@@ -23,7 +23,12 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
   const projectDir = await tempProject({ "README.md": "# demo\n", "src/main.ts": "" });
   try {
     const engine = await openEngine({ projectDir });
-    let run = await engine.startRun({ flowName: "intent", intent: "add CSV export", source: "agent_ide" });
+    let run = await engine.startRun({
+      flowName: "intent",
+      intent: "add CSV export",
+      source: "agent_ide",
+      agentExecutor: "mcp_client",
+    });
     assert.equal(run.execution.agentExecutor, "mcp_client");
     assert.equal(run.pendingAgentCall?.agentId, "specifier");
 
@@ -156,7 +161,12 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
 
 Deno.test("agent call hooks refuse stale calls and failures end the Run", async () => {
   const engine = await openEngine();
-  const run = await engine.startRun({ flowName: "intent", intent: "x", source: "agent_ide" });
+  const run = await engine.startRun({
+    flowName: "intent",
+    intent: "x",
+    source: "agent_ide",
+    agentExecutor: "mcp_client",
+  });
   const callId = run.pendingAgentCall!.id;
   // A call the Run never started is unknown; one it started and moved past is a conflict (below).
   await assert.rejects(

@@ -178,7 +178,7 @@ Deno.test("a workflow.json placed directly in workflows/ is reported, not ignore
     const engine = await openEngine({ projectDir: project });
     // Schemas beside the folders (`weft init` writes one where the scaffolded $schema points) are no
     // stray manifests.
-    const listed = (await engine.listWorkflows("cli")).filter((view) => view.source === "project");
+    const listed = (await engine.listWorkflows("service")).filter((view) => view.source === "project");
     assert.equal(listed.length, 1, JSON.stringify(listed));
     const [stray] = listed;
     assert.equal(stray?.available, false);
@@ -202,7 +202,7 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
   });
   try {
     const engine = await openEngine({ projectDir: project });
-    const views = await engine.listWorkflows("cli");
+    const views = await engine.listWorkflows("service");
     const byName = (name: string, source: string) =>
       views.find((v) => v.name === name && v.source === source)!;
     assert.equal(byName("demo", "project").available, true);
@@ -210,8 +210,12 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
     assert.match(byName("empty", "project").reason!, /workflows\/empty\/workflow.json: missing/);
     assert.match(byName("intent", "project").reason!, /belongs to an embedded workflow/);
     assert.equal(byName("intent", "embedded").available, true);
-    assert.equal((await engine.startRun({ flowName: "demo", intent: "x", source: "cli" })).status, "waiting");
-    assert.deepEqual((await engine.stats()).workflows, { available: 3, unavailable: 3 });
+    assert.equal(
+      (await engine.startRun({ flowName: "demo", intent: "x", source: "cli", agentExecutor: "service" }))
+        .status,
+      "waiting",
+    );
+    assert.deepEqual((await engine.stats("mcp_client")).workflows, { available: 3, unavailable: 3 });
     Deno.writeTextFileSync(
       `${project}/workflows/broken/workflow.json`,
       JSON.stringify(reviewManifest({ name: "broken" })),
@@ -222,9 +226,10 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
       JSON.stringify(reviewManifest({ name: "later" })),
     );
     // Edits and new folders are picked up by the next listing or flow, without a restart.
-    assert.equal((await engine.listWorkflows("cli")).find((v) => v.name === "broken")!.available, true);
+    assert.equal((await engine.listWorkflows("service")).find((v) => v.name === "broken")!.available, true);
     assert.equal(
-      (await engine.startRun({ flowName: "later", intent: "x", source: "cli" })).status,
+      (await engine.startRun({ flowName: "later", intent: "x", source: "cli", agentExecutor: "service" }))
+        .status,
       "waiting",
     );
     await engine.close();
@@ -247,7 +252,12 @@ Deno.test("project skill assets are read by id from the Run's version, never fro
   try {
     Deno.writeFileSync(`${project}/workflows/assets/skills/style/logo.bin`, new Uint8Array([0xff, 0xfe, 0]));
     const engine = await openEngine({ projectDir: project });
-    const run = await engine.startRun({ flowName: "assets", intent: "x", source: "agent_ide" });
+    const run = await engine.startRun({
+      flowName: "assets",
+      intent: "x",
+      source: "agent_ide",
+      agentExecutor: "mcp_client",
+    });
     const callId = run.pendingAgentCall!.id;
     const task = (await engine.agentCall(run.runId, callId)).task;
     assert.deepEqual(task.skills[0].assets.map((a) => a.id).sort(), ["style/guide.md", "style/logo.bin"]);
@@ -266,7 +276,13 @@ Deno.test("project skill assets are read by id from the Run's version, never fro
       "be brief",
     );
     await assert.rejects(
-      async () => await engine.startRun({ flowName: "assets", intent: "y", source: "agent_ide" }),
+      async () =>
+        await engine.startRun({
+          flowName: "assets",
+          intent: "y",
+          source: "agent_ide",
+          agentExecutor: "mcp_client",
+        }),
       /skill assets cannot be symbolic links/,
       "a symbolic link is never loaded into a new version",
     );
@@ -281,7 +297,12 @@ Deno.test("project skill assets are read by id from the Run's version, never fro
       "be brief",
     );
     try {
-      await engine.startRun({ flowName: "assets", intent: "z", source: "agent_ide" });
+      await engine.startRun({
+        flowName: "assets",
+        intent: "z",
+        source: "agent_ide",
+        agentExecutor: "mcp_client",
+      });
       assert.fail("a new version loaded through a linked skill folder");
     } catch (error) {
       assert.ok(!String(error).includes("OUTSIDE"), String(error));
@@ -305,7 +326,7 @@ Deno.test("a workflow file with a second hard link is refused, and no loader rea
     Deno.mkdirSync(`${project}/workflows/linked`, { recursive: true });
     Deno.linkSync(`${project}/.env`, `${project}/workflows/linked/workflow.json`);
     const engine = await openEngine({ projectDir: project });
-    const views = await engine.listWorkflows("cli");
+    const views = await engine.listWorkflows("service");
     const reason = (name: string) => views.find((view) => view.name === name)!.reason ?? "";
     assert.match(reason("linked"), /workflows\/linked\/workflow.json has more than one hard link/);
     assert.match(reason("garbled"), /^workflows\/garbled\/workflow.json: not valid JSON/);

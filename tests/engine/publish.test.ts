@@ -23,7 +23,12 @@ async function project(manifest: unknown, files: Record<string, string> = {}): P
 
 /** Drives one Run of `notes` to its commit with `title`; returns its timeline's publication events. */
 async function commitOnce(engine: Engine, title: string, intent = "Release notes"): Promise<RunEventView[]> {
-  let run = await engine.startRun({ flowName: "notes", intent, source: "agent_ide" });
+  let run = await engine.startRun({
+    flowName: "notes",
+    intent,
+    source: "agent_ide",
+    agentExecutor: "mcp_client",
+  });
   const answer = [{ questionId: "title", isSkipped: false, answer: title }];
   run = await engine.answerAsk({
     runId: run.runId,
@@ -113,7 +118,7 @@ Deno.test("publish: a path leaving the project, into .git/.weft/.env*, or throug
       await Deno.symlink(outside, `${dir}/linked`);
       const engine = await openEngine({ projectDir: dir });
       try {
-        const view = (await engine.listWorkflows("agent_ide")).find((w) => w.name === "notes")!;
+        const view = (await engine.listWorkflows("mcp_client")).find((w) => w.name === "notes")!;
         assert.equal(view.available, false, path);
         assert.match(
           view.reason ?? "",
@@ -204,7 +209,7 @@ Deno.test("publish: a template that does not parse is refused at load, naming th
   });
   const engine = await openEngine({ projectDir: dir });
   try {
-    const view = (await engine.listWorkflows("agent_ide")).find((w) => w.name === "notes")!;
+    const view = (await engine.listWorkflows("mcp_client")).find((w) => w.name === "notes")!;
     assert.equal(view.available, false);
     assert.match(
       view.reason ?? "",

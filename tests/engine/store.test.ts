@@ -11,8 +11,13 @@ Deno.test("restart: human waits keep waiting, agent calls become RUN_INTERRUPTED
   try {
     const databasePath = `${dir}/.weft/weft.db`;
     const first = await openEngine({ projectDir: dir, databasePath });
-    assert.equal((await first.stats()).storage.journalMode, "wal");
-    const done = await first.startRun({ flowName: "review", intent: "done", source: "cli" });
+    assert.equal((await first.stats("mcp_client")).storage.journalMode, "wal");
+    const done = await first.startRun({
+      flowName: "review",
+      intent: "done",
+      source: "cli",
+      agentExecutor: "service",
+    });
     const confirm = await first.answerAsk({
       runId: done.runId,
       actionId: done.pendingAction!.id,
@@ -25,9 +30,24 @@ Deno.test("restart: human waits keep waiting, agent calls become RUN_INTERRUPTED
       answer: { isConfirmed: true },
       source: "cli",
     });
-    const human = await first.startRun({ flowName: "review", intent: "human", source: "cli" });
-    const agent = await first.startRun({ flowName: "intent", intent: "agent", source: "agent_ide" });
-    const claimed = await first.startRun({ flowName: "intent", intent: "claimed", source: "agent_ide" });
+    const human = await first.startRun({
+      flowName: "review",
+      intent: "human",
+      source: "cli",
+      agentExecutor: "service",
+    });
+    const agent = await first.startRun({
+      flowName: "intent",
+      intent: "agent",
+      source: "agent_ide",
+      agentExecutor: "mcp_client",
+    });
+    const claimed = await first.startRun({
+      flowName: "intent",
+      intent: "claimed",
+      source: "agent_ide",
+      agentExecutor: "mcp_client",
+    });
     await first.claimAgentCall({
       runId: claimed.runId,
       callId: claimed.pendingAgentCall!.id,
@@ -112,7 +132,14 @@ Deno.test("runs list newest first with filters and cursors", async () => {
   const engine = await openEngine();
   const ids: string[] = [];
   for (let i = 0; i < 5; i++) {
-    ids.push((await engine.startRun({ flowName: "review", intent: `r${i}`, source: "cli" })).runId);
+    ids.push(
+      (await engine.startRun({
+        flowName: "review",
+        intent: `r${i}`,
+        source: "cli",
+        agentExecutor: "service",
+      })).runId,
+    );
   }
   await engine.cancelRun(ids[0], "cli");
   const page = await engine.listRuns({ limit: 3 });

@@ -18,16 +18,31 @@ Deno.test("every timeline event carries its stage and step: answers, cancellatio
   const dir = Deno.makeTempDirSync();
   const databasePath = `${dir}/.weft/weft.db`;
   const first = await openEngine({ projectDir: dir, databasePath });
-  const answered = await first.startRun({ flowName: "review", intent: "answered", source: "cli" });
+  const answered = await first.startRun({
+    flowName: "review",
+    intent: "answered",
+    source: "cli",
+    agentExecutor: "service",
+  });
   await first.answerAsk({
     runId: answered.runId,
     actionId: answered.pendingAction!.id,
     answer: REVIEW_ANSWER,
     source: "cli",
   });
-  const cancelled = await first.startRun({ flowName: "review", intent: "cancelled", source: "cli" });
+  const cancelled = await first.startRun({
+    flowName: "review",
+    intent: "cancelled",
+    source: "cli",
+    agentExecutor: "service",
+  });
   await first.cancelRun(cancelled.runId, "studio");
-  const agent = await first.startRun({ flowName: "intent", intent: "interrupted", source: "agent_ide" });
+  const agent = await first.startRun({
+    flowName: "intent",
+    intent: "interrupted",
+    source: "agent_ide",
+    agentExecutor: "mcp_client",
+  });
   first.close();
 
   const second = await openEngine({ projectDir: dir, databasePath });
@@ -55,9 +70,17 @@ Deno.test("a Run can be cancelled once, even after its workflow's files broke", 
   const manifest = reviewManifest({ name: "local" });
   const dir = await tempProject(workflowFiles(manifest));
   const engine = await openEngine({ projectDir: dir });
-  const run = await engine.startRun({ flowName: "local", intent: "x", source: "cli" });
+  const run = await engine.startRun({
+    flowName: "local",
+    intent: "x",
+    source: "cli",
+    agentExecutor: "service",
+  });
   Deno.writeTextFileSync(`${dir}/workflows/local/workflow.json`, "{ not json");
-  assert.equal((await engine.listWorkflows("cli")).find((view) => view.name === "local")?.available, false);
+  assert.equal(
+    (await engine.listWorkflows("service")).find((view) => view.name === "local")?.available,
+    false,
+  );
   assert.equal((await engine.cancelRun(run.runId, "cli")).status, "cancelled");
   await assert.rejects(async () => await engine.cancelRun(run.runId, "cli"), { code: "CONFLICT" });
   await engine.close();

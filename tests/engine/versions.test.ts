@@ -68,8 +68,18 @@ Deno.test("Runs of an older weft are pinned when the store opens, then no edit r
   const databasePath = `${dir}/.weft/weft.db`;
   try {
     const first = await openEngine({ projectDir: dir, databasePath });
-    const waiting = await first.startRun({ flowName: "review", intent: "older", source: "cli" });
-    const second = await first.startRun({ flowName: "review", intent: "same content", source: "cli" });
+    const waiting = await first.startRun({
+      flowName: "review",
+      intent: "older",
+      source: "cli",
+      agentExecutor: "service",
+    });
+    const second = await first.startRun({
+      flowName: "review",
+      intent: "same content",
+      source: "cli",
+      agentExecutor: "service",
+    });
     assert.equal(second.version, waiting.version);
     first.close();
 
@@ -132,7 +142,12 @@ Deno.test("a definition is kept while a Run names it, and dropped at the next st
       }
     };
     const first = await openEngine({ projectDir: dir, databasePath });
-    const run = await first.startRun({ flowName: "review", intent: "move me", source: "cli" });
+    const run = await first.startRun({
+      flowName: "review",
+      intent: "move me",
+      source: "cli",
+      agentExecutor: "service",
+    });
     first.close();
     const next = await openEngine({
       projectDir: dir,
@@ -171,9 +186,19 @@ Deno.test("identical file content is stored once, however many versions declare 
   try {
     write(FILES, "Review one");
     const engine = await openEngine({ projectDir: dir, databasePath });
-    const first = await engine.startRun({ flowName: "drafts", intent: "one", source: "agent_ide" });
+    const first = await engine.startRun({
+      flowName: "drafts",
+      intent: "one",
+      source: "agent_ide",
+      agentExecutor: "mcp_client",
+    });
     write({ "writer.md": "# Writer, edited" }, "Review two");
-    const second = await engine.startRun({ flowName: "drafts", intent: "two", source: "agent_ide" });
+    const second = await engine.startRun({
+      flowName: "drafts",
+      intent: "two",
+      source: "agent_ide",
+      agentExecutor: "mcp_client",
+    });
     assert.notEqual(second.version, first.version);
     await engine.close();
     const db = Database.open(databasePath);

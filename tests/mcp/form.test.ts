@@ -22,7 +22,12 @@ function refused(pattern: RegExp) {
 Deno.test("form: each question becomes a field; the reply reads back as the questions' answer", async () => {
   const engine = await openEngine();
   try {
-    const run = await engine.startRun({ flowName: "review", intent: "name it", source: "agent_ide" });
+    const run = await engine.startRun({
+      flowName: "review",
+      intent: "name it",
+      source: "agent_ide",
+      agentExecutor: "mcp_client",
+    });
     const form = actionForm(run, run.pendingAction!, IDE);
     assert.match(form.message, /^weft \(review\): Answer 3 questions to continue/);
     const { properties, required } = form.requestedSchema;
@@ -52,7 +57,12 @@ Deno.test("form: each question becomes a field; the reply reads back as the ques
 Deno.test("form: a confirmation shows its context as text and reads Confirm, or Revise with feedback", async () => {
   const engine = await openEngine();
   try {
-    const started = await engine.startRun({ flowName: "review", intent: "name it", source: "cli" });
+    const started = await engine.startRun({
+      flowName: "review",
+      intent: "name it",
+      source: "cli",
+      agentExecutor: "service",
+    });
     const run = await engine.answerAsk({
       runId: started.runId,
       actionId: started.pendingAction!.id,
@@ -78,7 +88,12 @@ Deno.test("form: a confirmation shows its context as text and reads Confirm, or 
 Deno.test("form: on Codex the message names weft and the flow first", async () => {
   const engine = await openEngine();
   try {
-    const run = await engine.startRun({ flowName: "review", intent: "name it", source: "agent_ide" });
+    const run = await engine.startRun({
+      flowName: "review",
+      intent: "name it",
+      source: "agent_ide",
+      agentExecutor: "mcp_client",
+    });
     assert.match(actionForm(run, run.pendingAction!, CODEX).message, /^weft · review — Answer 3 questions/);
   } finally {
     await engine.close();

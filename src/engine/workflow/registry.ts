@@ -5,7 +5,7 @@
  * @module
  */
 import { type ModelBlock, modelBlock, type ModelRoles } from "../model_roles.ts";
-import type { Source, WorkflowView } from "../views.ts";
+import type { AgentExecutor, WorkflowView } from "../views.ts";
 import { type LoadedWorkflow, loadWorkflow, type WorkflowEntry } from "./loader.ts";
 import { projectWorkflowsStamp, readProjectSources, type WorkflowSource } from "./source.ts";
 
@@ -59,8 +59,8 @@ export class WorkflowRegistry {
   }
 
   /** Every workflow, with readiness as seen from `source` given the service's model roles. */
-  views(source: Source, models: ModelRoles): WorkflowView[] {
-    return [...this.#current().values()].map((entry) => toView(entry, source, models))
+  views(executor: AgentExecutor, models: ModelRoles): WorkflowView[] {
+    return [...this.#current().values()].map((entry) => toView(entry, executor, models))
       .sort((a, b) => a.name.localeCompare(b.name) || a.source.localeCompare(b.source));
   }
 
@@ -71,18 +71,18 @@ export class WorkflowRegistry {
 }
 
 /**
- * Why `source` cannot run this workflow now, or undefined: Runs created on the internal endpoints execute
- * agent steps with the service's model, so every role their steps name must be ready.
+ * Why this workflow cannot run now with `executor` executing its agent steps, or undefined: when the
+ * service's model executes them, every role their steps name must be ready.
  */
 export function readinessBlock(
   workflow: LoadedWorkflow,
-  source: Source,
+  executor: AgentExecutor,
   models: ModelRoles,
 ): ModelBlock | undefined {
-  return source === "agent_ide" || !workflow.hasAgentSteps ? undefined : modelBlock(workflow, models);
+  return executor === "mcp_client" || !workflow.hasAgentSteps ? undefined : modelBlock(workflow, models);
 }
 
-function toView(entry: WorkflowEntry, source: Source, models: ModelRoles): WorkflowView {
+function toView(entry: WorkflowEntry, executor: AgentExecutor, models: ModelRoles): WorkflowView {
   if (!entry.ok) {
     return {
       name: entry.name,
@@ -98,7 +98,7 @@ function toView(entry: WorkflowEntry, source: Source, models: ModelRoles): Workf
     };
   }
   const { manifest } = entry.workflow;
-  const blocked = readinessBlock(entry.workflow, source, models);
+  const blocked = readinessBlock(entry.workflow, executor, models);
   return {
     name: manifest.name,
     title: manifest.title,

@@ -67,5 +67,5 @@ const INTERNAL_TOOLS: readonly AnyTool[] = [...WORKFLOW_TOOLS, ...PERSON_TOOLS];
  */
 export function toolsFor(endpoint: Endpoint): readonly ToolDefinition[] {
   if (endpoint.tokenClass === "internal") return INTERNAL_TOOLS;
-  return endpoint.agentTasks ? EXTERNAL_TOOLS : WORKFLOW_TOOLS;
+  return endpoint.agentExecutor === "mcp_client" ? EXTERNAL_TOOLS : WORKFLOW_TOOLS;
 }

@@ -5,12 +5,7 @@
  */
 
 import { z } from "../../lib/zod.ts";
-import {
-  AgentExecutorSchema,
-  executorFor,
-  PublicationDriftViewSchema,
-  SourceSchema,
-} from "../../engine/views.ts";
+import { AgentExecutorSchema, PublicationDriftViewSchema, SourceSchema } from "../../engine/views.ts";
 import { defineTool } from "../tool.ts";
 
 const ServiceView = z.object({
@@ -60,7 +55,8 @@ export const statusTool = defineTool({
   output: z.object({ service: ServiceView }),
   effects: { readOnly: true, destructive: false, idempotent: true },
   async run(_input, { endpoint, service }) {
-    const stats = await service.engine.stats();
+    // Workflows are counted ready as an IDE's agent finds them, whichever endpoint asks.
+    const stats = await service.engine.stats("mcp_client");
     const roles = service.models.list();
     const fallback = roles.find((role) => role.role === "default")!;
     const { instance } = service;
@@ -75,7 +71,7 @@ export const statusTool = defineTool({
         endpoint: {
           path: endpoint.path,
           source: endpoint.source,
-          agentExecutor: executorFor(endpoint.source),
+          agentExecutor: endpoint.agentExecutor,
         },
         storage: stats.storage,
         counts: {

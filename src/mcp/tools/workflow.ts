@@ -32,7 +32,12 @@ export const flowTool = defineTool({
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: false },
   run: async ({ flowName, intent }, { service, endpoint }) => ({
-    run: await service.engine.startRun({ flowName, intent, source: endpoint.source }),
+    run: await service.engine.startRun({
+      flowName,
+      intent,
+      source: endpoint.source,
+      agentExecutor: endpoint.agentExecutor,
+    }),
   }),
 });
 
@@ -46,7 +51,7 @@ export const listWorkflowsTool = defineTool({
   output: z.object({ workflows: z.array(WorkflowViewSchema) }),
   effects: { readOnly: true, destructive: false, idempotent: true },
   run: async (_input, { service, endpoint }) => ({
-    workflows: await service.engine.listWorkflows(endpoint.source),
+    workflows: await service.engine.listWorkflows(endpoint.agentExecutor),
   }),
 });
 
