@@ -22,6 +22,7 @@ import {
   type AgentExecutor,
   type AgentTaskDefinition,
   AgentTaskDefinitionSchema,
+  isActive,
   type RunView,
 } from "../engine/views.ts";
 import { constantTimeEqual, newToken } from "../lib/tokens.ts";
@@ -245,7 +246,8 @@ export class ClaimTable {
     claim.settlement = { kind, fingerprint, run };
     claim.receipts.release();
     claim.receipts = new ReceiptBook(this.receiptBudget);
-    if (run.status === "completed" || run.status === "failed") this.#retainEnded(run.runId);
+    // A settled call's Run is never cancelled (a cancel first refuses the settlement): not active is ended.
+    if (!isActive(run.status)) this.#retainEnded(run.runId);
     return run;
   }
 
@@ -286,7 +288,7 @@ export class ClaimTable {
     if (run.status === "cancelled" || eventTypes.includes("run_retried")) {
       this.#drop(run.runId);
       this.#ended.delete(run.runId);
-    } else if (run.status === "completed" || run.status === "failed") this.#retainEnded(run.runId);
+    } else if (!isActive(run.status)) this.#retainEnded(run.runId);
   }
 
   /** Keeps an ended Run's settled claim for retries, releasing the oldest beyond the bound. */
