@@ -292,8 +292,8 @@ export class Engine {
     return { artifacts: page.artifacts, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 
-  /** Counts for the `status` tool; workflows are counted ready when `readinessFor` executes agent steps. */
-  async stats(readinessFor: AgentExecutor): Promise<EngineStats> {
+  /** Counts for the `status` tool. */
+  async stats(): Promise<EngineStats> {
     const [counts, stored, written] = await this.#storage.read(async (unit) =>
       [
         await unit.runs.countByStatus(),
@@ -301,16 +301,12 @@ export class Engine {
         await unit.publications.list(),
       ] as const
     );
-    const views = this.#registry.views(readinessFor, this.#models);
     return {
       runs: Object.fromEntries(
         RUN_STATUSES.map((status) => [status, counts[status] ?? 0]),
       ) as EngineStats["runs"],
       ...stored,
-      workflows: {
-        available: views.filter((view) => view.available).length,
-        unavailable: views.filter((view) => !view.available).length,
-      },
+      workflows: this.#registry.availability(),
       storage: { kind: this.#storage.kind, journalMode: this.#storage.journalMode },
       publications: { files: written.length, changed: await driftOf(this.#projectFiles, written) },
     };

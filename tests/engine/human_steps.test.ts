@@ -98,8 +98,8 @@ Deno.test("artifacts gain revisions and keep every earlier one", async () => {
   assert.notEqual(first.recordId, current.recordId);
   assert.equal(await engine.getArtifact({ artifactId: current.artifactId }, 3), null);
   assert.equal(await engine.getRecord("rec_missing"), null);
-  assert.deepEqual((await engine.stats("mcp_client")).runs.completed, 2);
-  assert.equal((await engine.stats("mcp_client")).records, 2);
+  assert.deepEqual((await engine.stats()).runs.completed, 2);
+  assert.equal((await engine.stats()).records, 2);
   await engine.close();
 });
 

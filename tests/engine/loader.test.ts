@@ -215,7 +215,7 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
         .status,
       "waiting",
     );
-    assert.deepEqual((await engine.stats("mcp_client")).workflows, { available: 3, unavailable: 3 });
+    assert.deepEqual((await engine.stats()).workflows, { available: 3, unavailable: 3 });
     Deno.writeTextFileSync(
       `${project}/workflows/broken/workflow.json`,
       JSON.stringify(reviewManifest({ name: "broken" })),

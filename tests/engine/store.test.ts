@@ -11,7 +11,7 @@ Deno.test("restart: human waits keep waiting, agent calls become RUN_INTERRUPTED
   try {
     const databasePath = `${dir}/.weft/weft.db`;
     const first = await openEngine({ projectDir: dir, databasePath });
-    assert.equal((await first.stats("mcp_client")).storage.journalMode, "wal");
+    assert.equal((await first.stats()).storage.journalMode, "wal");
     const done = await first.startRun({
       flowName: "review",
       intent: "done",

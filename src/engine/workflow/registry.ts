@@ -58,7 +58,14 @@ export class WorkflowRegistry {
     return entry?.ok ? entry.workflow : undefined;
   }
 
-  /** Every workflow, with readiness as seen from `source` given the service's model roles. */
+  /** How many workflows loaded (`available`) and how many did not. */
+  availability(): { available: number; unavailable: number } {
+    const entries = [...this.#current().values()];
+    const available = entries.filter((entry) => entry.ok).length;
+    return { available, unavailable: entries.length - available };
+  }
+
+  /** Every workflow, with readiness when `executor` executes agent steps, given the service's model roles. */
   views(executor: AgentExecutor, models: ModelRoles): WorkflowView[] {
     return [...this.#current().values()].map((entry) => toView(entry, executor, models))
       .sort((a, b) => a.name.localeCompare(b.name) || a.source.localeCompare(b.source));

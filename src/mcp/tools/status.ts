@@ -55,8 +55,7 @@ export const statusTool = defineTool({
   output: z.object({ service: ServiceView }),
   effects: { readOnly: true, destructive: false, idempotent: true },
   async run(_input, { endpoint, service }) {
-    // Workflows are counted ready as an IDE's agent finds them, whichever endpoint asks.
-    const stats = await service.engine.stats("mcp_client");
+    const stats = await service.engine.stats();
     const roles = service.models.list();
     const fallback = roles.find((role) => role.role === "default")!;
     const { instance } = service;
