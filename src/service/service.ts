@@ -27,6 +27,7 @@ import { configuredPublishFolder, ModelConfig, modelRolesOf } from "../model/con
 import { grantTrust, reviewTrust } from "../model/trust_review.ts";
 import { ModelExecutor } from "../model/executor.ts";
 import { CommandExecutor } from "../commands/executor.ts";
+import { LiveOutput } from "../commands/live_output.ts";
 import { VERSION } from "../version.ts";
 import { EMBEDDED_WORKFLOWS } from "../workflows/embedded.ts";
 import { type ConnectionInfo, loopbackUrl, tokensFrom, writeConnection } from "../weft_dir/connection.ts";
@@ -105,6 +106,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log: (event) => logger.log("model", event),
       work,
     });
+    const commandOutput = new LiveOutput();
     const commands = new CommandExecutor({
       engine,
       projectDir: Deno.realPathSync(paths.projectDir),
@@ -112,6 +114,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       env: (name) => Deno.env.get(name),
       log: (event) => logger.log("commands", event),
       work,
+      output: commandOutput,
     });
     const context: ServiceContext = {
       engine,
@@ -119,6 +122,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       logger,
       claims,
       models,
+      commandOutput,
       projectTrust: {
         review: () => reviewTrust(paths.projectDir),
         grant: (digest) => grantTrust(paths.projectDir, digest),
