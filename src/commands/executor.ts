@@ -14,6 +14,7 @@ import { resolveCommandFolder } from "../engine/command_folder.ts";
 import type { ModelConfig } from "../model/config.ts";
 import type { WorkInProgress } from "../lib/work_in_progress.ts";
 import { decideCommand } from "./command_trust.ts";
+import type { GroupLedger, GroupRecord } from "./group_ledger.ts";
 import { LiveOutput } from "./live_output.ts";
 import { runProcessGroup } from "./process_group.ts";
 
@@ -52,6 +53,8 @@ export interface CommandExecutorOptions {
   tailBytes?: number;
   /** Where the running commands' output is served from as it arrives (one of its own by default). */
   output?: LiveOutput;
+  /** Where each running group is recorded, so that a start after a crash can end it. */
+  ledger?: GroupLedger;
 }
 
 interface Job {
@@ -157,6 +160,7 @@ export class CommandExecutor {
     // Served until the Run has recorded how the command ended, so a reader never finds neither.
     const live = this.#output.begin(runId, commandId, decision.argv, this.#options.tailBytes);
     try {
+      let recorded: Promise<GroupRecord | undefined> | undefined;
       const end = await runProcessGroup({
         argv: decision.argv,
         cwd: folder.path,
@@ -166,8 +170,13 @@ export class CommandExecutor {
         graceMs: this.#options.graceMs ?? 2000,
         output: live,
         onOutput: live.grew,
-        onSpawn: (pid) => this.#pids.set(commandId, pid),
+        onSpawn: (pid) => {
+          this.#pids.set(commandId, pid);
+          recorded = this.#record(runId, pid);
+        },
       });
+      // The whole group has been ended: there is nothing left for a later start to end.
+      await this.#forget(runId, await recorded);
       if (end.kind === "aborted") return;
       if (end.kind === "not_started") {
         await engine.failCommand(runId, commandId, "COMMAND_UNAVAILABLE", end.reason);
@@ -185,6 +194,25 @@ export class CommandExecutor {
       await engine.completeCommand(runId, commandId, end.result);
     } finally {
       this.#output.end(runId, commandId);
+    }
+  }
+
+  /** Records the group; a record that cannot be written is logged, and the command runs all the same. */
+  async #record(runId: string, pid: number): Promise<GroupRecord | undefined> {
+    try {
+      return await this.#options.ledger?.record(pid);
+    } catch (error) {
+      this.#options.log({ event: "command.group_record_failed", runId, ...errorKind(error) });
+      return undefined;
+    }
+  }
+
+  async #forget(runId: string, record: GroupRecord | undefined): Promise<void> {
+    if (!record) return;
+    try {
+      await this.#options.ledger?.forget(record);
+    } catch (error) {
+      this.#options.log({ event: "command.group_record_failed", runId, ...errorKind(error) });
     }
   }
 
