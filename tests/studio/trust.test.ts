@@ -1,13 +1,15 @@
 /**
  * Studio's project trust notice in a real browser: while the project's weft.json names models the person has
  * not trusted, every view shows them as `weft trust` does (role, provider, URL, key variable, model) with a
- * Trust button; trusting makes the notice go and the workflow that needed the model ready to start.
+ * Trust button; trusting makes the notice go and the workflow that needed the model ready to start. A
+ * project whose workflows alone ask to run commands is told so under its own heading.
  */
 
 import assert from "node:assert/strict";
 import { eventually } from "../support/deadline.ts";
 import { withServedProject } from "../support/service.ts";
 import { probeFiles } from "../model/support.ts";
+import { commandFiles } from "../commands/support.ts";
 import { browserSteps, newPerson, openStudio, screenshot, shown, withBrowser } from "./support.ts";
 
 const HOSTILE_URL = "http://127.0.0.1:9/v1";
@@ -69,6 +71,49 @@ Deno.test({
                   assert.deepEqual(Object.keys(record.projects), [await Deno.realPath(served.projectDir)]);
                 },
               );
+            } finally {
+              await person.close();
+            }
+          }),
+      );
+    } finally {
+      await Deno.remove(configHome, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "studio trust: a workflow's command asks for trust under its own heading, and Trust grants it",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    const configHome = await Deno.makeTempDir({ prefix: "weft-user-" });
+    try {
+      await withServedProject(
+        { files: commandFiles("check", { run: ["make", "test"] }), env: { XDG_CONFIG_HOME: configHome } },
+        (served) =>
+          withBrowser(async (browser) => {
+            const person = await newPerson(browser);
+            const step = browserSteps(t);
+            try {
+              const { page } = await openStudio(person, served);
+              const notice = page.getByRole("region", {
+                name: "This project's workflow commands are not trusted",
+              });
+              await step(
+                "the notice names the workflows' commands, not a weft.json the project lacks",
+                async () => {
+                  await shown(notice, "the trust notice");
+                  const row = notice.getByRole("table", { name: "Commands to trust" }).getByRole("row")
+                    .filter({ hasText: "make test" });
+                  await shown(row, "the command step's row");
+                  assert.equal(await notice.getByRole("table", { name: "Models to trust" }).count(), 0);
+                },
+              );
+              await step("Trust grants it and the notice goes", async () => {
+                await notice.getByRole("button", { name: "Trust" }).click();
+                await eventually("the notice to go", async () => (await notice.count()) === 0 || undefined);
+              });
             } finally {
               await person.close();
             }
