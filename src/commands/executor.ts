@@ -4,6 +4,8 @@
  * (`process_group.ts`) and reports the result through one engine operation, from which the state machine
  * decides the outcome. At most {@linkcode DEFAULT_MAX_COMMANDS} commands run at once across Runs; a Run past
  * the bound waits its turn in arrival order. Cancelling the Run, or stopping the service, ends the group.
+ * While it runs, its output is served as it arrives (`live_output.ts`) and its group is recorded
+ * (`group_ledger.ts`), so that a start after a crash can end it.
  *
  * @module
  */
