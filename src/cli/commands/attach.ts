@@ -13,13 +13,14 @@ import { UsageError } from "../args.ts";
 import { defineCommand } from "../command.ts";
 import { EXIT } from "../exit_codes.ts";
 import { CommandFailure } from "../failure.ts";
-import { elapsed, hint, paint, printJson, type Stream } from "../format.ts";
+import { elapsed, hint, outputWidth, paint, printJson, type Stream, truncate } from "../format.ts";
 import { PROMPT_OPTIONS, Prompter, promptsHere } from "../prompt.ts";
 import { describeAction, promptAnswer } from "./action_prompts.ts";
 import { describeReasons, NO_CONTEXT, type RunContext, runContext } from "./run_context.ts";
 import { withClient } from "./client.ts";
 import { readJsonSource } from "./input.ts";
 import { ModelProgress } from "./model_progress.ts";
+import { commandOutputUri, CommandTail } from "./command_tail.ts";
 import { describeRun, exitCodeFor, waitingFor } from "./run_view.ts";
 
 /** How often the live indicator is redrawn (the service is not asked). */
@@ -44,11 +45,18 @@ export interface FollowOptions {
 export async function follow(client: WeftClient, start: RunView, options: FollowOptions): Promise<RunView> {
   const say = (text: string) => options.progress.writeSync(new TextEncoder().encode(text + "\n"));
   const indicator = new Indicator(options.progress);
-  const model = new ModelProgress(options.progress);
+  const output = new CommandTail(options.progress);
+  const model = new ModelProgress(options.progress, output);
   let prompter: Prompter | undefined;
   let answer = options.answer;
+  const runUri = `weft://runs/${start.runId}`;
+  const outputUri = commandOutputUri(start.runId);
   // Subscribe before reading again, so that no change between the two goes unnoticed.
-  const watch = await ResourceWatch.open(client.client, `weft://runs/${start.runId}`);
+  const watch = await ResourceWatch.open(client.client, options.interactive ? [runUri, outputUri] : [runUri]);
+  const printLine = (line: string) => {
+    indicator.clear();
+    say(line);
+  };
   let run = isActive(start.status) ? await getRun(client, start.runId) : start;
   const detach = () => {
     // Ctrl-C leaves the Run as it is: clear the live line, say how to come back, and end without an error.
@@ -62,10 +70,8 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
   try {
     while (isActive(run.status)) {
       if (options.interactive) {
-        await model.update(client, run, (line) => {
-          indicator.clear();
-          say(line);
-        });
+        await model.update(client, run, printLine);
+        if (run.pendingCommand?.phase === "running") await output.update(client, run.runId, printLine);
       }
       const action = run.status === "waiting" ? run.pendingAction : undefined;
       if (action) {
@@ -98,12 +104,18 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
       if (run.status === "waiting" && !options.interactive) break;
       let waited = 0;
       while (true) {
-        if (options.interactive) indicator.show(activity(run));
+        if (options.interactive) indicator.show(activity(run, output));
         const wait = options.interactive ? REDRAW_MS : REREAD_MS;
-        if (await watch.changed(wait) || (waited += wait) >= REREAD_MS) break;
+        const changed = await watch.next(wait);
+        // The Run first: its start line comes before the output, and its end shows the rest of it.
+        if (changed.has(runUri)) break;
+        if (changed.has(outputUri)) await output.update(client, run.runId, printLine);
+        else if ((waited += wait) >= REREAD_MS) break;
       }
       run = await getRun(client, run.runId);
     }
+    // What the Run did on its way to its end (a command's last lines and how it ended, say) comes after it.
+    if (options.interactive && !isActive(run.status)) await model.update(client, run, printLine);
   } finally {
     await watch.close();
     if (options.interactive) Deno.removeSignalListener("SIGINT", detach);
@@ -128,7 +140,8 @@ export const attachCommand = defineCommand({
   description: `Follows a Run until it ends. On a terminal it asks you its questions and confirmations:
 choose an option by number, skip where allowed, type free text, confirm with y or revise with r
 and several lines of feedback (an empty line ends them). While an agent works it shows what it
-waits for and for how long; Ctrl-C detaches and the Run goes on.
+waits for and for how long, and while a command step runs, its output as it arrives; Ctrl-C
+detaches and the Run goes on.
 
 Without a terminal (or with --no-interactive or --json) it never prompts: it stops at the first
 wait, prints what the Run asks and exits 0.`,
@@ -227,12 +240,20 @@ async function answerOrExplain(
   }
 }
 
-function activity(run: RunView): string {
+/** What the live line says the Run is doing, and for how long; a running command says what it runs. */
+function activity(run: RunView, output: CommandTail): { what: string; time: string } {
+  const command = output.current;
+  if (run.pendingCommand?.phase === "running" && command?.commandId === run.pendingCommand.id) {
+    return {
+      what: `${run.cursor.stageName}/${run.cursor.stepName}: running ${command.run.join(" ")}`,
+      time: elapsed(Date.now() - Date.parse(command.startedAt)),
+    };
+  }
   const since = run.pendingAgentCall?.createdAt ?? run.updatedAt;
   const what = run.status === "waiting"
     ? `waiting for ${waitingFor(run)}`
     : `running ${run.cursor.stageName} / ${run.cursor.stepName}`;
-  return `${what} · ${elapsed(Date.now() - Date.parse(since))}`;
+  return { what, time: elapsed(Date.now() - Date.parse(since)) };
 }
 
 /** A one-line live indicator, redrawn in place; drawn only on a terminal. */
@@ -244,10 +265,15 @@ class Indicator {
 
   constructor(readonly stream: Stream) {}
 
-  show(text: string): void {
+  /** Draws `what` and, after it, `time`, which a narrow terminal keeps while it shortens `what`. */
+  show(activity: { what: string; time: string }): void {
     if (!this.stream.isTerminal()) return;
     const frame = Indicator.FRAMES[this.#frame++ % Indicator.FRAMES.length];
-    this.stream.writeSync(this.#encoder.encode(`\r\x1b[2K${paint("cyan", frame, this.stream)} ${text}`));
+    // One row only: a wrapped line would leave its first rows behind when it is redrawn.
+    const room = outputWidth(this.stream) - activity.time.length - 6;
+    const what = room >= 20 ? truncate(activity.what, room) : activity.what;
+    const text = `${paint("cyan", frame, this.stream)} ${what} · ${activity.time}`;
+    this.stream.writeSync(this.#encoder.encode(`\r\x1b[2K${text}`));
     this.#shown = true;
   }
 
