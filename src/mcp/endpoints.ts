@@ -21,6 +21,12 @@ export interface Endpoint {
   agentTasks: boolean;
 }
 
+/**
+ * How long a tool call may wait for a person's answer to a form (`interact`); people step away, and the Run
+ * keeps waiting after this anyway. An IDE's tool timeout must outlast it (`weft config` says so).
+ */
+export const HUMAN_WAIT_MS = 24 * 60 * 60 * 1000;
+
 /** Every endpoint, by path. */
 export const ENDPOINTS: readonly Endpoint[] = [
   { path: "/mcp", source: "agent_ide", tokenClass: "external", presentation: "standard", agentTasks: true },

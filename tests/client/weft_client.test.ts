@@ -1,0 +1,54 @@
+/**
+ * The client every command uses keeps its session across a restart of the service, as the bridge does: what
+ * it watches wakes it (changes may have gone unannounced), its next call joins the new instance and subscribes
+ * again, and a service that stopped for good is offline, never started again behind the person's back.
+ */
+import assert from "node:assert/strict";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { ServiceOfflineError } from "../../src/client/offline.ts";
+import type { RunView } from "../../src/client/views.ts";
+import { openClient, PROTOCOL_VERSION } from "../../src/client/weft_client.ts";
+import { call, closeClient, mcpClient, serve, tempProject } from "../support/service.ts";
+import { WAIT_MS, within } from "../support/deadline.ts";
+import { reviewManifest, workflowFiles } from "../support/workflows.ts";
+
+Deno.test("the client asks for the protocol version the service's SDK speaks newest", () => {
+  assert.equal(PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION);
+});
+
+Deno.test("a command's session outlives a restart: its watch wakes, its calls join the new instance and hear changes again; a stopped service is offline", async () => {
+  const dir = await tempProject(workflowFiles(reviewManifest()));
+  let served = await serve(dir);
+  const client = await openClient(dir);
+  try {
+    const { run } = await client.call<{ run: RunView }>("flow", { flowName: "review", intent: "rejoin" });
+    const watch = await client.watch(`weft://runs/${run.runId}`);
+    assert.equal(await watch.changed(0), false, "nothing changed yet");
+
+    await served.stop();
+    served = await serve(dir);
+    assert.equal(await within("the watch to wake after the restart", watch.changed(WAIT_MS)), true);
+    const { run: again } = await client.call<{ run: RunView }>("get_run", { runId: run.runId });
+    assert.equal(again.status, "waiting", "the call reached the new instance");
+
+    // Subscribed again: a change another client makes is announced.
+    const other = await mcpClient(served, "/internal/mcp");
+    try {
+      await call(other, "cancel_run", { runId: run.runId });
+    } finally {
+      await closeClient(other);
+    }
+    assert.equal(await within("the watch to hear the cancel", watch.changed(WAIT_MS)), true);
+
+    await served.stop();
+    await assert.rejects(
+      within("the call to find the service offline", client.call("get_run", { runId: run.runId })),
+      ServiceOfflineError,
+    );
+    assert.equal(await Deno.stat(`${dir}/.weft/service.lock`).then(() => true, () => false), false);
+  } finally {
+    await client.close();
+    await served.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
