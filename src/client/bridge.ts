@@ -165,7 +165,9 @@ export class Bridge {
   /** Asks the service for the listings the record holds, so a copy that no longer matches is replaced. */
   async #checkListings(): Promise<void> {
     await Promise.all((await this.#answers.listings()).map(async (method) => {
-      const result = await this.#session.request(method, undefined, "check").catch(() => undefined);
+      const result = await this.#session.request(method, undefined, { purpose: "check" }).catch(() =>
+        undefined
+      );
       if (result !== undefined) await this.#compared(this.#answers.settle(method, answerWith(result)));
     }));
   }

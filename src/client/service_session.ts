@@ -139,24 +139,29 @@ export class ServiceSession {
 
   /**
    * Sends a request of the session's own and resolves with its result; an error answer throws
-   * {@linkcode RpcError}. Requests go out in order; their answers are awaited side by side.
+   * {@linkcode RpcError}. Requests go out in order; their answers are awaited side by side, each at most
+   * `options.timeoutMs` when given.
    */
-  async request(method: string, params?: Record<string, unknown>, purpose = "request"): Promise<unknown> {
+  async request(
+    method: string,
+    params?: Record<string, unknown>,
+    options: { purpose?: string; timeoutMs?: number } = {},
+  ): Promise<unknown> {
     const request = { method, ...(params ? { params } : {}) };
-    const { answer } = await this.#serially(() => this.#post(request, purpose, true));
-    return resultOf(await answer, method);
+    const { answer } = await this.#serially(() => this.#post(request, options.purpose ?? "request", true));
+    return resultOf(await within(answer, method, options.timeoutMs), method);
   }
 
   /** Subscribes to `uri`; it is subscribed again after every join. */
   async subscribe(uri: string): Promise<void> {
-    await this.request("resources/subscribe", { uri }, "subscribe");
+    await this.request("resources/subscribe", { uri }, { purpose: "subscribe" });
     this.#subscribed.add(uri);
   }
 
   /** Ends the subscription to `uri`. */
   async unsubscribe(uri: string): Promise<void> {
     this.#subscribed.delete(uri);
-    await this.request("resources/unsubscribe", { uri }, "unsubscribe");
+    await this.request("resources/unsubscribe", { uri }, { purpose: "unsubscribe" });
   }
 
   /** Ends the MCP session on the service (the next message opens a new one) and keeps what is subscribed. */
@@ -395,6 +400,23 @@ export class ServiceSession {
     this.#upstream = undefined;
     await upstream?.terminateSession().catch(() => {});
     await upstream?.close();
+  }
+}
+
+/** `answer`, or a failure once `timeoutMs` passed without it (never, without `timeoutMs`). */
+async function within<T>(answer: Promise<T>, method: string, timeoutMs: number | undefined): Promise<T> {
+  if (timeoutMs === undefined) return await answer;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the service did not answer ${method} within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

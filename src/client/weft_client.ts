@@ -22,6 +22,12 @@ import { ServiceSession, ServiceUnreachable } from "./service_session.ts";
  */
 export const PROTOCOL_VERSION = "2025-11-25";
 
+/**
+ * How long a command waits for a tool's answer, as the SDK's client did: no tool a command calls waits for a
+ * person, so a service that takes longer is wedged, and the command says so instead of hanging.
+ */
+const CALL_TIMEOUT_MS = 60_000;
+
 /** JSON-RPC's "method not found", for a request of the service the client does not serve. */
 const METHOD_NOT_FOUND = -32601;
 
@@ -48,7 +54,11 @@ export class WeftClient {
 
   /** Calls a tool and returns its structured result; a classified error payload is thrown as `WeftError`. */
   async call<T = Record<string, unknown>>(name: string, args: Record<string, unknown> = {}): Promise<T> {
-    const result = await reached(this.session.request("tools/call", { name, arguments: args }, "call"));
+    const call = this.session.request("tools/call", { name, arguments: args }, {
+      purpose: "call",
+      timeoutMs: CALL_TIMEOUT_MS,
+    });
+    const result = await reached(call);
     return unwrapToolResult<T>(result);
   }
 
