@@ -1,45 +1,53 @@
 /**
- * Waiting for a resource to change over its MCP subscription, so a terminal that follows a Run waits on the
- * service's notification instead of asking again and again. `WeftClient.watch` opens one.
+ * Waiting for resources to change over their MCP subscriptions, so a terminal that follows a Run waits on the
+ * service's notifications instead of asking again and again. `WeftClient.watch` opens one.
  *
  * @module
  */
 
-/** A subscription to one resource of an open session, and a way to wait for its next change. */
+/** Subscriptions to some resources of an open session, and a way to wait for their next changes. */
 export class ResourceWatch {
-  #pending = false;
+  readonly #changed = new Set<string>();
   #wake: (() => void) | undefined;
 
-  /** `unsubscribe` ends the subscription when this was its last watch. */
-  constructor(readonly uri: string, private readonly unsubscribe: () => Promise<void>) {}
+  /** `unsubscribe` ends the subscriptions no other watch holds. */
+  constructor(readonly uris: readonly string[], private readonly unsubscribe: () => Promise<void>) {}
 
-  /** Resolves true at the next change (or at once if one came since the last call), false after `ms`. */
-  changed(ms: number): Promise<boolean> {
-    if (this.#pending) {
-      this.#pending = false;
-      return Promise.resolve(true);
-    }
+  /**
+   * Resolves with the URIs that changed since the last call, at once if any did, else at the next change;
+   * with none after `ms`.
+   */
+  next(ms: number): Promise<ReadonlySet<string>> {
+    if (this.#changed.size) return Promise.resolve(this.#take());
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.#wake = undefined;
-        resolve(false);
+        resolve(new Set());
       }, ms);
       this.#wake = () => {
         clearTimeout(timer);
         this.#wake = undefined;
-        resolve(true);
+        resolve(this.#take());
       };
     });
   }
 
-  /** The resource changed (or may have, unannounced): the next wait ends at once. */
-  notify(): void {
-    if (this.#wake) this.#wake();
-    else this.#pending = true;
+  /** Those of `uris` this watch holds changed (or may have, unannounced): the next wait ends at once. */
+  notify(uris: readonly string[]): void {
+    const mine = uris.filter((uri) => this.uris.includes(uri));
+    if (!mine.length) return;
+    for (const uri of mine) this.#changed.add(uri);
+    this.#wake?.();
   }
 
-  /** Ends the subscription; the session itself stays open. */
+  /** Ends the subscriptions; the session itself stays open. */
   async close(): Promise<void> {
     await this.unsubscribe();
+  }
+
+  #take(): Set<string> {
+    const changed = new Set(this.#changed);
+    this.#changed.clear();
+    return changed;
   }
 }

@@ -62,20 +62,31 @@ export class WeftClient {
     return unwrapToolResult<T>(result);
   }
 
+  /** Reads the resource `uri` and parses its JSON text (`null` when it has none). */
+  async read<T>(uri: string): Promise<T> {
+    const result = await reached(this.session.request("resources/read", { uri }, {
+      purpose: "read",
+      timeoutMs: CALL_TIMEOUT_MS,
+    })) as { contents?: { text?: unknown }[] };
+    const text = result.contents?.[0]?.text;
+    return JSON.parse(typeof text === "string" ? text : "null") as T;
+  }
+
   /**
-   * Subscribes to `uri` and returns a way to wait for its next change. A session that had to join the
-   * service again counts as a change, as does a stream that broke for good: the caller reads again and sees
-   * what happened instead of waiting for a notification that cannot come.
+   * Subscribes to each of `uris` and returns a way to wait for their next changes. A session that had to join
+   * the service again counts as a change of each, as does a stream that broke for good: the caller reads
+   * again and sees what happened instead of waiting for a notification that cannot come.
    */
-  async watch(uri: string): Promise<ResourceWatch> {
-    const watch = new ResourceWatch(uri, async () => {
+  async watch(uris: readonly string[]): Promise<ResourceWatch> {
+    const watch = new ResourceWatch(uris, async () => {
       this.#watches.delete(watch);
-      if (![...this.#watches].some((other) => other.uri === uri)) {
+      for (const uri of uris) {
+        if ([...this.#watches].some((other) => other.uris.includes(uri))) continue;
         await this.session.unsubscribe(uri).catch(() => {});
       }
     });
     this.#watches.add(watch);
-    await reached(this.session.subscribe(uri));
+    for (const uri of uris) await reached(this.session.subscribe(uri));
     return watch;
   }
 
@@ -103,7 +114,7 @@ export class WeftClient {
   }
 
   #changed(uris: string[]): void {
-    for (const watch of this.#watches) if (uris.includes(watch.uri)) watch.notify();
+    for (const watch of this.#watches) watch.notify(uris);
   }
 }
 

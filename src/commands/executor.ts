@@ -4,6 +4,8 @@
  * (`process_group.ts`) and reports the result through one engine operation, from which the state machine
  * decides the outcome. At most {@linkcode DEFAULT_MAX_COMMANDS} commands run at once across Runs; a Run past
  * the bound waits its turn in arrival order. Cancelling the Run, or stopping the service, ends the group.
+ * While it runs, its output is served as it arrives (`live_output.ts`) and its group is recorded
+ * (`group_ledger.ts`), so that a start after a crash can end it.
  *
  * @module
  */
@@ -14,6 +16,8 @@ import { resolveCommandFolder } from "../engine/command_folder.ts";
 import type { ModelConfig } from "../model/config.ts";
 import type { WorkInProgress } from "../lib/work_in_progress.ts";
 import { decideCommand } from "./command_trust.ts";
+import type { GroupLedger, GroupRecord } from "./group_ledger.ts";
+import { LiveOutput } from "./live_output.ts";
 import { runProcessGroup } from "./process_group.ts";
 
 /** How many commands run at once across all Runs, unless told otherwise. */
@@ -49,6 +53,10 @@ export interface CommandExecutorOptions {
   /** Between `SIGTERM` and `SIGKILL` of a group being ended; default 2 s. */
   graceMs?: number;
   tailBytes?: number;
+  /** Where the running commands' output is served from as it arrives (one of its own by default). */
+  output?: LiveOutput;
+  /** Where each running group is recorded, so that a start after a crash can end it. */
+  ledger?: GroupLedger;
 }
 
 interface Job {
@@ -64,11 +72,13 @@ export class CommandExecutor {
   readonly #queue: Job[] = [];
   readonly #running = new Map<string, { job: Job; done: Promise<void> }>();
   readonly #pids = new Map<string, number>();
+  readonly #output: LiveOutput;
   #stopped = false;
   #unsubscribe: () => void;
 
   constructor(options: CommandExecutorOptions) {
     this.#options = options;
+    this.#output = options.output ?? new LiveOutput();
     this.#unsubscribe = options.engine.onRunChanged((run) => this.#observe(run));
   }
 
@@ -149,31 +159,63 @@ export class CommandExecutor {
     }
     if (controller.signal.aborted) return;
     await engine.startCommand(runId, commandId, decision.argv, spec.cwd ?? ".");
-    const end = await runProcessGroup({
-      argv: decision.argv,
-      cwd: folder.path,
-      env: this.#environment(spec.env),
-      timeoutMs: spec.timeoutSeconds * 1000,
-      signal: controller.signal,
-      graceMs: this.#options.graceMs ?? 2000,
-      tailBytes: this.#options.tailBytes,
-      onSpawn: (pid) => this.#pids.set(commandId, pid),
-    });
-    if (end.kind === "aborted") return;
-    if (end.kind === "not_started") {
-      await engine.failCommand(runId, commandId, "COMMAND_UNAVAILABLE", end.reason);
-      return;
+    // Served until the Run has recorded how the command ended, so a reader never finds neither.
+    const live = this.#output.begin(runId, commandId, decision.argv, this.#options.tailBytes);
+    try {
+      let recorded: Promise<GroupRecord | undefined> | undefined;
+      const end = await runProcessGroup({
+        argv: decision.argv,
+        cwd: folder.path,
+        env: this.#environment(spec.env),
+        timeoutMs: spec.timeoutSeconds * 1000,
+        signal: controller.signal,
+        graceMs: this.#options.graceMs ?? 2000,
+        output: live,
+        onOutput: live.grew,
+        onSpawn: (pid) => {
+          this.#pids.set(commandId, pid);
+          recorded = this.#record(runId, pid);
+        },
+      });
+      // The whole group has been ended: there is nothing left for a later start to end.
+      await this.#forget(runId, await recorded);
+      if (end.kind === "aborted") return;
+      if (end.kind === "not_started") {
+        await engine.failCommand(runId, commandId, "COMMAND_UNAVAILABLE", end.reason);
+        return;
+      }
+      this.#options.log({
+        event: "command.ended",
+        runId,
+        commandId,
+        exitCode: end.result.exitCode,
+        signal: end.result.signal,
+        timedOut: end.result.timedOut,
+        ms: end.result.durationMs,
+      });
+      await engine.completeCommand(runId, commandId, end.result);
+    } finally {
+      this.#output.end(runId, commandId);
     }
-    this.#options.log({
-      event: "command.ended",
-      runId,
-      commandId,
-      exitCode: end.result.exitCode,
-      signal: end.result.signal,
-      timedOut: end.result.timedOut,
-      ms: end.result.durationMs,
-    });
-    await engine.completeCommand(runId, commandId, end.result);
+  }
+
+  /** Records the group; a record that cannot be written is logged, and the command runs all the same. */
+  async #record(runId: string, pid: number): Promise<GroupRecord | undefined> {
+    try {
+      return await this.#options.ledger?.record(pid);
+    } catch (error) {
+      this.#options.log({ event: "command.group_record_failed", runId, ...errorKind(error) });
+      return undefined;
+    }
+  }
+
+  async #forget(runId: string, record: GroupRecord | undefined): Promise<void> {
+    if (!record) return;
+    try {
+      await this.#options.ledger?.forget(record);
+    } catch (error) {
+      this.#options.log({ event: "command.group_record_failed", runId, ...errorKind(error) });
+    }
   }
 
   #environment(names: readonly string[]): Record<string, string> {

@@ -2,7 +2,8 @@
  * One command run as its own process group: spawned detached (a new session, so its own group), no shell,
  * no standard input, only the environment given. Its timeout, an abort (cancel, service stop) and its own
  * end all end the whole group: `SIGTERM`, then `SIGKILL` after a grace period, so a test runner's children
- * do not outlive it.
+ * do not outlive it. Its output goes into bounded tails as it arrives; once the group is ended, our end of
+ * each pipe is closed, so a process that left the group cannot hold a reader of the service.
  *
  * @module
  */
@@ -23,6 +24,13 @@ export interface GroupOptions {
   graceMs: number;
   /** Told the group's id (its leader's pid) once it runs. */
   onSpawn?: (pid: number) => void;
+  /**
+   * Where each stream's output goes as it arrives (a live view reads them while the command runs); by
+   * default tails of `tailBytes` of the group's own.
+   */
+  output?: { stdout: OutputTail; stderr: OutputTail };
+  /** Told after each chunk of output is taken. */
+  onOutput?: () => void;
 }
 
 /** How a run ended: with a result, without a program to start, or aborted. */
@@ -51,9 +59,13 @@ export async function runProcessGroup(options: GroupOptions): Promise<GroupEnd> 
     return { kind: "not_started", reason: spawnFailure(program, error) };
   }
   options.onSpawn?.(child.pid);
-  const stdout = new OutputTail(options.tailBytes);
-  const stderr = new OutputTail(options.tailBytes);
-  const reading = [drain(child.stdout, stdout), drain(child.stderr, stderr)];
+  const { stdout, stderr } = options.output ??
+    { stdout: new OutputTail(options.tailBytes), stderr: new OutputTail(options.tailBytes) };
+  const onOutput = options.onOutput ?? (() => {});
+  const readers = [
+    new PipeReader(child.stdout, stdout, onOutput),
+    new PipeReader(child.stderr, stderr, onOutput),
+  ];
   let timedOut = false;
   let ending: Promise<void> | undefined;
   const end = () => ending ??= endGroup(child.pid, child.status, options.graceMs);
@@ -74,7 +86,7 @@ export async function runProcessGroup(options: GroupOptions): Promise<GroupEnd> 
     signalGroup(child.pid, "SIGKILL");
     await ending;
     // A process that left the group may still hold a pipe: the streams get the grace period, no more.
-    await within(Promise.all(reading), options.graceMs);
+    await within(Promise.all(readers.map((reader) => reader.done)), options.graceMs);
     if (options.signal.aborted && !timedOut) return { kind: "aborted" };
     return {
       kind: "result",
@@ -90,7 +102,8 @@ export async function runProcessGroup(options: GroupOptions): Promise<GroupEnd> 
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener("abort", onAbort);
-    for (const stream of [child.stdout, child.stderr]) stream.cancel().catch(() => {});
+    // Closes our end of each pipe: a process that left the group and still writes gets EPIPE, not a reader.
+    await Promise.all(readers.map((reader) => reader.cancel()));
   }
 }
 
@@ -110,11 +123,37 @@ function signalGroup(pid: number, signal: Deno.Signal): void {
   }
 }
 
-async function drain(stream: ReadableStream<Uint8Array>, tail: OutputTail): Promise<void> {
-  try {
-    for await (const chunk of stream) tail.push(chunk);
-  } catch {
-    // Cancelled after the grace period: what arrived is kept.
+/**
+ * Reads one pipe into a tail through a reader of its own, which can be cancelled while a read waits (a
+ * locked stream's own `cancel()` rejects, so the pipe would stay open for as long as anyone writes to it).
+ */
+class PipeReader {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  /** Resolves once the pipe has ended or been cancelled. */
+  readonly done: Promise<void>;
+
+  constructor(stream: ReadableStream<Uint8Array>, tail: OutputTail, onChunk: () => void) {
+    this.#reader = stream.getReader();
+    this.done = this.#pump(tail, onChunk);
+  }
+
+  async #pump(tail: OutputTail, onChunk: () => void): Promise<void> {
+    try {
+      while (true) {
+        const { done, value } = await this.#reader.read();
+        if (done) return;
+        tail.push(value);
+        onChunk();
+      }
+    } catch {
+      // The pipe failed: what arrived is kept.
+    }
+  }
+
+  /** Ends the read in progress and closes the pipe; what arrived is kept. */
+  async cancel(): Promise<void> {
+    await this.#reader.cancel().catch(() => {});
+    await this.done;
   }
 }
 

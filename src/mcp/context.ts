@@ -8,6 +8,7 @@ import type { Engine } from "../engine/engine.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { ClaimTable } from "../agent_calls/claim_table.ts";
 import type { ModelRoles } from "../engine/model_roles.ts";
+import type { CommandOutputSource } from "../engine/command_output.ts";
 import type { ProjectTrustPort } from "./tools/trust.ts";
 
 /** Facts about the running instance that `status` reports. */
@@ -27,6 +28,8 @@ export interface ServiceContext {
   claims: ClaimTable;
   /** The service's model roles as `weft.json` and the user-level file say now. */
   models: ModelRoles;
+  /** The output of the commands running now, as it arrives (the command runner's memory). */
+  commandOutput: CommandOutputSource;
   /** The person's trust of the project's content, for `trust_project`. */
   projectTrust: ProjectTrustPort;
   /** How many MCP sessions are open right now, and the cap. */

@@ -40,10 +40,11 @@ export function createSessionServer(
   const subscriptions = new Subscriptions(
     service.engine,
     (notification) => server.notification(notification),
+    service.commandOutput,
   );
   // The transport's close (DELETE, idle expiry, shutdown) reaches the server; the subscriptions end with it.
   server.onclose = () => subscriptions.close();
-  serveResources(server, service.engine, subscriptions);
+  serveResources(server, service.engine, service.commandOutput, subscriptions);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
   // Built at the endpoint's first tools/list (then cached), so an initialize never waits for it.

@@ -27,6 +27,8 @@ import { configuredPublishFolder, ModelConfig, modelRolesOf } from "../model/con
 import { grantTrust, reviewTrust } from "../model/trust_review.ts";
 import { ModelExecutor } from "../model/executor.ts";
 import { CommandExecutor } from "../commands/executor.ts";
+import { endLeftoverGroups, GroupLedger, type GroupRecord } from "../commands/group_ledger.ts";
+import { LiveOutput } from "../commands/live_output.ts";
 import { VERSION } from "../version.ts";
 import { EMBEDDED_WORKFLOWS } from "../workflows/embedded.ts";
 import { type ConnectionInfo, loopbackUrl, tokensFrom, writeConnection } from "../weft_dir/connection.ts";
@@ -105,6 +107,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log: (event) => logger.log("model", event),
       work,
     });
+    // What a killed instance's commands left running is listed before any command of this one is recorded,
+    // and ended meanwhile: the grace its groups get between SIGTERM and SIGKILL does not delay the start.
+    const ledger = new GroupLedger(paths.commandGroups);
+    const leftovers = endLeftovers(ledger, await ledger.records(), logger);
+    const commandOutput = new LiveOutput();
     const commands = new CommandExecutor({
       engine,
       projectDir: Deno.realPathSync(paths.projectDir),
@@ -112,6 +119,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       env: (name) => Deno.env.get(name),
       log: (event) => logger.log("commands", event),
       work,
+      output: commandOutput,
+      ledger,
     });
     const context: ServiceContext = {
       engine,
@@ -119,6 +128,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       logger,
       claims,
       models,
+      commandOutput,
       projectTrust: {
         review: () => reviewTrust(paths.projectDir),
         grant: (digest) => grantTrust(paths.projectDir, digest),
@@ -199,6 +209,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             await executor.stop();
             // Commands' process groups are ended; their Runs are interrupted on the next start.
             await commands.stop();
+            await leftovers;
             // Open SSE streams would keep the server's shutdown waiting forever: close the sessions first.
             await sessions.closeAll();
             await running.shutdown();
@@ -221,6 +232,23 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw error;
   }
 }
+
+/**
+ * Ends the command groups a killed instance left running (see `group_ledger.ts`); resolves once they are
+ * ended, logging what it did.
+ */
+async function endLeftovers(ledger: GroupLedger, records: GroupRecord[], logger: Logger): Promise<void> {
+  if (!records.length) return;
+  try {
+    const ended = await endLeftoverGroups(ledger, records, LEFTOVER_GRACE_MS);
+    logger.log("service.leftover_commands_ended", { groups: ended.length, records: records.length });
+  } catch (error) {
+    logger.log("service.leftover_commands_failed", errorKind(error));
+  }
+}
+
+/** Between `SIGTERM` and `SIGKILL` of a killed instance's command group, as for a command of this one. */
+const LEFTOVER_GRACE_MS = 2000;
 
 /** The idle exit in milliseconds (0: never); an unusable configured one is logged and the default used. */
 function idleExitOf(idleExit: ServiceOptions["idleExit"], logger: Logger): number {

@@ -20,6 +20,8 @@ export interface WeftPaths {
   ideAnswers: string;
   /** Keeps the whole folder out of git: it holds tokens and answers. */
   gitignore: string;
+  /** The process groups of the commands running now, so a start after a crash can end them. */
+  commandGroups: string;
 }
 
 /** Resolves the state layout for a project directory (which need not exist yet). */
@@ -36,6 +38,7 @@ export function weftPaths(projectDir: string): WeftPaths {
     studioSessions: join(weftDir, "studio.json"),
     ideAnswers: join(weftDir, "ide_answers.json"),
     gitignore: join(weftDir, ".gitignore"),
+    commandGroups: join(weftDir, "commands"),
   };
 }
 

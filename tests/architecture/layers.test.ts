@@ -54,6 +54,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 const CLIENT_READS = [
   "engine/views.ts",
   "engine/answers.ts",
+  "engine/command_step.ts",
+  "engine/command_output.ts",
   "engine/paging.ts",
   "mcp/endpoints.ts",
   "mcp/sdk.ts",

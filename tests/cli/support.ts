@@ -52,10 +52,12 @@ export class Terminal {
   #reading: Promise<void>;
   #waiters: (() => void)[] = [];
 
-  constructor(args: string[], options: { cwd: string; env?: Record<string, string> }) {
+  /** `stdoutPiped`: weft's stdout goes through a pipe (`| cat`), as when its output is kept in a file. */
+  constructor(args: string[], options: { cwd: string; env?: Record<string, string>; stdoutPiped?: boolean }) {
+    const weft = [Deno.execPath(), "run", "-A", MAIN, ...args].map(quote).join(" ");
     // `exec`: whatever shell `script` starts ($SHELL, else dash) must not stay between the terminal and
     // weft, or Ctrl-C also kills that shell and `script` reports 130 whatever weft did.
-    const command = "exec " + [Deno.execPath(), "run", "-A", MAIN, ...args].map(quote).join(" ");
+    const command = options.stdoutPiped ? `${weft} | cat` : `exec ${weft}`;
     const child = new Deno.Command("script", {
       args: ["-qfec", command, "/dev/null"],
       cwd: options.cwd,

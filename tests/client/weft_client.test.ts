@@ -22,12 +22,16 @@ Deno.test("a command's session outlives a restart: its watch wakes, its calls jo
   const client = await openClient(dir);
   try {
     const { run } = await client.call<{ run: RunView }>("flow", { flowName: "review", intent: "rejoin" });
-    const watch = await client.watch(`weft://runs/${run.runId}`);
-    assert.equal(await watch.changed(0), false, "nothing changed yet");
+    const uri = `weft://runs/${run.runId}`;
+    const watch = await client.watch([uri]);
+    assert.deepEqual(await watch.next(0), new Set(), "nothing changed yet");
 
     await served.stop();
     served = await serve(dir);
-    assert.equal(await within("the watch to wake after the restart", watch.changed(WAIT_MS)), true);
+    assert.deepEqual(
+      await within("the watch to wake after the restart", watch.next(WAIT_MS)),
+      new Set([uri]),
+    );
     const { run: again } = await client.call<{ run: RunView }>("get_run", { runId: run.runId });
     assert.equal(again.status, "waiting", "the call reached the new instance");
 
@@ -38,7 +42,7 @@ Deno.test("a command's session outlives a restart: its watch wakes, its calls jo
     } finally {
       await closeClient(other);
     }
-    assert.equal(await within("the watch to hear the cancel", watch.changed(WAIT_MS)), true);
+    assert.deepEqual(await within("the watch to hear the cancel", watch.next(WAIT_MS)), new Set([uri]));
 
     await served.stop();
     await assert.rejects(

@@ -1,8 +1,8 @@
 /**
  * A command from the project's files runs only once the person trusts exactly it: until then the Run waits
  * on it (`untrusted`, with what to do) and nothing runs; `weft trust` then `retry` runs it; an edit to the
- * command asks again. A kill -9 of the service during a command leaves the Run `RUN_INTERRUPTED`, and
- * `retry` runs the command again to the end.
+ * command asks again. A kill -9 of the service during a command leaves the Run `RUN_INTERRUPTED`, the next
+ * start ends the command's process group, and `retry` runs the command again to the end.
  */
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
@@ -114,25 +114,35 @@ Deno.test("a timeout ends the command with outcome timed_out", async () => {
   });
 });
 
-Deno.test("a kill -9 of the service during a command leaves RUN_INTERRUPTED; retry runs the command to the end", async () => {
-  const script = "if [ -f first ]; then echo second; exit 0; fi; echo $$ > first; sleep 1000";
+Deno.test("a kill -9 of the service during a command leaves RUN_INTERRUPTED; the next start ends the command's group; retry runs the command to the end", async () => {
+  const script = "if [ -f first ]; then echo second; exit 0; fi; sleep 1000 & echo $$ $! > first; wait";
   const dir = await tempProject(commandFiles("resume", { run: ["sh", "-c", script] }));
   const configHome = await Deno.makeTempDir({ prefix: "weft-user-" });
   const env = { XDG_CONFIG_HOME: configHome, NO_COLOR: "1" };
-  let orphan = 0;
+  let pids: number[] = [];
   let served: ServedProject | undefined;
   try {
     assert.equal((await runWeft(["trust", "--yes"], { cwd: dir, env })).code, 0);
     served = await serve(dir, { env });
     let client = await mcpClient(served, "/internal/mcp");
     const run = await startRun(client, "resume");
-    orphan = await eventually("the command to start", async () => {
+    pids = await eventually("the command to start", async () => {
       const text = await Deno.readTextFile(`${dir}/first`).catch(() => "");
-      return text.trim() ? Number(text) : undefined;
+      return text.trim() ? text.trim().split(" ").map(Number) : undefined;
+    });
+    // Recorded once it runs: a kill right after the spawn, before the record is written, is not covered.
+    await eventually("the command's group to be recorded", async () => {
+      const names = await Array.fromAsync(Deno.readDir(`${dir}/.weft/commands`)).catch(() => []);
+      return names.some((entry) => entry.name.startsWith(`${pids[0]}-`)) || undefined;
     });
     await closeClient(client).catch(() => {});
     await served.kill();
+    assert.ok(pids.every(alive), "a killed service cannot end its command's group by itself");
     served = await serve(dir, { env });
+    await eventually(
+      "the next start to end the killed service's command group",
+      () => !pids.some(alive) || undefined,
+    );
     client = await mcpClient(served, "/internal/mcp");
     try {
       const interrupted = (await call<{ run: RunView }>(client, "get_run", { runId: run.runId })).run;
@@ -141,12 +151,16 @@ Deno.test("a kill -9 of the service during a command leaves RUN_INTERRUPTED; ret
       await call(client, "retry_run", { runId: run.runId });
       assert.equal((await ended(client, run.runId)).status, "completed");
       assert.equal((await commandEnd(client, run.runId)).outcome, "passed");
+      await eventually(
+        "no record to outlive its group",
+        async () => (await Array.fromAsync(Deno.readDir(`${dir}/.weft/commands`))).length === 0 || undefined,
+      );
     } finally {
       await closeClient(client);
     }
   } finally {
-    // A killed service cannot end its command's group; the test does, so nothing outlives it.
-    if (orphan && alive(orphan)) Deno.kill(-orphan, "SIGKILL");
+    // Should the test fail before the restart ended them, nothing outlives it.
+    for (const pid of pids.filter(alive)) Deno.kill(pid, "SIGKILL");
     await served?.stop();
     await Deno.remove(dir, { recursive: true });
     await Deno.remove(configHome, { recursive: true });

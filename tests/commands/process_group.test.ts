@@ -130,3 +130,25 @@ Deno.test("a missing program is classified, naming the program and no path", asy
     reason: 'the program "weft-no-such-program" was not found on the service\'s PATH',
   });
 });
+
+Deno.test("a process that left the group and keeps writing loses its reader: the pipe is closed, it gets EPIPE", async () => {
+  const dir = await Deno.makeTempDir();
+  let leftover = 0;
+  try {
+    // `setsid` takes the writer out of the group, so ending the group leaves it running with the pipe open.
+    const script = `setsid sh -c 'echo $$ > ${dir}/leftover; while :; do echo tick; sleep 0.05; done' & ` +
+      `while [ ! -s ${dir}/leftover ]; do sleep 0.01; done`;
+    const result = resultOf(await run(script, { graceMs: 100 }));
+    assert.equal(result.exitCode, 0);
+    leftover = Number(await Deno.readTextFile(`${dir}/leftover`));
+    assert.ok(leftover > 0);
+    // Its next write finds no reader and SIGPIPE ends it; a reader left behind would keep it writing.
+    await eventually(
+      "the writer left outside the group to die of its closed pipe",
+      () => !alive(leftover) || undefined,
+    );
+  } finally {
+    if (leftover && alive(leftover)) Deno.kill(leftover, "SIGKILL");
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -40,6 +40,14 @@ export function commandFiles(name: string, step: Record<string, unknown>): Recor
   return { [`workflows/${name}/workflow.json`]: JSON.stringify(commandWorkflow(name, step), null, 2) };
 }
 
+/**
+ * A command whose output arrives in steps a test controls, so that what it shows before the end is shown
+ * before the end by construction, not by timing: it prints a line on each stream once the file `start` exists
+ * in its folder, then waits for `go` before it prints its last line.
+ */
+export const STEPWISE = "while [ ! -f start ]; do sleep 0.02; done; echo first; echo warning >&2; " +
+  "while [ ! -f go ]; do sleep 0.02; done; echo second";
+
 /** Starts a Run of `flowName` through `client`. */
 export async function startRun(client: Client, flowName: string): Promise<RunView> {
   return (await call<{ run: RunView }>(client, "flow", { flowName, intent: "check the project" })).run;

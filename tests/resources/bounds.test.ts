@@ -128,6 +128,8 @@ Deno.test("malformed and unknown resource URIs are JSON-RPC errors that say what
       ["weft://runs/r?timeline=yes", -32602, /timeline=true/],
       [`weft://runs/${"x".repeat(5000)}`, -32602, /longer than 1024/],
       ["weft://runs/run_missing", -32002, /no Run with id "run_missing"/],
+      ["weft://runs/run_missing/command", -32002, /no Run with id "run_missing"/],
+      ["weft://runs/r/command?timeline=true", -32602, /names no weft resource/],
       ["weft://artifacts/review/collect", -32002, /has committed no Artifact yet/],
     ];
     for (const [uri, code, message] of cases) {
@@ -140,12 +142,17 @@ Deno.test("malformed and unknown resource URIs are JSON-RPC errors that say what
     }
     await assert.rejects(agent.subscribeResource({ uri: "weft://runs/run_missing" }), /no Run with id/);
     await assert.rejects(
+      agent.subscribeResource({ uri: "weft://runs/run_missing/command" }),
+      /no Run with id/,
+    );
+    await assert.rejects(
       agent.request({ method: "resources/read", params: { uri: 42 } } as never, {} as never),
       (error: { code: number }) => error.code === -32602,
     );
     const { resourceTemplates } = await agent.listResourceTemplates();
     assert.deepEqual(resourceTemplates.map((template) => template.uriTemplate), [
       "weft://runs/{runId}{?timeline}",
+      "weft://runs/{runId}/command",
       "weft://artifacts/{flowName}/{stageName}",
     ]);
   } finally {

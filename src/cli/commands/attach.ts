@@ -24,7 +24,8 @@ export const attachCommand = defineCommand({
   description: `Follows a Run until it ends. On a terminal it asks you its questions and confirmations:
 choose an option by number, skip where allowed, type free text, confirm with y or revise with r
 and several lines of feedback (an empty line ends them). While an agent works it shows what it
-waits for and for how long; Ctrl-C detaches and the Run goes on.
+waits for and for how long, and while a command step runs, its output as it arrives; Ctrl-C
+detaches and the Run goes on.
 
 Without a terminal (or with --no-interactive or --json) it never prompts: it stops at the first
 wait, prints what the Run asks and exits 0.`,

@@ -1,7 +1,8 @@
 /**
  * Following a Run at the terminal (`weft attach`, and `flow` and `retry` after they start one): it subscribes
- * to the Run and reads it again when the service says it changed, asks the person what the Run asks of them,
- * shows a live indicator while an agent works, and at the end reports where the Run stands.
+ * to the Run (and, on a terminal, to its running command's output) and reads it again when the service says it
+ * changed, asks the person what the Run asks of them, shows a live indicator while an agent or a command
+ * works, and at the end reports where the Run stands.
  *
  * @module
  */
@@ -11,9 +12,10 @@ import { isActive, type RunView } from "../../client/views.ts";
 import { WeftError } from "../../errors.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
 import { CommandFailure } from "../command_line/failure.ts";
-import { elapsed, hint, paint, printJson, type Stream } from "../terminal/format.ts";
+import { elapsed, hint, outputWidth, paint, printJson, type Stream, truncate } from "../terminal/format.ts";
 import { Prompter } from "../terminal/prompt.ts";
 import { describeAction, promptAnswer } from "./action_prompts.ts";
+import { commandOutputUri, CommandTail } from "./command_tail.ts";
 import { describeReasons, NO_CONTEXT, type RunContext, runContext } from "./run_context.ts";
 import { ModelProgress } from "./model_progress.ts";
 import { describeRun, waitingFor } from "./run_view.ts";
@@ -40,11 +42,18 @@ export interface FollowOptions {
 export async function follow(client: WeftClient, start: RunView, options: FollowOptions): Promise<RunView> {
   const say = (text: string) => options.progress.writeSync(new TextEncoder().encode(text + "\n"));
   const indicator = new Indicator(options.progress);
-  const model = new ModelProgress(options.progress);
+  const output = new CommandTail(options.progress);
+  const model = new ModelProgress(options.progress, output);
   let prompter: Prompter | undefined;
   let answer = options.answer;
+  const runUri = `weft://runs/${start.runId}`;
+  const outputUri = commandOutputUri(start.runId);
   // Subscribe before reading again, so that no change between the two goes unnoticed.
-  const watch = await client.watch(`weft://runs/${start.runId}`);
+  const watch = await client.watch(options.interactive ? [runUri, outputUri] : [runUri]);
+  const printLine = (line: string) => {
+    indicator.clear();
+    say(line);
+  };
   let run = isActive(start.status) ? await getRun(client, start.runId) : start;
   const detach = () => {
     // Ctrl-C leaves the Run as it is: clear the live line, say how to come back, and end without an error.
@@ -58,10 +67,8 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
   try {
     while (isActive(run.status)) {
       if (options.interactive) {
-        await model.update(client, run, (line) => {
-          indicator.clear();
-          say(line);
-        });
+        await model.update(client, run, printLine);
+        if (run.pendingCommand?.phase === "running") await output.update(client, run.runId, printLine);
       }
       const action = run.status === "waiting" ? run.pendingAction : undefined;
       if (action) {
@@ -94,12 +101,18 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
       if (run.status === "waiting" && !options.interactive) break;
       let waited = 0;
       while (true) {
-        if (options.interactive) indicator.show(activity(run));
+        if (options.interactive) indicator.show(activity(run, output));
         const wait = options.interactive ? REDRAW_MS : REREAD_MS;
-        if (await watch.changed(wait) || (waited += wait) >= REREAD_MS) break;
+        const changed = await watch.next(wait);
+        // The Run first: its start line comes before the output, and its end shows the rest of it.
+        if (changed.has(runUri)) break;
+        if (changed.has(outputUri)) await output.update(client, run.runId, printLine);
+        else if ((waited += wait) >= REREAD_MS) break;
       }
       run = await getRun(client, run.runId);
     }
+    // What the Run did on its way to its end (a command's last lines and how it ended, say) comes after it.
+    if (options.interactive && !isActive(run.status)) await model.update(client, run, printLine);
   } finally {
     await watch.close();
     if (options.interactive) Deno.removeSignalListener("SIGINT", detach);
@@ -165,12 +178,20 @@ async function answerOrExplain(
   }
 }
 
-function activity(run: RunView): string {
+/** What the live line says the Run is doing, and for how long; a running command says what it runs. */
+function activity(run: RunView, output: CommandTail): { what: string; time: string } {
+  const command = output.current;
+  if (run.pendingCommand?.phase === "running" && command?.commandId === run.pendingCommand.id) {
+    return {
+      what: `${run.cursor.stageName}/${run.cursor.stepName}: running ${command.run.join(" ")}`,
+      time: elapsed(Date.now() - Date.parse(command.startedAt)),
+    };
+  }
   const since = run.pendingAgentCall?.createdAt ?? run.updatedAt;
   const what = run.status === "waiting"
     ? `waiting for ${waitingFor(run)}`
     : `running ${run.cursor.stageName} / ${run.cursor.stepName}`;
-  return `${what} · ${elapsed(Date.now() - Date.parse(since))}`;
+  return { what, time: elapsed(Date.now() - Date.parse(since)) };
 }
 
 /** A one-line live indicator, redrawn in place; drawn only on a terminal. */
@@ -182,10 +203,15 @@ class Indicator {
 
   constructor(readonly stream: Stream) {}
 
-  show(text: string): void {
+  /** Draws `what` and, after it, `time`, which a narrow terminal keeps while it shortens `what`. */
+  show(activity: { what: string; time: string }): void {
     if (!this.stream.isTerminal()) return;
     const frame = Indicator.FRAMES[this.#frame++ % Indicator.FRAMES.length];
-    this.stream.writeSync(this.#encoder.encode(`\r\x1b[2K${paint("cyan", frame, this.stream)} ${text}`));
+    // One row only: a wrapped line would leave its first rows behind when it is redrawn.
+    const room = outputWidth(this.stream) - activity.time.length - 6;
+    const what = room >= 20 ? truncate(activity.what, room) : activity.what;
+    const text = `${paint("cyan", frame, this.stream)} ${what} · ${activity.time}`;
+    this.stream.writeSync(this.#encoder.encode(`\r\x1b[2K${text}`));
     this.#shown = true;
   }
 

@@ -7,15 +7,17 @@
  */
 
 import type { WeftClient } from "../../client/weft_client.ts";
-import type { RunEventView, RunView } from "../../client/views.ts";
+import type { RunEventView, RunView, StreamTail } from "../../client/views.ts";
 import { paint, type Stream } from "../terminal/format.ts";
+import { type CommandTail, terminalText } from "./command_tail.ts";
 
 /** Prints the model's timeline entries a followed Run gained since the last look. */
 export class ModelProgress {
   #seen = 0;
   #model = false;
 
-  constructor(readonly stream: Stream) {}
+  /** `live`: what this terminal printed of running commands' output, so their end shows only the rest. */
+  constructor(readonly stream: Stream, readonly live?: CommandTail) {}
 
   /** Looks at the timeline of a Run the service works on (its model, its commands); prints what is new. */
   async update(client: WeftClient, run: RunView, say: (line: string) => void): Promise<void> {
@@ -35,7 +37,7 @@ export class ModelProgress {
 
   #describe(event: RunEventView): string | undefined {
     const step = `${event.stageName}/${event.stepName}`;
-    if (event.type.startsWith("command_")) return describeCommandEvent(event, step, this.stream);
+    if (event.type.startsWith("command_")) return describeCommandEvent(event, step, this.stream, this.live);
     if (!this.#model) return undefined;
     switch (event.type) {
       case "agent_call_started":
@@ -63,8 +65,16 @@ export class ModelProgress {
   }
 }
 
-/** A command step's timeline entry as a terminal line; its end shows the last lines of the output. */
-export function describeCommandEvent(event: RunEventView, step: string, stream: Stream): string | undefined {
+/**
+ * A command step's timeline entry as a terminal line; its end shows the last lines of the output, or, when
+ * `live` printed it as it arrived, the lines it has not printed yet.
+ */
+export function describeCommandEvent(
+  event: RunEventView,
+  step: string,
+  stream: Stream,
+  live?: CommandTail,
+): string | undefined {
   switch (event.type) {
     case "command_started":
       return paint("cyan", `▸ ${step}: running ${(event.run as string[]).join(" ")}`, stream);
@@ -78,13 +88,21 @@ export function describeCommandEvent(event: RunEventView, step: string, stream: 
         : `exit ${event.exitCode}`;
       const tone = event.outcome === "passed" ? "green" : "red";
       const mark = event.outcome === "passed" ? "✓" : "✗";
-      const lines = [
-        paint(tone, `  ${mark} ${step}: ${event.outcome} (${how}, ${event.durationMs} ms)`, stream),
-      ];
-      for (const name of ["stdout", "stderr"] as const) {
-        const tail = event[name] as { text: string; cutBytes: number } | undefined;
-        if (!tail?.text) continue;
-        const shown = tail.text.replace(/\n$/, "").split("\n").slice(-LAST_LINES);
+      const end = paint(tone, `  ${mark} ${step}: ${event.outcome} (${how}, ${event.durationMs} ms)`, stream);
+      const tails = (["stdout", "stderr"] as const).map((name) => ({
+        name,
+        tail: (event[name] as StreamTail | undefined) ?? { text: "", cutBytes: 0 },
+      }));
+      const commandId = String(event.commandId);
+      if (live?.followed(commandId)) {
+        // The output went by as it arrived: what came after the last line printed, then how it ended.
+        const rest = tails.flatMap(({ name, tail }) => live.rest(commandId, name, tail));
+        return [...rest, end].join("\n");
+      }
+      const lines = [end];
+      for (const { name, tail } of tails) {
+        if (!tail.text) continue;
+        const shown = tail.text.replace(/\n$/, "").split("\n").slice(-LAST_LINES).map(terminalText);
         const cut = tail.cutBytes ? ` (last lines; ${tail.cutBytes} bytes before them not shown)` : "";
         lines.push(paint("dim", `    ${name}${cut}:`, stream), ...shown.map((line) => `    │ ${line}`));
       }

@@ -1,13 +1,15 @@
 /**
  * The resource requests of one session: list (paged), templates, read, subscribe and unsubscribe. Reads
  * return exactly what the matching tools return (`get_run`, `get_artifact`, `list_runs`), so a client can
- * mix both; every refusal is a JSON-RPC error with a message, never an internal error.
+ * mix both; a running command's output, which no tool returns, is read from the service's memory. Every
+ * refusal is a JSON-RPC error with a message, never an internal error.
  *
  * @module
  */
 
 import { z } from "../../lib/zod.ts";
 import type { Engine } from "../../engine/engine.ts";
+import type { CommandOutputSource } from "../../engine/command_output.ts";
 import { toWeftError } from "../../errors.ts";
 import { ErrorCode, McpError, type Server } from "../sdk.ts";
 import { PROTOCOL_DOC, readProtocolDoc } from "../protocol_doc.ts";
@@ -33,7 +35,12 @@ export const RESOURCE_PAGE_SIZE = 50;
 const JSON_MIME = "application/json";
 
 /** Registers the resource handlers of one session on `server`. */
-export function serveResources(server: Server, engine: ResourceEngine, subscriptions: Subscriptions): void {
+export function serveResources(
+  server: Server,
+  engine: ResourceEngine,
+  output: CommandOutputSource,
+  subscriptions: Subscriptions,
+): void {
   server.setRequestHandler(method("resources/list"), async (request) => {
     const { cursor } = paramsOf(request, ListParams);
     subscriptions.listed();
@@ -46,14 +53,14 @@ export function serveResources(server: Server, engine: ResourceEngine, subscript
     const { uri } = paramsOf(request, UriParams);
     const ref = parseResourceUri(uri);
     if (ref.kind === "doc") return readProtocolDoc(uri);
-    const value = await guarded(() => read(engine, ref));
+    const value = await guarded(() => read(engine, output, ref));
     return { contents: [{ uri: formatResourceUri(ref), mimeType: JSON_MIME, text: JSON.stringify(value) }] };
   });
   server.setRequestHandler(method("resources/subscribe"), async (request) => {
     const { uri } = paramsOf(request, UriParams);
     const ref = parseResourceUri(uri);
     // A Run must exist; an Artifact may be awaited before its stage first commits.
-    if (ref.kind === "run") await guarded(() => engine.getRun(ref.runId));
+    if (ref.kind === "run" || ref.kind === "command") await guarded(() => engine.getRun(ref.runId));
     if (!subscriptions.subscribe(ref)) {
       throw new McpError(
         ErrorCode.InvalidRequest,
@@ -90,7 +97,11 @@ function paramsOf<T>(request: Record<string, unknown>, schema: z.ZodType<T>): T 
   );
 }
 
-async function read(engine: ResourceEngine, ref: Exclude<ResourceRef, { kind: "doc" }>): Promise<unknown> {
+async function read(
+  engine: ResourceEngine,
+  output: CommandOutputSource,
+  ref: Exclude<ResourceRef, { kind: "doc" }>,
+): Promise<unknown> {
   switch (ref.kind) {
     case "runs":
       return await engine.listRuns({});
@@ -98,6 +109,10 @@ async function read(engine: ResourceEngine, ref: Exclude<ResourceRef, { kind: "d
       const run = await engine.getRun(ref.runId);
       return ref.timeline ? { run, timeline: await engine.getRunTimeline(ref.runId) } : { run };
     }
+    case "command":
+      // The Run is read first, so an unknown one is refused rather than read as running nothing.
+      await engine.getRun(ref.runId);
+      return { command: output.outputOf(ref.runId) ?? null };
     case "artifact": {
       const artifact = await engine.getArtifact({ flowName: ref.flowName, stageName: ref.stageName });
       if (!artifact) {

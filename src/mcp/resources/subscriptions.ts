@@ -10,8 +10,9 @@
  */
 
 import type { ChangeListener, EngineChange } from "../../engine/change_feed.ts";
+import type { CommandOutputSource } from "../../engine/command_output.ts";
 import type { ServerNotification } from "../sdk.ts";
-import { formatResourceUri, type ResourceRef, RUNS_URI } from "./uris.ts";
+import { commandOutputUri, formatResourceUri, type ResourceRef, RUNS_URI } from "./uris.ts";
 
 /** How many resources one session may subscribe to. */
 export const MAX_SUBSCRIPTIONS = 256;
@@ -40,6 +41,9 @@ export interface ChangeSource {
   onChange(listener: ChangeListener): () => void;
 }
 
+/** Where the growth of running commands' output is told (the service's command runner). */
+export type OutputSource = Pick<CommandOutputSource, "onOutput">;
+
 const LIST_CHANGED = "list_changed";
 
 /** The subscriptions of one session. */
@@ -52,11 +56,19 @@ export class Subscriptions implements StandaloneListener {
   #standalone: StreamMeter | undefined;
   #listed = false;
   #unlisten: (() => void) | undefined;
+  #unlistenOutput: (() => void) | undefined;
   #sending = false;
   #closed = false;
 
-  /** `standalone` sends without a related request, which the transport routes to the GET stream. */
-  constructor(private readonly changes: ChangeSource, private readonly standalone: Send) {}
+  /**
+   * `standalone` sends without a related request, which the transport routes to the GET stream; `output`
+   * tells of running commands' output (none: no command resource is ever notified).
+   */
+  constructor(
+    private readonly changes: ChangeSource,
+    private readonly standalone: Send,
+    private readonly output?: OutputSource,
+  ) {}
 
   /** How many resources this session subscribes to. */
   get size(): number {
@@ -120,12 +132,21 @@ export class Subscriptions implements StandaloneListener {
   #listen(): void {
     if (this.#closed || this.#unlisten) return;
     this.#unlisten = this.changes.onChange(this.#onChange);
+    this.#unlistenOutput = this.output?.onOutput(this.#onOutput);
   }
 
   #stopListening(): void {
     this.#unlisten?.();
     this.#unlisten = undefined;
+    this.#unlistenOutput?.();
+    this.#unlistenOutput = undefined;
   }
+
+  readonly #onOutput = (runId: string) => {
+    const before = this.#pending.size;
+    this.#mark(commandOutputUri(runId));
+    if (this.#pending.size !== before) this.#kick();
+  };
 
   readonly #onChange: ChangeListener = (change: EngineChange) => {
     const before = this.#pending.size;

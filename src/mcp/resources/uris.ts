@@ -18,6 +18,7 @@ export type ResourceRef =
   | { kind: "doc" }
   | { kind: "runs" }
   | { kind: "run"; runId: string; timeline: boolean }
+  | { kind: "command"; runId: string }
   | { kind: "artifact"; flowName: string; stageName: string };
 
 /** The templates of `resources/templates/list`. */
@@ -28,6 +29,16 @@ export const RESOURCE_TEMPLATES = [
     title: "A Run",
     description: "The Run as get_run returns it ({ run }, plus its timeline with ?timeline=true). " +
       "Subscribe to be notified of each change instead of polling.",
+    mimeType: "application/json",
+  },
+  {
+    uriTemplate: "weft://runs/{runId}/command",
+    name: "run-command",
+    title: "The output of a Run's running command",
+    description: "What the command the Run runs now has printed so far ({ command: { commandId, run, " +
+      "startedAt, stdout, stderr } }, each stream its last 32 KiB as { text, cutBytes }), or { command: null } " +
+      "when it runs none; the ended command's result is in the Run's timeline. Subscribe to be notified as " +
+      "the output grows (at most about four times a second).",
     mimeType: "application/json",
   },
   {
@@ -45,8 +56,8 @@ const MAX_URI_CHARS = 1024;
 /** Ids and names are plain tokens: no slashes, no percent-escapes, nothing to normalize. */
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
 
-const USAGE =
-  `expected ${RUNS_URI}, weft://runs/{runId}[?timeline=true] or weft://artifacts/{flowName}/{stageName}`;
+const USAGE = `expected ${RUNS_URI}, weft://runs/{runId}[?timeline=true], weft://runs/{runId}/command ` +
+  "or weft://artifacts/{flowName}/{stageName}";
 
 /** Reads `uri`; a malformed one is refused as invalid params, quoting it (shortened) and the accepted forms. */
 export function parseResourceUri(uri: unknown): ResourceRef {
@@ -63,6 +74,9 @@ export function parseResourceUri(uri: unknown): ResourceRef {
   if (segments.length === 1 && segments[0] === "runs" && !timeline.given) return { kind: "runs" };
   if (segments.length === 2 && segments[0] === "runs") {
     return { kind: "run", runId: segments[1], timeline: timeline.value };
+  }
+  if (segments.length === 3 && segments[0] === "runs" && segments[2] === "command" && !timeline.given) {
+    return { kind: "command", runId: segments[1] };
   }
   if (segments.length === 2 && segments[0] === "docs") {
     throw resourceNotFound(`no document ${quoted}; the protocol is ${PROTOCOL_DOC_URI}`);
@@ -82,9 +96,16 @@ export function formatResourceUri(ref: ResourceRef): string {
       return RUNS_URI;
     case "run":
       return `weft://runs/${ref.runId}${ref.timeline ? "?timeline=true" : ""}`;
+    case "command":
+      return commandOutputUri(ref.runId);
     case "artifact":
       return `weft://artifacts/${ref.flowName}/${ref.stageName}`;
   }
+}
+
+/** The URI of the output of Run `runId`'s running command. */
+export function commandOutputUri(runId: string): string {
+  return `weft://runs/${runId}/command`;
 }
 
 /** The only query is `timeline=true|false`, on a Run. */

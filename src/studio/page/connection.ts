@@ -137,6 +137,19 @@ export class Connection {
     return result.structuredContent as T;
   }
 
+  /** Reads the resource `uri` and parses its JSON; a missing resource and lost connections throw. */
+  async read<T>(uri: string): Promise<T> {
+    const client = await this.#ready();
+    let result;
+    try {
+      result = await client.readResource({ uri });
+    } catch (error) {
+      throw this.#failure(client, error);
+    }
+    const content = result.contents[0];
+    return JSON.parse(content && "text" in content ? content.text : "null") as T;
+  }
+
   /**
    * Calls `onChange` whenever the resource `uri` changes, and after every reconnection (not after the first
    * connection, which every load waits for); the subscription is shared by every watcher of the same URI.

@@ -11,6 +11,7 @@ import { claimedText } from "./agent_words.ts";
 import { html } from "./html.ts";
 import { Readable } from "./readable.ts";
 import { formatRoute } from "./route.ts";
+import { LiveCommandOutput, StoredCommandOutput } from "./command_output.ts";
 import { type RunEvent, type RunView, sourceName } from "./types.ts";
 
 interface StepGroup {
@@ -61,8 +62,11 @@ export function groupTimeline(events: RunEvent[]): StageGroup[] {
   return stages;
 }
 
-/** What the timeline's words depend on besides the events: the Run's workflow and who does its agent work. */
-export type TimelineRun = Pick<RunView, "flowName" | "execution">;
+/**
+ * What the timeline's words depend on besides the events: the Run's workflow, who does its agent work, and
+ * the command it runs now (whose entry shows the output as it arrives).
+ */
+export type TimelineRun = Pick<RunView, "runId" | "flowName" | "execution" | "pendingCommand">;
 
 /** The timeline as a list named "Timeline". */
 export function Timeline(props: { events: RunEvent[]; run: TimelineRun }): ComponentChildren {
@@ -206,31 +210,23 @@ function describeEvent(event: RunEvent, run: TimelineRun): ComponentChildren {
       return "Run moved to the workflow's current version";
     case "command_requested":
       return "Command requested";
-    case "command_started":
-      return html`<span>Command started: <code>${(event.run as string[]).join(" ")}</code></span>`;
+    case "command_started": {
+      const running = run.pendingCommand?.phase === "running" && run.pendingCommand.id === event.commandId;
+      return html`<span>Command started: <code>${(event.run as string[]).join(" ")}</code></span>
+        ${running && html`<${LiveCommandOutput} runId=${run.runId} commandId=${run.pendingCommand!.id} />`}`;
+    }
     case "command_untrusted":
       return `Command not run: ${event.reason}`;
     case "command_ended":
       return html`<span>Command ${event.outcome}: ${
         event.timedOut ? "timed out" : event.signal ? `ended by ${event.signal}` : `exit ${event.exitCode}`
       } · ${event.durationMs} ms</span>
-        ${["stdout", "stderr"].map((name) => commandOutput(name, event[name]))}`;
+        ${
+        ["stdout", "stderr"].map((name) => html`<${StoredCommandOutput} name=${name} value=${event[name]} />`)
+      }`;
     case "command_failed":
       return `Command could not start: ${event.code}`;
     default:
       return event.type.replace(/_/g, " ");
   }
-}
-
-/** The last part of one stream of a command, as the timeline keeps it, with how much was cut before it. */
-function commandOutput(name: string, value: unknown): ComponentChildren {
-  const tail = value as { text?: string; cutBytes?: number } | undefined;
-  if (!tail?.text) return null;
-  const cut = tail.cutBytes ? ` (last part; ${tail.cutBytes} bytes before it not kept)` : "";
-  return html`
-    <details class="command-output">
-      <summary>${name}${cut}</summary>
-      <pre>${tail.text}</pre>
-    </details>
-  `;
 }

@@ -1,7 +1,8 @@
 /**
- * The notice shown while the project's weft.json names models the person has not trusted: each role as
- * `weft trust` shows it (provider, URL, key variable, model), the digest, and a Trust button that grants
- * exactly the digest shown (`trust_project`); content changed in between is refused and shown again.
+ * The notice shown while the project's files name models or commands the person has not trusted: each role as
+ * `weft trust` shows it (provider, URL, key variable, model), each command (where it is declared, what it
+ * runs, its folder and variables), the digest, and a Trust button that grants exactly the digest shown
+ * (`trust_project`); content changed in between is refused and shown again.
  * Views whose readiness depends on trust (the Start view) reload when trust is granted.
  *
  * @module
@@ -12,6 +13,7 @@ import { useEffect, useState } from "./preact.ts";
 import { connection, type StudioError } from "./connection.ts";
 import { useLoad } from "./hooks.ts";
 import { html } from "./html.ts";
+import { trustHeading } from "./trust_heading.ts";
 
 /** What `trust_project` reports. */
 interface ProjectTrust {
@@ -72,7 +74,7 @@ export function TrustNotice(): ComponentChildren {
   };
 
   return html`<section class="trust-notice" aria-labelledby="trust-title">
-    <h2 id="trust-title">This project's weft.json is not trusted</h2>
+    <h2 id="trust-title">${trustHeading(trust)}</h2>
     ${
     trust.roles.length > 0 && html`
       <p>It names these models; each would receive the project's files and intents, and the value of its key

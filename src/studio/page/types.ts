@@ -12,12 +12,14 @@ import type {
   PublishedQuestion,
   RecordView,
   RunEventView,
+  RunningCommandOutput,
   RunStatus,
   RunView as WireRunView,
+  StreamTail,
   WorkflowView,
 } from "../../client/views.ts";
 
-export type { ArtifactView, RecordView, RunStatus, WorkflowView };
+export type { ArtifactView, RecordView, RunningCommandOutput, RunStatus, StreamTail, WorkflowView };
 
 /** Every status, in the order the filter lists them. */
 export const RUN_STATUSES: readonly RunStatus[] = ["waiting", "running", "completed", "failed", "cancelled"];
