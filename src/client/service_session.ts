@@ -10,8 +10,8 @@
  *
  * A session may be *persistent* (the bridge: it lives as long as the IDE does): then it starts the service
  * whenever a message needs it, and after a broken stream it waits for the service to run again (it does not
- * start one a person stopped). A command's session starts the service at most once, when it opens, and
- * rejoins only a service that runs again already: a command ends, and says why, rather than wait.
+ * start one a person stopped). A command's session starts the service at most once, when it opens, and waits
+ * for it to run again only as long as a restart takes: a command ends, and says why, rather than wait on.
  *
  * No message is validated here, and no MCP SDK is loaded: `weft mcp` starts with every IDE.
  *
@@ -33,6 +33,12 @@ import { sessionLost } from "./reconnect.ts";
 import { type Endpoint, endpointToken } from "./endpoints.ts";
 import { serviceRunsAgain } from "./service_return.ts";
 import { verifiedConnection } from "./verified_connection.ts";
+
+/**
+ * How long a command's session waits for the service to run again after its stream broke: a restart's gap
+ * (`weft stop && weft start`, say), not a stop, which the command then reports.
+ */
+const COMMAND_PATIENCE_MS = 15_000;
 
 /** How a {@linkcode ServiceSession} reaches the service and what it does when the service goes away. */
 export interface SessionOptions {
@@ -82,7 +88,7 @@ export class ServiceSession {
   onwarning?: (text: string) => void;
   /** The session joined the service (again); awaited before anything else is sent. */
   onjoined?: (joined: Joined) => Promise<void> | void;
-  /** The notification stream broke and the session could not join again: subscribers read again. */
+  /** The notification stream broke and the session did not join again: subscribers read again. */
   onbroken?: (subscribed: string[]) => void;
 
   #upstream: Promise<HttpSession> | undefined;
@@ -382,17 +388,19 @@ export class ServiceSession {
       if (!isLost(error) && !(error instanceof ServiceUnreachable)) throw error;
     }
     await this.#disconnect();
-    if (!this.options.persistent) {
-      // A command joins a service that runs again already, and otherwise lets its reader find out.
-      try {
-        await this.#rejoin();
-      } catch {
-        this.onbroken?.([...this.#subscribed]);
-      }
-      return;
-    }
     this.onwarning?.("the service restarted or stopped; joining it again when it runs");
-    if (await serviceRunsAgain(this.projectDir, this.#closing.signal)) await this.#rejoin();
+    // A command waits as long as a restart takes, then lets its reader find out that the service is gone.
+    const patience = this.options.persistent
+      ? this.#closing.signal
+      : AbortSignal.any([this.#closing.signal, AbortSignal.timeout(COMMAND_PATIENCE_MS)]);
+    if (await serviceRunsAgain(this.projectDir, patience)) {
+      try {
+        return void await this.#rejoin();
+      } catch (error) {
+        if (this.options.persistent) throw error;
+      }
+    }
+    if (!this.#closed) this.onbroken?.([...this.#subscribed]);
   }
 
   async #disconnect(): Promise<void> {
