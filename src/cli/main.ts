@@ -1,15 +1,15 @@
 /**
  * The `weft` command: finds the command named first and runs it. Every command is declared with
- * `defineCommand` (see `command.ts`), which parses, prints help and reports failures the same way for all.
+ * `defineCommand` (see `command_line/command.ts`), which parses, prints help and reports failures the same way for all.
  *
  * @module
  */
 
-import type { Command } from "./command.ts";
-import { EXIT } from "./exit_codes.ts";
-import { describeFailure, printFailure } from "./failure.ts";
-import { UsageError } from "./args.ts";
-import { nearest } from "./suggest.ts";
+import type { Command } from "./command_line/command.ts";
+import { EXIT } from "./command_line/exit_codes.ts";
+import { describeFailure, printFailure } from "./command_line/failure.ts";
+import { UsageError } from "./command_line/args.ts";
+import { nearest } from "./command_line/suggest.ts";
 import { VERSION } from "../version.ts";
 
 /**
@@ -19,14 +19,14 @@ import { VERSION } from "../version.ts";
  * `deno compile` include every module.
  */
 const COMMANDS: Record<string, () => Promise<Command>> = {
-  init: async () => (await import("./init.ts")).initCommand,
-  start: async () => (await import("./lifecycle.ts")).startCommand,
-  stop: async () => (await import("./lifecycle.ts")).stopCommand,
-  status: async () => (await import("./lifecycle.ts")).statusCommand,
-  serve: async () => (await import("./serve.ts")).serveCommand,
-  mcp: async () => (await import("./bridge.ts")).mcpCommand,
-  config: async () => (await import("./ide_config.ts")).configCommand,
-  token: async () => (await import("./token.ts")).tokenCommand,
+  init: async () => (await import("./commands/init.ts")).initCommand,
+  start: async () => (await import("./commands/start.ts")).startCommand,
+  stop: async () => (await import("./commands/stop.ts")).stopCommand,
+  status: async () => (await import("./commands/status.ts")).statusCommand,
+  serve: async () => (await import("./commands/serve.ts")).serveCommand,
+  mcp: async () => (await import("./commands/mcp.ts")).mcpCommand,
+  config: async () => (await import("./commands/config.ts")).configCommand,
+  token: async () => (await import("./commands/token.ts")).tokenCommand,
   doctor: async () => (await import("./commands/doctor.ts")).doctorCommand,
   flows: async () => (await import("./commands/flows.ts")).flowsCommand,
   flow: async () => (await import("./commands/flow.ts")).flowCommand,

@@ -1,9 +1,11 @@
 /**
- * The service's side of `weft mcp`: one session of MCP's Streamable HTTP transport, as a forwarder needs it.
+ * One session of MCP's Streamable HTTP transport with the service, as a client that validates nothing needs it
+ * (`service_session.ts` builds on it, for the bridge of `weft mcp` and for every command).
  * Messages go out by POST and their answers come back as JSON or on the request's event stream; once the
  * session is initialized, a GET stream carries what the service sends on its own (notifications). A stream
- * that breaks is resumed with `Last-Event-ID`, as the SDK's client does (a few tries, growing waits); every
- * break is also reported, so the bridge can tell a restarted service from a passing hiccup.
+ * that breaks is resumed with `Last-Event-ID`, as the SDK's client does (a few tries, with the waits of
+ * `reconnect.ts`); every break is also reported, so the session above can tell a restarted service from a
+ * passing hiccup.
  *
  * No message is validated here: the service checks what it receives, the IDE what it is sent.
  *
@@ -17,6 +19,7 @@
 
 import { WeftError } from "../errors.ts";
 import { isAnswer, isNotification, type JSONRPCMessage } from "./jsonrpc.ts";
+import { retryDelayMs } from "./reconnect.ts";
 import { serverSentEvents } from "./sse.ts";
 
 /** The service answered with an HTTP error status, `status` (404: the session is gone). */
@@ -38,8 +41,10 @@ export class ServiceGoneError extends WeftError {
 /** A DELETE at the end of a session waits this long for a service that hangs, then gives up. */
 const TERMINATE_MS = 2000;
 
-/** How a broken stream is resumed: the SDK client's defaults. */
-const RESUME = { firstWaitMs: 1000, maxWaitMs: 30_000, growth: 1.5, tries: 2 };
+/** How often a broken stream is resumed before the break is left to the session above (the SDK's default). */
+const RESUME_TRIES = 2;
+/** The longest wait before a resume, whatever the service asks for with `retry:`. */
+const LONGEST_RESUME_WAIT_MS = 30_000;
 
 /** One MCP session on one endpoint of the service. */
 export class HttpSession {
@@ -226,14 +231,13 @@ export class HttpSession {
       if (this.#closed) return;
       this.#suspect = true;
       this.onerror?.(error);
-      if (this.#gone || ++failures > RESUME.tries) {
+      if (this.#gone || ++failures > RESUME_TRIES) {
         if (answers !== undefined) {
           this.#lost(answers, new Error(`the stream could not be resumed: ${error.message}`));
         }
         return;
       }
-      const wait = this.#retryMs ?? RESUME.firstWaitMs * RESUME.growth ** (failures - 1);
-      await this.#sleep(Math.min(wait, RESUME.maxWaitMs));
+      await this.#sleep(Math.min(this.#retryMs ?? retryDelayMs(failures), LONGEST_RESUME_WAIT_MS));
     }
   }
 

@@ -5,18 +5,12 @@
  * @module
  */
 
-import type { Endpoint } from "../mcp/endpoints.ts";
 import { type ConnectionInfo, readConnection } from "../weft_dir/connection.ts";
 import { inspectLock } from "../weft_dir/lock.ts";
 import { listensOn } from "../weft_dir/process.ts";
 import { UntrustedStateError } from "../weft_dir/trust.ts";
 import { weftPaths } from "../weft_dir/paths.ts";
 import { ServiceOfflineError, UntrustedStateOffline } from "./offline.ts";
-
-/** The token of `endpoint`'s class: an endpoint is only ever sent its own class's token. */
-export function endpointToken(connection: ConnectionInfo, endpoint: Endpoint): string {
-  return endpoint.tokenClass === "internal" ? connection.internalToken : connection.externalToken;
-}
 
 /**
  * The project's connection metadata, tokens included, once it is checked that the instance it names holds the

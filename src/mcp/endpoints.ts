@@ -24,6 +24,12 @@ export interface Endpoint {
   agentExecutor: AgentExecutor;
 }
 
+/**
+ * How long a tool call may wait for a person's answer to a form (`interact`); people step away, and the Run
+ * keeps waiting after this anyway. An IDE's tool timeout must outlast it (`weft config` says so).
+ */
+export const HUMAN_WAIT_MS = 24 * 60 * 60 * 1000;
+
 /** Every endpoint, by path. */
 export const ENDPOINTS: readonly Endpoint[] = [
   {

@@ -13,17 +13,22 @@ const file = (path: string) => pathToFileURL(resolve(ROOT, path)).href;
 
 Deno.test("weft mcp loads no npm package: neither the MCP SDK nor zod", async () => {
   const graph = await moduleGraph();
-  const bridge = staticClosure(graph, [file("main.ts"), file("src/cli/main.ts"), file("src/cli/bridge.ts")]);
+  const bridge = staticClosure(graph, [
+    file("main.ts"),
+    file("src/cli/main.ts"),
+    file("src/cli/commands/mcp.ts"),
+  ]);
   const npm = [...bridge].filter((specifier) =>
     graph.get(specifier)?.npmPackage || specifier.startsWith("npm:")
   );
   assert.deepEqual(npm, [], "weft mcp loads these npm modules");
-  // Not vacuous: the bridge does reach its transports and the service check.
+  // Not vacuous: the bridge does reach its transports, its session and the service check.
   for (
     const path of [
       "src/client/http_session.ts",
       "src/client/stdio_lines.ts",
       "src/client/verified_connection.ts",
+      "src/client/service_session.ts",
     ]
   ) {
     assert.ok(bridge.has(file(path)), path);

@@ -26,7 +26,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   model: [ROOT, "lib", "engine", "agent_calls"],
   commands: [ROOT, "lib", "engine", "model"],
   http: [ROOT, "lib", "mcp", "studio"],
-  client: [ROOT, "lib", "engine", "mcp", "weft_dir"],
+  // Only for what the wire carries: see CLIENT_READS.
+  client: [ROOT, "lib", "engine", "mcp", "http", "weft_dir"],
   service: [
     ROOT,
     "lib",
@@ -40,8 +41,26 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     "model",
     "commands",
   ],
-  cli: [ROOT, "lib", "engine", "weft_dir", "mcp", "http", "client", "service", "model", "workflows"],
+  // A client like any other: the service only to start it (or run it in the foreground) and for what it
+  // offers in process when none need run (`service/inspect.ts`, `service/trust.ts`, …).
+  cli: [ROOT, "lib", "weft_dir", "client", "service"],
 };
+
+/**
+ * The modules of the service's folders the client may import: the view types and the limits the wire
+ * carries, the endpoints, the SDK's message types, and where Studio's ticket is asked for. The client knows
+ * the wire, not the server.
+ */
+const CLIENT_READS = [
+  "engine/views.ts",
+  "engine/answers.ts",
+  "engine/command_step.ts",
+  "engine/command_output.ts",
+  "engine/paging.ts",
+  "mcp/endpoints.ts",
+  "mcp/sdk.ts",
+  "http/studio_pages.ts",
+];
 
 /**
  * The modules of `src/lib/` the Studio page may bundle besides its own files. The page is a browser program
@@ -49,12 +68,24 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
  * knowledge of weft) is the exception, so that the page and the terminal render Markdown from one parser
  * instead of two copies that drift. The last test holds each of them to that.
  */
-const PAGE_SHARES = ["lib/markdown.ts", "lib/field_label.ts"];
+const PAGE_SHARES = ["lib/markdown.ts", "lib/field_label.ts", "client/reconnect.ts"];
 
-/** One import of one file, as a path relative to `src/`. */
+/**
+ * The modules the Studio page may import types from, and only types (the bundler erases them): the view
+ * types of what the tools return, so that the page reads the shapes every client reads.
+ */
+const PAGE_TYPES = ["client/views.ts"];
+
+/** Whether the Studio page may import `to` (relative to `src/`), at run time or for its types only. */
+function pageMayImport(to: string, typeOnly: boolean): boolean {
+  return PAGE_SHARES.includes(to) || (typeOnly && PAGE_TYPES.includes(to));
+}
+
+/** One import of one file, as a path relative to `src/`; `typeOnly` when it imports types alone. */
 interface Edge {
   from: string;
   to: string;
+  typeOnly: boolean;
 }
 
 /** The relative specifiers a TypeScript file imports: static, type-only, re-exported and dynamic. */
@@ -65,7 +96,9 @@ export function importSpecifiers(source: string): string[] {
 function edgesOfSrc(): Edge[] {
   const edges: Edge[] = [];
   for (const file of sourceFiles(SRC)) {
-    for (const specifier of importSpecifiers(Deno.readTextFileSync(file))) {
+    const source = Deno.readTextFileSync(file);
+    const atRunTime = new Set(importedSpecifiers(source, { types: false }));
+    for (const specifier of importSpecifiers(source)) {
       const target = resolve(dirname(file), specifier);
       if (relative(SRC, target).startsWith("..")) {
         // Embedding a document (e.g. docs/agent-protocol.md as text) is fine; code outside src/ is not.
@@ -75,7 +108,11 @@ function edgesOfSrc(): Edge[] {
         );
         continue;
       }
-      edges.push({ from: relative(SRC, file), to: relative(SRC, target) });
+      edges.push({
+        from: relative(SRC, file),
+        to: relative(SRC, target),
+        typeOnly: !atRunTime.has(specifier),
+      });
     }
   }
   return edges;
@@ -175,14 +212,17 @@ Deno.test("every top-level folder of src/ imports only the folders below it in t
     assert.ok(folder in MAY_IMPORT, `src/${folder}/ is missing from the layer table in this test`);
   }
   const wrong = new Set<string>();
-  for (const { from, to } of edges) {
+  for (const { from, to, typeOnly } of edges) {
     const a = childFolder(from, "")!;
     const b = childFolder(to, "")!;
-    if (from.startsWith("studio/page/") && PAGE_SHARES.includes(to)) continue;
+    if (from.startsWith("studio/page/") && pageMayImport(to, typeOnly)) continue;
     if (a !== b && !MAY_IMPORT[a].includes(b)) wrong.add(`${from} → ${to} (${a} may not import ${b})`);
   }
   assert.deepEqual([...wrong], [], "imports against the layer table");
-  assert.equal(findCycle(folderGraph(edges, "", true)), null, "a cycle between the folders of src/");
+  // The page is a program of its own, bundled apart (the last tests hold its imports): its edges are not the
+  // server's.
+  const server = edges.filter(({ from }) => !from.startsWith("studio/page/"));
+  assert.equal(findCycle(folderGraph(server, "", true)), null, "a cycle between the folders of src/");
 });
 
 Deno.test("no folder inside src/ has an import cycle between its subfolders", () => {
@@ -193,12 +233,20 @@ Deno.test("no folder inside src/ has an import cycle between its subfolders", ()
   }
 });
 
-Deno.test("the Studio page's source is apart from the server: it imports only itself, its npm packages and pure shared modules, and only the bundle reaches the server", () => {
+Deno.test("the client imports of the service's folders only what the wire carries", () => {
+  const wrong = edgesOfSrc()
+    .filter(({ from, to }) => from.startsWith("client/") && /^(engine|mcp|http)\//.test(to))
+    .filter(({ to }) => !CLIENT_READS.includes(to))
+    .map(({ from, to }) => `${from} → ${to}`);
+  assert.deepEqual(wrong, [], "the client reaches into the server");
+});
+
+Deno.test("the Studio page's source is apart from the server: it imports only itself, its npm packages, pure shared modules and the wire's types, and only the bundle reaches the server", () => {
   const PAGE = "studio/page/";
   const wrong = edgesOfSrc()
     .filter(({ from, to }) => from.startsWith(PAGE) !== to.startsWith(PAGE))
-    .filter(({ from, to }) => !(from.startsWith(PAGE) && PAGE_SHARES.includes(to)))
-    .map(({ from, to }) => `${from} → ${to}`);
+    .filter(({ from, to, typeOnly }) => !(from.startsWith(PAGE) && pageMayImport(to, typeOnly)))
+    .map(({ from, to, typeOnly }) => `${from} → ${to}${typeOnly ? " (types)" : ""}`);
   assert.deepEqual(
     wrong,
     [],

@@ -14,7 +14,7 @@ const file = (path: string) => pathToFileURL(resolve(ROOT, path)).href;
 
 Deno.test("weft serve claims .weft/ before, not after, the service and the MCP SDK load", async () => {
   const graph = await moduleGraph();
-  const serve = staticClosure(graph, [file("main.ts"), file("src/cli/serve.ts")]);
+  const serve = staticClosure(graph, [file("main.ts"), file("src/cli/commands/serve.ts")]);
   assert.ok(serve.has(file("src/weft_dir/claim.ts")), "the serve command no longer claims .weft/ itself");
   assert.ok(!serve.has(file("src/service/service.ts")), "the serve command loads the service statically");
   const sdk = [...serve].filter((specifier) =>
@@ -23,7 +23,7 @@ Deno.test("weft serve claims .weft/ before, not after, the service and the MCP S
   assert.deepEqual(sdk, [], "the serve command loads the MCP SDK before it claims .weft/");
 
   // Not vacuous: serve reaches the service through import(), and the service reaches the SDK.
-  const dependencies = graph.get(file("src/cli/serve.ts"))?.dependencies ?? [];
+  const dependencies = graph.get(file("src/cli/commands/serve.ts"))?.dependencies ?? [];
   assert.ok(
     dependencies.some((dependency) =>
       dependency.isDynamic && dependency.code?.specifier === file("src/service/service.ts")
@@ -37,7 +37,7 @@ Deno.test("weft serve claims .weft/ before, not after, the service and the MCP S
 
 Deno.test("nothing weft serve loads statically imports node:fs; the first confined read loads it", async () => {
   const graph = await moduleGraph();
-  const roots = ["main.ts", "src/cli/serve.ts", "src/service/service.ts"].map(file);
+  const roots = ["main.ts", "src/cli/commands/serve.ts", "src/service/service.ts"].map(file);
   const loaded = staticClosure(graph, roots);
   const importers = [...loaded].filter((specifier) =>
     (graph.get(specifier)?.dependencies ?? []).some((dependency) =>

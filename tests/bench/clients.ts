@@ -6,7 +6,7 @@
  */
 
 import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk_client.ts";
-import { unwrapToolResult } from "../../src/client/connect.ts";
+import { unwrapToolResult } from "../../src/client/weft_client.ts";
 import { clients, withTimeout } from "./resources.ts";
 import type { Started } from "./servers.ts";
 

@@ -4,8 +4,8 @@
  */
 
 import assert from "node:assert/strict";
-import { promptAnswer } from "../../src/cli/commands/action_prompts.ts";
-import { Prompter } from "../../src/cli/prompt.ts";
+import { promptAnswer } from "../../src/cli/run_views/action_prompts.ts";
+import { Prompter } from "../../src/cli/terminal/prompt.ts";
 import type { PendingActionView } from "../../src/engine/views.ts";
 
 /** A prompter that reads `typed` and keeps what it shows, as a person at a terminal would see it. */

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { allCommands, main } from "../../src/cli/main.ts";
-import { parseInteger } from "../../src/cli/args.ts";
+import { parseInteger } from "../../src/cli/command_line/args.ts";
 import { CLI_ERROR_CODES, ERROR_CODES } from "../../src/errors.ts";
 import { moduleGraph, staticClosure } from "../support/module_graph.ts";
 
@@ -136,7 +136,7 @@ Deno.test("every command that can prompt takes --no-interactive and --json, retr
     [...mainSource.matchAll(/^ {2}(\w+): async \(\) => \(await import\("\.\/([^"]+)"\)\)/gm)]
       .map(([, name, path]) => [name, new URL(`../../src/cli/${path}`, import.meta.url).href]),
   );
-  const prompt = new URL("../../src/cli/prompt.ts", import.meta.url).href;
+  const prompt = new URL("../../src/cli/terminal/prompt.ts", import.meta.url).href;
   const prompting = commands.map((command) => command.name)
     .filter((name) => staticClosure(graph, [modules[name]]).has(prompt));
   // The person who resumes a Run watches it go on and answers it, as after `weft flow`; trust asks y/N.

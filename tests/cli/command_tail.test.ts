@@ -4,14 +4,14 @@
  * from moving the cursor or rewriting the screen.
  */
 import assert from "node:assert/strict";
-import type { WeftClient } from "../../src/client/connect.ts";
-import { CommandTail, terminalText } from "../../src/cli/commands/command_tail.ts";
+import type { WeftClient } from "../../src/client/weft_client.ts";
+import { CommandTail, terminalText } from "../../src/cli/run_views/command_tail.ts";
 
 /** A client whose command resource reads `stdout` (and nothing on stderr) for command `cmd_1`. */
 function serving(stdout: { text: string; cutBytes: number }): WeftClient {
   const command = { commandId: "cmd_1", run: ["make"], startedAt: new Date().toISOString(), stdout };
-  const text = JSON.stringify({ command: { ...command, stderr: { text: "", cutBytes: 0 } } });
-  return { client: { readResource: () => Promise.resolve({ contents: [{ uri: "x", text }] }) } } as never;
+  const value = { command: { ...command, stderr: { text: "", cutBytes: 0 } } };
+  return { read: () => Promise.resolve(value) } as never;
 }
 
 async function printed(tail: CommandTail, stdout: { text: string; cutBytes: number }): Promise<string[]> {

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { describeFailure, type FailureCode } from "../../src/cli/failure.ts";
+import { describeFailure, type FailureCode } from "../../src/cli/command_line/failure.ts";
 import { WeftError } from "../../src/errors.ts";
 import { call, closeClient, mcpClient, runWeft, serve, tempProject, WEFT } from "../support/service.ts";
 import { humanFlow, REVIEW_ANSWER, workflowFiles } from "../support/workflows.ts";

@@ -9,7 +9,7 @@ import {
   table,
   truncate,
   visibleWidth,
-} from "../../src/cli/format.ts";
+} from "../../src/cli/terminal/format.ts";
 
 Deno.test("format: visible width ignores colour escapes and counts characters, not UTF-16 units", () => {
   assert.equal(visibleWidth("\x1b[32mok\x1b[0m"), 2);

@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { scaffold } from "../../src/cli/init.ts";
+import { scaffold } from "../../src/cli/scaffold/scaffold.ts";
 import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
 import { readProjectSources } from "../../src/engine/workflow/source.ts";
-import TEMPLATE from "../../src/cli/init_template.json" with { type: "json" };
+import TEMPLATE from "../../src/cli/scaffold/workflow_template.json" with { type: "json" };
 import { runWeft, tempProject, WEFT, withServedProject } from "../support/service.ts";
 
 const SCHEMA_TEXT = await Deno.readTextFile(new URL("../../schema/workflow.schema.json", import.meta.url));

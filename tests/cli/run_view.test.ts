@@ -4,8 +4,8 @@
  */
 
 import assert from "node:assert/strict";
-import { nextStep } from "../../src/cli/commands/run_view.ts";
-import { NO_CONTEXT } from "../../src/cli/commands/run_context.ts";
+import { nextStep } from "../../src/cli/run_views/run_view.ts";
+import { NO_CONTEXT } from "../../src/cli/run_views/run_context.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import type { ErrorCode } from "../../src/errors.ts";
 

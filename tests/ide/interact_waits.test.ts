@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { unwrapToolResult } from "../../src/client/connect.ts";
+import { unwrapToolResult } from "../../src/client/weft_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { within } from "../support/deadline.ts";
 import { call, callError, closeClient, withServedProject } from "../support/service.ts";

@@ -20,7 +20,7 @@ Deno.test("weft serve loads no module of the AI SDK; the first model request doe
   // static closures are what serve loads.
   const serve = staticClosure(graph, [
     file("main.ts"),
-    file("src/cli/serve.ts"),
+    file("src/cli/commands/serve.ts"),
     file("src/service/service.ts"),
   ]);
   assert.ok(serve.has(file("src/model/executor.ts")), "the serve path no longer reaches the executor");

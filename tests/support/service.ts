@@ -5,7 +5,7 @@
  */
 
 import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk_client.ts";
-import { unwrapToolResult } from "../../src/client/connect.ts";
+import { unwrapToolResult } from "../../src/client/weft_client.ts";
 import type { ConnectionInfo } from "../../src/weft_dir/connection.ts";
 import { grantTrust, reviewTrust } from "../../src/model/trust_review.ts";
 import { StreamText, within } from "./deadline.ts";

@@ -4,14 +4,14 @@
  * @module
  */
 
-import type { ArtifactView } from "../../engine/views.ts";
-import { UsageError } from "../args.ts";
-import { defineCommand } from "../command.ts";
-import { EXIT } from "../exit_codes.ts";
-import { CommandFailure, writeFailureReason } from "../failure.ts";
-import { hint, indent, paint, printJson, relativeTime } from "../format.ts";
+import type { ArtifactView } from "../../client/views.ts";
+import { UsageError } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { EXIT } from "../command_line/exit_codes.ts";
+import { CommandFailure, writeFailureReason } from "../command_line/failure.ts";
+import { hint, indent, paint, printJson, relativeTime } from "../terminal/format.ts";
 import { readable } from "../../lib/readable.ts";
-import { withClient } from "./client.ts";
+import { withClient } from "../../client/weft_client.ts";
 
 /** `weft artifact` */
 export const artifactCommand = defineCommand({

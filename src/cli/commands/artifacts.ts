@@ -4,13 +4,13 @@
  * @module
  */
 
-import type { ArtifactView } from "../../engine/views.ts";
-import { UsageError } from "../args.ts";
-import { defineCommand } from "../command.ts";
-import { EXIT } from "../exit_codes.ts";
-import { hint, paint, printJson, relativeTime, table } from "../format.ts";
-import { withClient } from "./client.ts";
-import { nextPageCommand, pagingOptions } from "./paging.ts";
+import type { ArtifactView } from "../../client/views.ts";
+import { UsageError } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { EXIT } from "../command_line/exit_codes.ts";
+import { hint, paint, printJson, relativeTime, table } from "../terminal/format.ts";
+import { withClient } from "../../client/weft_client.ts";
+import { nextPageCommand, pagingOptions } from "../command_line/paging.ts";
 
 /** `weft artifacts` */
 export const artifactsCommand = defineCommand({

@@ -4,8 +4,8 @@
  * @module
  */
 
-import { defineCommand } from "../command.ts";
-import { changeRun } from "./run_change.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { changeRun } from "../run_views/run_change.ts";
 
 /** `weft cancel` */
 export const cancelCommand = defineCommand({

@@ -1,30 +1,27 @@
 /**
  * `weft doctor`: checks the project and its service and says, for each finding, the command that fixes it.
  *
- * The service is asked first (status, workflows, model). What it cannot say while it is down is read from
- * `.weft/` and the project's `workflows/` directly, read-only: doctor never changes anything.
+ * The service is asked first (status, workflows, publications). What it cannot say while it is down is read
+ * from `.weft/` directly and from the project's files as the service would read them (`src/service/inspect.ts`),
+ * read-only: doctor never changes anything.
  *
  * @module
  */
 
 import { join, relative } from "node:path";
-import { loadWorkflow } from "../../engine/workflow/loader.ts";
-import { readProjectSources } from "../../engine/workflow/source.ts";
-import type { WorkflowView } from "../../engine/views.ts";
+import type { WorkflowView } from "../../client/views.ts";
 import { readConnection } from "../../weft_dir/connection.ts";
 import { inspectLock, type LockState } from "../../weft_dir/lock.ts";
 import { type WeftPaths, weftPaths } from "../../weft_dir/paths.ts";
 import { UNTRUSTED_FIX, UntrustedStateError } from "../../weft_dir/trust.ts";
-import { UsageError } from "../args.ts";
-import { defineCommand } from "../command.ts";
-import { EXIT } from "../exit_codes.ts";
-import { paint, printJson } from "../format.ts";
-import { observe, type StatusReport } from "../lifecycle.ts";
-import { ModelConfig } from "../../model/config.ts";
-import { checkRole } from "../../model/probe.ts";
-import { reviewOf } from "../../model/trust_review.ts";
-import { withClient } from "./client.ts";
-import { CONFIG_SCHEMA_PATH, PROJECT_SCHEMAS } from "../init.ts";
+import { UsageError } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { EXIT } from "../command_line/exit_codes.ts";
+import { paint, printJson } from "../terminal/format.ts";
+import { observeService, type ServiceReport } from "../../client/observe.ts";
+import { inspectModels, loadProjectWorkflows, type ModelsInspection } from "../../service/inspect.ts";
+import { withClient } from "../../client/weft_client.ts";
+import { CONFIG_SCHEMA_PATH, PROJECT_SCHEMAS } from "../scaffold/scaffold.ts";
 import { VERSION } from "../../version.ts";
 
 /** One thing doctor found: fine, worth knowing, or a problem, with the command that fixes it. */
@@ -98,13 +95,13 @@ async function examine(paths: WeftPaths): Promise<Finding[]> {
   if (trust.state === "problem") {
     return [
       trust,
-      ...workflowFindings(offlineWorkflows(paths.projectDir)),
+      ...workflowFindings(loadProjectWorkflows(paths.projectDir)),
       ...await schemaFindings(paths.projectDir),
       ...await gitFindings(paths),
     ];
   }
   const lock = await inspectLock(paths);
-  const status = await observe(paths.projectDir);
+  const status = await observeService(paths.projectDir);
   const findings: Finding[] = [serviceFinding(status, lock), ...await leftovers(paths, lock)];
   if (status.state === "running") {
     findings.push({ check: "port", state: "ok", message: `the service listens on ${status.url}` });
@@ -117,7 +114,7 @@ async function examine(paths: WeftPaths): Promise<Finding[]> {
     findings.push(...await modelFindings(paths.projectDir, workflows));
   } else {
     findings.push(...await portFinding(paths));
-    findings.push(...workflowFindings(offlineWorkflows(paths.projectDir)));
+    findings.push(...workflowFindings(loadProjectWorkflows(paths.projectDir)));
     findings.push(...await modelFindings(paths.projectDir, []));
   }
   findings.push(...await schemaFindings(paths.projectDir));
@@ -154,7 +151,7 @@ function publicationFindings(publications: Publications): Finding[] {
   }];
 }
 
-function serviceFinding(status: StatusReport, lock: LockState): Finding {
+function serviceFinding(status: ServiceReport, lock: LockState): Finding {
   if (status.state === "running") {
     return { check: "service", state: "ok", message: `running at ${status.url} (pid ${status.pid})` };
   }
@@ -217,14 +214,6 @@ async function portFinding(paths: WeftPaths): Promise<Finding[]> {
 /** What doctor needs to know of a workflow to say whether it loads. */
 type Loading = Pick<WorkflowView, "name" | "available" | "reason">;
 
-function offlineWorkflows(projectDir: string): Loading[] {
-  return readProjectSources(projectDir).map(loadWorkflow).map((entry) => ({
-    name: entry.name,
-    available: entry.ok,
-    ...(entry.ok ? {} : { reason: entry.reason }),
-  }));
-}
-
 function workflowFindings(workflows: Loading[]): Finding[] {
   const broken = workflows.filter((w) => !w.available);
   if (!broken.length) {
@@ -279,12 +268,9 @@ async function schemaFindings(projectDir: string): Promise<Finding[]> {
  * from this shell's environment, which should match the service's.
  */
 async function modelFindings(projectDir: string, workflows: WorkflowView[]): Promise<Finding[]> {
-  const config = ModelConfig.read(projectDir);
-  const trust = projectTrustFindings(config);
-  const roles = config.roles().map((role) => ({ role, resolved: config.resolve(role) }));
-  const configured = roles.filter((entry) =>
-    entry.resolved.ok || !/no model is configured/.test(entry.resolved.reason)
-  );
+  const models = inspectModels(projectDir);
+  const trust = projectTrustFindings(models);
+  const configured = models.roles.filter((role) => role.configured);
   if (!configured.length) {
     const needing = workflows.filter((w) => w.available && w.hasAgentSteps).map((w) => w.name);
     return [...trust, {
@@ -300,9 +286,9 @@ async function modelFindings(projectDir: string, workflows: WorkflowView[]): Pro
   }
   return [
     ...trust,
-    ...await Promise.all(configured.map(async ({ role, resolved }): Promise<Finding> => {
-      const readiness = config.readiness(role);
-      if (!resolved.ok || !readiness.ready) {
+    ...await Promise.all(configured.map(async (readiness): Promise<Finding> => {
+      const { role } = readiness;
+      if (!readiness.resolves || !readiness.ready) {
         const what = readiness.provider
           ? ` (${readiness.provider} ${readiness.model} at ${readiness.baseURL}, key ${
             readiness.apiKeyEnv ?? "none"
@@ -314,13 +300,13 @@ async function modelFindings(projectDir: string, workflows: WorkflowView[]): Pro
           message: `role "${role}"${what}: ${readiness.reason}`,
           fix: readiness.trusted === false
             ? "weft trust  (shows what weft.json asks for, then asks)"
-            : resolved.ok
+            : readiness.resolves
             ? "see docs/models.md"
             : `correct weft.json against ${CONFIG_SCHEMA_PATH} (weft init writes it)`,
         };
       }
       // Only an entry the person configured or trusted is ever dialled.
-      const checked = await checkRole(resolved.model, config.keyOf(resolved.model));
+      const checked = await models.probe(role);
       return {
         check: "model",
         state: checked.ok ? "ok" : "problem",
@@ -336,18 +322,18 @@ function origin(from: string | undefined, trusted: boolean | undefined): string 
 }
 
 /** Whether the person trusts the project's weft.json, and a trust record weft cannot read. */
-function projectTrustFindings(config: ModelConfig): Finding[] {
+function projectTrustFindings(models: ModelsInspection): Finding[] {
   const findings: Finding[] = [];
-  const { record } = config.trust;
-  if (record.kind === "invalid") {
+  if (models.trustRecordProblem !== undefined) {
     findings.push({
       check: "trust",
       state: "problem",
-      message: `the project trust record cannot be used, so no project is trusted: ${record.problem}`,
+      message:
+        `the project trust record cannot be used, so no project is trusted: ${models.trustRecordProblem}`,
       fix: "remove that file, then `weft trust` in each project you trust",
     });
   }
-  const review = reviewOf(config);
+  const review = models.trust;
   if (review.state === "trusted") {
     findings.push({
       check: "trust",

@@ -5,19 +5,18 @@
  * @module
  */
 
-import type { WeftClient } from "../../client/connect.ts";
-import type { RunView, WorkflowView } from "../../engine/views.ts";
+import type { RunView, WorkflowView } from "../../client/views.ts";
 import { WeftError } from "../../errors.ts";
-import { UsageError } from "../args.ts";
-import { defineCommand } from "../command.ts";
-import { CommandFailure } from "../failure.ts";
-import { nearest } from "../suggest.ts";
-import { follow, report } from "./attach.ts";
-import { PROMPT_OPTIONS, promptsHere } from "../prompt.ts";
-import { withClient } from "./client.ts";
-import { blameBrokenWorkflow, NO_CONTEXT, runContext } from "./run_context.ts";
-import { readSource } from "./input.ts";
-import { exitCodeFor } from "./run_view.ts";
+import { PROMPT_OPTIONS, UsageError } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { CommandFailure } from "../command_line/failure.ts";
+import { nearest } from "../command_line/suggest.ts";
+import { follow, report } from "../run_views/follow.ts";
+import { promptsHere } from "../terminal/prompt.ts";
+import { type WeftClient, withClient } from "../../client/weft_client.ts";
+import { blameBrokenWorkflow, NO_CONTEXT, runContext } from "../run_views/run_context.ts";
+import { readSource } from "../command_line/input.ts";
+import { exitCodeFor } from "../run_views/run_view.ts";
 
 /** `weft flow` */
 export const flowCommand = defineCommand({

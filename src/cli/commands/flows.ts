@@ -4,11 +4,11 @@
  * @module
  */
 
-import type { WorkflowView } from "../../engine/views.ts";
-import { UsageError } from "../args.ts";
-import { defineCommand } from "../command.ts";
-import { hint, indent, paint, printJson, table } from "../format.ts";
-import { withClient } from "./client.ts";
+import type { WorkflowView } from "../../client/views.ts";
+import { UsageError } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { hint, indent, paint, printJson, table } from "../terminal/format.ts";
+import { withClient } from "../../client/weft_client.ts";
 
 /** `weft flows` */
 export const flowsCommand = defineCommand({

@@ -8,10 +8,10 @@
 
 import { dirname, join } from "node:path";
 import { weftPaths } from "../../weft_dir/paths.ts";
-import { UsageError } from "../args.ts";
-import { defineCommand } from "../command.ts";
-import { EXIT } from "../exit_codes.ts";
-import { paint } from "../format.ts";
+import { UsageError } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { EXIT } from "../command_line/exit_codes.ts";
+import { paint } from "../terminal/format.ts";
 
 /** One parsed log line. */
 type LogLine = { at?: string; event?: string; [field: string]: unknown };

@@ -5,12 +5,11 @@
  * @module
  */
 
-import { UsageError } from "../args.ts";
-import { defineCommand } from "../command.ts";
-import { EXIT } from "../exit_codes.ts";
-import { indent, paint, printJson, table } from "../format.ts";
-import { ModelConfig } from "../../model/config.ts";
-import { reviewOf } from "../../model/trust_review.ts";
+import { UsageError } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { EXIT } from "../command_line/exit_codes.ts";
+import { indent, paint, printJson, table } from "../terminal/format.ts";
+import { inspectModels } from "../../service/inspect.ts";
 
 /** `weft models` */
 export const modelsCommand = defineCommand({
@@ -26,11 +25,10 @@ knows the model. docs/models.md explains the format.`,
     'print { "roles": RoleReadiness[], "files": { "project", "user", "trust" }, "trust": { state, digest } }',
   run({ positionals, projectDir, json }) {
     if (positionals.length) throw new UsageError("takes no arguments");
-    const config = ModelConfig.read(projectDir);
-    const roles = config.roles().map((role) => config.readiness(role));
-    const { locations } = config;
-    const files = { project: locations.projectFile, user: locations.userFile, trust: locations.trustFile };
-    const { state, digest } = reviewOf(config);
+    const models = inspectModels(projectDir);
+    const roles = models.roles.map(({ configured: _c, resolves: _r, ...readiness }) => readiness);
+    const { files } = models;
+    const { state, digest } = models.trust;
     if (json) {
       printJson({ roles, files, trust: { state, digest } });
       return Promise.resolve(EXIT.OK);

@@ -4,13 +4,13 @@
  * @module
  */
 
-import type { RecordView } from "../../engine/views.ts";
-import { UsageError } from "../args.ts";
-import { defineCommand } from "../command.ts";
-import { EXIT } from "../exit_codes.ts";
-import { CommandFailure } from "../failure.ts";
-import { hint, indent, paint, printJson, relativeTime } from "../format.ts";
-import { withClient } from "./client.ts";
+import type { RecordView } from "../../client/views.ts";
+import { UsageError } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { EXIT } from "../command_line/exit_codes.ts";
+import { CommandFailure } from "../command_line/failure.ts";
+import { hint, indent, paint, printJson, relativeTime } from "../terminal/format.ts";
+import { withClient } from "../../client/weft_client.ts";
 
 /** `weft record` */
 export const recordCommand = defineCommand({

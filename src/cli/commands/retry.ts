@@ -6,14 +6,14 @@
  * @module
  */
 
-import type { RunView } from "../../engine/views.ts";
-import { UsageError } from "../args.ts";
-import { defineCommand } from "../command.ts";
-import { follow, report } from "./attach.ts";
-import { PROMPT_OPTIONS, promptsHere } from "../prompt.ts";
-import { withClient } from "./client.ts";
-import { NO_CONTEXT, runContext } from "./run_context.ts";
-import { exitCodeFor } from "./run_view.ts";
+import type { RunView } from "../../client/views.ts";
+import { PROMPT_OPTIONS, UsageError } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { follow, report } from "../run_views/follow.ts";
+import { promptsHere } from "../terminal/prompt.ts";
+import { withClient } from "../../client/weft_client.ts";
+import { NO_CONTEXT, runContext } from "../run_views/run_context.ts";
+import { exitCodeFor } from "../run_views/run_view.ts";
 
 /** `weft retry` */
 export const retryCommand = defineCommand({

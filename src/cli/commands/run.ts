@@ -4,9 +4,9 @@
  * @module
  */
 
-import type { RunEventView, RunView, WorkflowView } from "../../engine/views.ts";
-import { UsageError } from "../args.ts";
-import { defineCommand } from "../command.ts";
+import type { RunEventView, RunView, WorkflowView } from "../../client/views.ts";
+import { UsageError } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
 import {
   hint,
   outputWidth,
@@ -17,11 +17,11 @@ import {
   tableLayout,
   truncate,
   visibleWidth,
-} from "../format.ts";
-import { describeReasons, NO_CONTEXT, runContext } from "./run_context.ts";
-import { withClient } from "./client.ts";
-import { describeRun, exitCodeFor } from "./run_view.ts";
-import { describeCommandEvent } from "./model_progress.ts";
+} from "../terminal/format.ts";
+import { describeReasons, NO_CONTEXT, runContext } from "../run_views/run_context.ts";
+import { withClient } from "../../client/weft_client.ts";
+import { describeRun, exitCodeFor } from "../run_views/run_view.ts";
+import { describeCommandEvent } from "../run_views/model_progress.ts";
 
 /** `weft run` */
 export const runCommand = defineCommand({

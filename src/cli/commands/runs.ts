@@ -4,13 +4,13 @@
  * @module
  */
 
-import { RUN_STATUSES, type RunStatus, type RunView } from "../../engine/views.ts";
-import { UsageError } from "../args.ts";
-import { defineCommand } from "../command.ts";
-import { EXIT } from "../exit_codes.ts";
-import { hint, paint, printJson, relativeTime, statusTone, table, truncate } from "../format.ts";
-import { withClient } from "./client.ts";
-import { nextPageCommand, pagingOptions } from "./paging.ts";
+import { RUN_STATUSES, type RunStatus, type RunView } from "../../client/views.ts";
+import { UsageError } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { EXIT } from "../command_line/exit_codes.ts";
+import { hint, paint, printJson, relativeTime, statusTone, table, truncate } from "../terminal/format.ts";
+import { withClient } from "../../client/weft_client.ts";
+import { nextPageCommand, pagingOptions } from "../command_line/paging.ts";
 
 /** `weft runs` */
 export const runsCommand = defineCommand({

@@ -1,32 +1,20 @@
 /**
  * `weft studio`: opens Studio, the project's page in a web browser, or ends every Studio session. The command
- * is a client of the service like every other: it asks the service (with the internal token, sent only to
- * the checked instance) for a single-use ticket, and hands the browser opener only the address of the 0600
- * redirect file the service wrote for it, since any user can read a process's arguments. The ticket's address
- * is printed only when it is not opened, and never logged.
+ * is a client of the service like every other: it asks the service for a single-use ticket
+ * (`src/client/studio_ticket.ts`), and hands the browser opener only the address of the 0600 redirect file
+ * the service wrote for it, since any user can read a process's arguments. The ticket's address is printed
+ * only when it is not opened, and never logged.
  *
  * @module
  */
 
-import { verifiedConnection } from "../../client/verified_connection.ts";
-import { ServiceOfflineError } from "../../client/offline.ts";
-import { STUDIO_SIGN_OUT_PATH, STUDIO_TICKET_PATH } from "../../http/studio_pages.ts";
-import type { ConnectionInfo } from "../../weft_dir/connection.ts";
-import { UsageError } from "../args.ts";
-import { openInBrowser } from "../browser.ts";
-import { defineCommand } from "../command.ts";
-import { EXIT } from "../exit_codes.ts";
-import { CommandFailure } from "../failure.ts";
-import { printJson } from "../format.ts";
-import { reachService } from "./client.ts";
-
-/** What the service answers to a ticket request. */
-interface MintedTicket {
-  url: string;
-  expiresAt: string;
-  /** The `file://` address of the page that opens `url`, when one was asked for. */
-  redirectFile?: string;
-}
+import { reachService } from "../../client/reach.ts";
+import { endStudioSessions, mintTicket } from "../../client/studio_ticket.ts";
+import { UsageError } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { EXIT } from "../command_line/exit_codes.ts";
+import { openInBrowser } from "../terminal/browser.ts";
+import { printJson } from "../terminal/format.ts";
 
 /** `weft studio` */
 export const studioCommand = defineCommand({
@@ -61,12 +49,9 @@ printed for you to open instead.`,
       throw new UsageError("--sign-out-all opens nothing: leave out --no-open");
     }
     const say = (line: string) => console.error(line);
-    const connection = await reachService(projectDir, () => verifiedConnection(projectDir), {
-      start: true,
-      progress: say,
-    });
+    const connection = await reachService(projectDir, { start: true, progress: say });
     if (options["sign-out-all"]) {
-      await askService(connection, STUDIO_SIGN_OUT_PATH, "the service refused to end the Studio sessions");
+      await endStudioSessions(connection);
       if (json) printJson({ signedOut: true });
       else console.log("Every Studio session of this project has ended; `weft studio` opens a new one.");
       return EXIT.OK;
@@ -92,50 +77,3 @@ printed for you to open instead.`,
     return EXIT.OK;
   },
 });
-
-/**
- * Asks the service for a ticket, presenting the internal token to the instance `connection` was checked for;
- * with `redirectFile`, also for the file that opens it.
- */
-async function mintTicket(connection: ConnectionInfo, redirectFile: boolean): Promise<MintedTicket> {
-  const path = redirectFile ? `${STUDIO_TICKET_PATH}?redirectFile=true` : STUDIO_TICKET_PATH;
-  const minted = await askService(connection, path, "the service refused a Studio ticket") as Partial<
-    MintedTicket
-  >;
-  if (
-    typeof minted.url !== "string" || typeof minted.expiresAt !== "string" ||
-    (redirectFile && typeof minted.redirectFile !== "string")
-  ) {
-    throw new CommandFailure(
-      "FAILURE",
-      "the service answered a ticket request without an address",
-      "`weft doctor` checks the project",
-    );
-  }
-  return { url: minted.url, expiresAt: minted.expiresAt, redirectFile: minted.redirectFile };
-}
-
-/** POSTs to one of Studio's paths with the internal token; resolves with the JSON answer. */
-async function askService(connection: ConnectionInfo, path: string, refusal: string): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(new URL(path, connection.url), {
-      method: "POST",
-      headers: { authorization: `Bearer ${connection.internalToken}` },
-    });
-  } catch (error) {
-    throw new ServiceOfflineError(
-      `the service (pid ${connection.pid}) holds the lock but does not answer: ${(error as Error).message}`,
-      true,
-    );
-  }
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    throw new CommandFailure(
-      "FAILURE",
-      `${refusal} (HTTP ${response.status})`,
-      "`weft doctor` checks the project; `weft logs` shows what the service saw",
-    );
-  }
-  return await response.json();
-}

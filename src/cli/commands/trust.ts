@@ -8,13 +8,12 @@
  * @module
  */
 
-import { UsageError } from "../args.ts";
-import { defineCommand } from "../command.ts";
-import { EXIT } from "../exit_codes.ts";
-import { paint, printJson, table } from "../format.ts";
-import { PROMPT_OPTIONS, Prompter, promptsHere } from "../prompt.ts";
-import { projectKey } from "../../model/project_trust.ts";
-import { grantTrust, reviewTrust, revokeTrust, type TrustReview } from "../../model/trust_review.ts";
+import { PROMPT_OPTIONS, UsageError } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { EXIT } from "../command_line/exit_codes.ts";
+import { paint, printJson, table } from "../terminal/format.ts";
+import { Prompter, promptsHere } from "../terminal/prompt.ts";
+import { grantTrust, projectKey, reviewTrust, revokeTrust, type TrustReview } from "../../service/trust.ts";
 
 /** `weft trust` */
 export const trustCommand = defineCommand({

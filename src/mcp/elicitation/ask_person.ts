@@ -10,10 +10,9 @@ import { conflict, invalid } from "../../errors.ts";
 import type { Engine } from "../../engine/engine.ts";
 import { type ElicitResult, ErrorCode, McpError } from "../sdk.ts";
 import type { ToolCall } from "../tool.ts";
+import { HUMAN_WAIT_MS } from "../endpoints.ts";
 import type { ActionForm } from "./form.ts";
 
-/** How long a form may stay open; people step away, and the Run keeps waiting after this anyway. */
-export const HUMAN_WAIT_MS = 24 * 60 * 60 * 1000;
 /** How often a progress notification says the form is still open, well inside a client's 60 s default. */
 export const PROGRESS_EVERY_MS = 15_000;
 

@@ -11,18 +11,11 @@ import { useEffect, useRef } from "./preact.ts";
 import { connection } from "./connection.ts";
 import { useLoad } from "./hooks.ts";
 import { html } from "./html.ts";
-
-/** One stream's last part, and how many bytes came before it. */
-interface StreamTail {
-  text: string;
-  cutBytes: number;
-}
+import type { RunningCommandOutput, StreamTail } from "./types.ts";
 
 /** What `weft://runs/{runId}/command` reads. */
 interface RunningCommand {
-  command:
-    | { commandId: string; run: string[]; startedAt: string; stdout: StreamTail; stderr: StreamTail }
-    | null;
+  command: RunningCommandOutput | null;
 }
 
 const STREAMS = ["stdout", "stderr"] as const;

@@ -5,12 +5,15 @@
  * its own `Origin`; the page adds its tab key (`tab_key.ts`), without which the cookie counts for nothing.
  *
  * When the session's notification stream ends (the service stopped or restarted, or cut a stream that fell
- * behind), the session is dropped and a new one opened, with backoff; once it is up, every subscription is
- * made again and every watcher reloads, since changes may have been missed meanwhile.
+ * behind), or a request finds the session lost, the session is dropped and a new one opened, waiting between
+ * tries; once it is up, every subscription is made again and every watcher reloads, since changes may have
+ * been missed meanwhile. What counts as lost and how long to wait are every client's rule
+ * (`src/client/reconnect.ts`, bundled with the page).
  *
  * @module
  */
 
+import { retryDelayMs, sessionLost } from "../../client/reconnect.ts";
 import { Client, StreamableHTTPClientTransport, StreamableHTTPError } from "./sdk.ts";
 import { TAB_KEY_HEADER, tabKey } from "./tab_key.ts";
 import type { ErrorPayload } from "./types.ts";
@@ -25,8 +28,6 @@ const SIGN_OUT_PATH = "/studio/sign-out";
 
 /** How long reconnecting is shown before the indicator says Offline (attempts go on). */
 const RECONNECTING_MS = 15_000;
-/** The longest pause between two attempts. */
-const MAX_BACKOFF_MS = 5_000;
 
 /** A tool's business error, or the connection's own trouble (`code` "OFFLINE", "SESSION_ENDED", "PROTOCOL"). */
 export class StudioError extends Error {
@@ -193,8 +194,7 @@ export class Connection {
   /** What a failed request means: a lost session starts a reconnection; the caller gets a StudioError. */
   #failure(client: Client, error: unknown): StudioError {
     if (error instanceof StudioError) return error;
-    const status = error instanceof StreamableHTTPError ? error.code : undefined;
-    if (error instanceof TypeError || status === 404 || status === 401 || status === 503) {
+    if (sessionLost(error)) {
       this.#lost(client);
       return new StudioError({
         code: "OFFLINE",
@@ -246,7 +246,7 @@ export class Connection {
         // A refused connection, not an answer: nothing listens on the service's port.
         this.#setState(this.#state, error instanceof TypeError);
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(500 * 2 ** attempt, MAX_BACKOFF_MS)));
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt + 1)));
     }
   }
 

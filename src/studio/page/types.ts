@@ -1,114 +1,52 @@
 /**
- * The shapes the page reads from tool results, as docs/reference.md describes them. The page keeps its own
- * copy rather than importing the service's: it is a client like any other and shares no code with the server.
+ * The shapes the page reads from tool results: the view types every client names (`src/client/views.ts`,
+ * defined once by the engine), imported as types only, so the page's bundle carries none of their code. Where
+ * the page reads further than the wire's type says (what a pending action asks), the type here narrows it.
  *
  * @module
  */
 
-/** A Run's status. */
-export type RunStatus = "running" | "waiting" | "completed" | "failed" | "cancelled";
+import type {
+  ArtifactView,
+  PendingActionView,
+  PublishedQuestion,
+  RecordView,
+  RunEventView,
+  RunningCommandOutput,
+  RunStatus,
+  RunView as WireRunView,
+  StreamTail,
+  WorkflowView,
+} from "../../client/views.ts";
+
+export type { ArtifactView, RecordView, RunningCommandOutput, RunStatus, StreamTail, WorkflowView };
 
 /** Every status, in the order the filter lists them. */
 export const RUN_STATUSES: readonly RunStatus[] = ["waiting", "running", "completed", "failed", "cancelled"];
 
-/** A business error of a tool call. */
-export interface ErrorPayload {
-  code: string;
-  message: string;
-  retryable: boolean;
-}
+/** A business error of a tool call, as a Run's `lastError` carries it too. */
+export type ErrorPayload = NonNullable<WireRunView["lastError"]>;
 
 /** A question of a `user_ask_questions` action. */
-export interface Question {
-  id: string;
-  question: string;
-  description?: string;
-  options?: { id: string; label: string }[];
-  allowOther?: boolean;
-  isSkippable: boolean;
-}
+export type Question = PublishedQuestion;
 
-/** What a waiting Run asks of the person. */
+/** What a waiting Run asks of the person: its request as each kind of action publishes it. */
 export type PendingAction =
-  | { id: string; kind: "user_ask_questions"; request: { questions: Question[] }; createdAt: string }
-  | {
-    id: string;
-    kind: "user_ask_confirmation";
-    /** `markdown`: the JSON pointers into `context` of the strings that hold Markdown. */
-    request: { context: unknown; markdown?: string[] };
-    createdAt: string;
-  };
+  & Omit<PendingActionView, "kind" | "request">
+  & (
+    | { kind: "user_ask_questions"; request: { questions: Question[] } }
+    | {
+      kind: "user_ask_confirmation";
+      /** `markdown`: the JSON pointers into `context` of the strings that hold Markdown. */
+      request: { context: unknown; markdown?: string[] };
+    }
+  );
 
 /** A Run as `get_run` and `list_runs` return it. */
-export interface RunView {
-  runId: string;
-  flowName: string;
-  intent: string;
-  status: RunStatus;
-  execution: { source: string; agentExecutor: string };
-  cursor: { stageName: string; stepName: string };
-  pendingAction?: PendingAction;
-  pendingAgentCall?: { id: string; agentId: string; phase: string; createdAt: string };
-  pendingCommand?: { id: string; phase: string; run: string[] | string; reason?: string; createdAt: string };
-  lastError?: ErrorPayload;
-  createdAt: string;
-  updatedAt: string;
-}
+export type RunView = Omit<WireRunView, "pendingAction"> & { pendingAction?: PendingAction };
 
-/** One timeline event: common fields plus those of its type. */
-export interface RunEvent {
-  seq: number;
-  at: string;
-  type: string;
-  stageName: string;
-  stepName: string;
-  [field: string]: unknown;
-}
-
-/** A workflow as `list_workflows` returns it. */
-export interface WorkflowView {
-  name: string;
-  title: string;
-  description: string;
-  stages: string[];
-  hasAgentSteps: boolean;
-  available: boolean;
-  ready: boolean;
-  reason?: string;
-}
-
-/**
- * An Artifact's metadata, with `data` from `get_artifact`: `createdAt` is when its first revision was
- * committed, `updatedAt` when the revision it holds was.
- */
-export interface ArtifactView {
-  artifactId: string;
-  flowName: string;
-  stageName: string;
-  revision: number;
-  runId: string;
-  recordId: string;
-  createdAt: string;
-  updatedAt: string;
-  data?: unknown;
-  /** The JSON pointers into `data` of the strings that hold Markdown. */
-  markdown?: string[];
-  /** Where this revision was published, or why its file was left alone or could not be written. */
-  publication?: { path: string; status: "published" | "skipped" | "failed"; message?: string };
-}
-
-/** A Record: one commit of a stage, with the answers it came from. */
-export interface RecordView {
-  recordId: string;
-  runId: string;
-  flowName: string;
-  stageName: string;
-  artifactId: string;
-  revision: number;
-  data: unknown;
-  answers: unknown[];
-  createdAt: string;
-}
+/** One timeline event: common fields plus those of its type; every event names its stage and step. */
+export type RunEvent = RunEventView & { stageName: string; stepName: string };
 
 /** Whether a Run can be resumed with `retry_run`: it stopped, or waits on a command to trust first. */
 export function canRetry(run: RunView): boolean {

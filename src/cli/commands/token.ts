@@ -1,0 +1,41 @@
+/**
+ * `weft token`: prints the external (IDE) token of a project, the value of `WEFT_TOKEN` for an IDE that
+ * connects over HTTP. It is printed only when a person asks for it, and nothing else ever prints it.
+ *
+ * @module
+ */
+
+import { readConnection } from "../../weft_dir/connection.ts";
+import { weftPaths } from "../../weft_dir/paths.ts";
+import { UsageError } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { EXIT } from "../command_line/exit_codes.ts";
+import { CommandFailure } from "../command_line/failure.ts";
+import { TOKEN_VARIABLE } from "./config.ts";
+
+/** `weft token` */
+export const tokenCommand = defineCommand({
+  name: "token",
+  summary: "print the IDE token, for the HTTP form of `weft config`",
+  synopsis: "token",
+  description: `Prints the IDE token of the project's service, for the HTTP form of \`weft config\`:
+  export ${TOKEN_VARIABLE}="$(weft token)"
+Treat it like a password. The stdio form (\`weft mcp\`) needs no token.`,
+  json: 'print { "token": "…" }',
+  async run({ projectDir, positionals, json }) {
+    if (positionals.length) {
+      throw new UsageError("takes no arguments (a project is named with --project DIR)");
+    }
+    const connection = await readConnection(weftPaths(projectDir));
+    if (!connection) {
+      throw new CommandFailure(
+        "SERVICE_OFFLINE",
+        "no token yet: the service has never run for this project",
+        "run `weft start` once for this project",
+      );
+    }
+    if (json) console.log(JSON.stringify({ token: connection.externalToken }));
+    else console.log(connection.externalToken);
+    return EXIT.OK;
+  },
+});
