@@ -12,7 +12,9 @@
 import { errorKind, WeftError } from "../errors.ts";
 import type { Engine } from "../engine/engine.ts";
 import type { RunView } from "../engine/views.ts";
+import { join } from "node:path";
 import { resolveCommandFolder } from "../engine/command_folder.ts";
+import type { ProjectTree } from "../engine/project_tree.ts";
 import type { ModelConfig } from "../model/config.ts";
 import type { WorkInProgress } from "../lib/work_in_progress.ts";
 import { decideCommand } from "./command_trust.ts";
@@ -41,8 +43,10 @@ export type CommandEngine = Pick<
 /** Options of {@linkcode CommandExecutor}. */
 export interface CommandExecutorOptions {
   engine: CommandEngine;
-  /** The project root, free of links. */
+  /** The project root, free of links: commands run in it or in a folder below it. */
   projectDir: string;
+  /** The same folder as the engine's tree, through which a command's folder is checked before it starts. */
+  projectTree: ProjectTree;
   /** The configuration and trust as they are on disk now. */
   config: () => ModelConfig;
   /** The service's environment, read at each start. */
@@ -140,7 +144,7 @@ export class CommandExecutor {
   }
 
   async #drive(job: Job): Promise<void> {
-    const { engine, projectDir } = this.#options;
+    const { engine, projectDir, projectTree } = this.#options;
     const { runId, commandId, controller } = job;
     const spec = await engine.commandSpec(runId, commandId);
     const decision = decideCommand(this.#options.config(), { runId, ...job.site }, spec);
@@ -157,7 +161,7 @@ export class CommandExecutor {
       });
       return;
     }
-    const folder = resolveCommandFolder(projectDir, spec.cwd);
+    const folder = resolveCommandFolder(projectTree, spec.cwd);
     if (!folder.ok) {
       await engine.failCommand({
         runId,
@@ -175,7 +179,7 @@ export class CommandExecutor {
       let recorded: Promise<GroupRecord | undefined> | undefined;
       const end = await runProcessGroup({
         argv: decision.argv,
-        cwd: folder.path,
+        cwd: join(projectDir, ...folder.segments),
         env: this.#environment(spec.env),
         timeoutMs: spec.timeoutSeconds * 1000,
         signal: controller.signal,

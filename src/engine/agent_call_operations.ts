@@ -10,6 +10,7 @@ import { errorKind, invalid, WeftError } from "../errors.ts";
 import { claimAgentCall, completeAgentCall, failAgentCall, submitState } from "./agent_call_transitions.ts";
 import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from "./agent_task.ts";
 import { type ModelCallSettings, modelCallSettings } from "./model_roles.ts";
+import type { ProjectFiles } from "./project_files.ts";
 import type { PendingStep, RunAccess } from "./run_access.ts";
 import type { Storage, StorageUnit } from "./storage.ts";
 import { executeTool } from "./tool_kinds.ts";
@@ -75,8 +76,8 @@ export interface AgentCallOperationsOptions {
   access: RunAccess;
   storage: Storage;
   versions: WorkflowVersions;
-  /** The project's folder, link-free: what the step's file tools read. */
-  projectDir: string;
+  /** The project's files: what the step's file tools reach. */
+  projectFiles: ProjectFiles;
   log: (event: Record<string, unknown>) => void;
 }
 
@@ -85,14 +86,14 @@ export class AgentCallOperations {
   readonly #access: RunAccess;
   readonly #storage: Storage;
   readonly #versions: WorkflowVersions;
-  readonly #projectDir: string;
+  readonly #projectFiles: ProjectFiles;
   readonly #log: (event: Record<string, unknown>) => void;
 
   constructor(options: AgentCallOperationsOptions) {
     this.#access = options.access;
     this.#storage = options.storage;
     this.#versions = options.versions;
-    this.#projectDir = options.projectDir;
+    this.#projectFiles = options.projectFiles;
     this.#log = options.log;
   }
 
@@ -125,7 +126,7 @@ export class AgentCallOperations {
       const tool = step.tools?.find((candidate) => candidate.id === toolId);
       if (!tool) throw invalid(`tool "${toolId}" is not declared by this agent step`);
       return await executeTool(tool, input, {
-        projectRoot: this.#projectDir,
+        files: this.#projectFiles,
         runContext: () =>
           this.#storage.read(async (unit) =>
             buildRunContext(await this.#access.load(unit, runId), await unit.artifacts.committedByRun(runId))

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import type { ProjectTree } from "./project_tree.ts";
 
 /** The segments of `cwd`, or why it is refused (naming no path of the machine). */
 export function commandFolderSegments(
@@ -22,29 +22,22 @@ export function commandFolderSegments(
 }
 
 /**
- * The absolute folder `cwd` names under `root` (itself free of links), or why it cannot be used: it is not
- * a folder, or a segment on the way is a link.
+ * The segments of the folder `cwd` names in `tree` (none for the project root), or why it cannot be used:
+ * it is not a folder, or a segment on the way is a link.
  */
 export function resolveCommandFolder(
-  root: string,
+  tree: ProjectTree,
   cwd: string | undefined,
-): { ok: true; path: string } | { ok: false; reason: string } {
-  if (cwd === undefined) return { ok: true, path: root };
+): { ok: true; segments: string[] } | { ok: false; reason: string } {
+  if (cwd === undefined) return { ok: true, segments: [] };
   const parsed = commandFolderSegments(cwd);
   if (!parsed.ok) return parsed;
-  let path = root;
-  for (const segment of parsed.segments) {
-    path = join(path, segment);
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.lstatSync(path);
-    } catch {
-      return { ok: false, reason: `${cwd} is not a folder of the project` };
-    }
-    if (info.isSymlink) {
+  for (let i = 1; i <= parsed.segments.length; i++) {
+    const info = tree.stat(parsed.segments.slice(0, i));
+    if (info?.kind === "symlink") {
       return { ok: false, reason: `${cwd} passes through a symbolic link, which may lead anywhere` };
     }
-    if (!info.isDirectory) return { ok: false, reason: `${cwd} is not a folder of the project` };
+    if (info?.kind !== "folder") return { ok: false, reason: `${cwd} is not a folder of the project` };
   }
-  return { ok: true, path };
+  return parsed;
 }

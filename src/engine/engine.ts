@@ -25,7 +25,9 @@ import {
   type RunAgentToolOptions,
 } from "./agent_call_operations.ts";
 import { checkIntent } from "./data_limits.ts";
-import { driftOf, type ProjectFiles, publicationOf } from "./publication.ts";
+import { driftOf, publicationOf } from "./publication.ts";
+import type { ProjectFiles } from "./project_files.ts";
+import type { ProjectTree } from "./project_tree.ts";
 import type { CommandSpec } from "./command_step.ts";
 import {
   type BlockCommandOptions,
@@ -61,7 +63,6 @@ import { WorkflowVersions } from "./workflow/versions.ts";
 
 /** Options of {@linkcode Engine.open}. */
 export interface EngineOptions {
-  projectDir: string;
   /** Where Runs, Artifacts and Records are kept; the engine closes it when it closes. */
   storage: Storage;
   now?: () => Date;
@@ -70,8 +71,10 @@ export interface EngineOptions {
   embedded: WorkflowSource[];
   /** Whether the service's model roles can run; without it, internal endpoints cannot run agent steps. */
   models?: ModelRoles;
-  /** The project's files, where stages that declare `publish` write their Artifacts. */
+  /** The project's files: what agent tools list, read and edit, and where stages that `publish` write. */
   projectFiles: ProjectFiles;
+  /** The project's folders as workflow loading reads them (`workflows/`, command and publish folders). */
+  projectTree: ProjectTree;
   /** What `{publishFolder}` stands for in publish paths (weft.json's `publishFolder`); default `docs/weft`. */
   publishFolder?: string;
 }
@@ -101,10 +104,8 @@ export class Engine {
 
   private constructor(options: EngineOptions) {
     const storage = options.storage;
-    // Resolved once: file reads compare what they opened with paths under this link-free root.
-    const projectDir = Deno.realPathSync(options.projectDir);
     const log = options.log ?? (() => {});
-    const registry = new WorkflowRegistry(options.embedded, projectDir);
+    const registry = new WorkflowRegistry(options.embedded, options.projectTree);
     const versions = new WorkflowVersions(registry);
     const changes = new ChangeFeed(log);
     this.#storage = storage;
@@ -124,7 +125,13 @@ export class Engine {
       now: options.now ?? (() => new Date()),
       log,
     });
-    this.#agentCalls = new AgentCallOperations({ access: this.#access, storage, versions, projectDir, log });
+    this.#agentCalls = new AgentCallOperations({
+      access: this.#access,
+      storage,
+      versions,
+      projectFiles: options.projectFiles,
+      log,
+    });
     this.#commands = new CommandOperations(this.#access, storage);
   }
 

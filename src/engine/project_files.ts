@@ -1,56 +1,38 @@
 /**
- * Read-only access to the project for agent tools: never outside the project (no `..`, no absolute paths, no
- * symbolic link anywhere on the way, no file with a second hard link), never `.git`, `.weft` or `.env*` in
- * any letter case, size-capped, and bounded walks. The file checks live in `confined_files.ts`.
+ * The project's files as the engine reaches them while Runs go on: what agent tools list, read and edit, and
+ * where stages publish. The engine owns this port and does no file I/O itself; the composition root hands
+ * it an implementation (`src/files/project_folder.ts`), and tests an in-memory one.
+ *
+ * Every path is project-relative. An implementation refuses (`INVALID_REQUEST`) any path that is absolute,
+ * holds `..` or names `.git`, `.weft` or `.env*` (`project_paths.ts`), and any that leads through a symbolic
+ * link or to a file with a second hard link; it fails with `TOOL_FAILED` what is not a regular file, is
+ * larger than asked for or changed while it was read.
  *
  * @module
  */
-import { WeftError } from "../errors.ts";
-import { confinedSegments, readConfined, walkConfined, type WalkLimits } from "./confined_files.ts";
 
-/** Largest file `read_project_file` returns, in bytes. */
-export const MAX_READ_BYTES = 256 * 1024;
-/** Most paths one `list_project_files` call returns. */
-export const MAX_LISTED_FILES = 2000;
-/** How much one listing may look at before it stops and says `truncated`: folders and files, and time. */
-export const LISTING_LIMITS: WalkLimits = { entries: 20_000, ms: 2_000 };
-
-/** Folders a listing skips because they are noise to an agent, though they may be read explicitly. */
-const SKIPPED_IN_LISTINGS = new Set(["node_modules"]);
-
-/**
- * Lists files under `dir` (default: the project root), recursively, sorted, capped. `root` is the project
- * folder with links resolved (`Deno.realPath`).
- */
-export async function listProjectFiles(
-  root: string,
-  dir = "",
-  limits: WalkLimits = LISTING_LIMITS,
-): Promise<{ files: string[]; truncated: boolean }> {
-  return await walkConfined(root, confinedSegments(dir), {
-    maxFiles: MAX_LISTED_FILES,
-    limits,
-    skip: SKIPPED_IN_LISTINGS,
-  });
+/** What one listing returns: project-relative paths in name order, and whether a bound cut it short. */
+export interface FileListing {
+  files: string[];
+  truncated: boolean;
 }
 
-/** Reads one UTF-8 text file of the project; `root` as for {@linkcode listProjectFiles}. */
-export async function readProjectFile(
-  root: string,
-  path: string,
-): Promise<{ path: string; size: number; content: string }> {
-  if (!path.trim()) throw new WeftError("INVALID_REQUEST", "path must not be blank");
-  const segments = confinedSegments(path);
-  if (segments.length === 0) throw new WeftError("TOOL_FAILED", "not a regular file: .");
-  const relative = segments.join("/");
-  const bytes = await readConfined(root, segments, MAX_READ_BYTES);
-  try {
-    return {
-      path: relative,
-      size: bytes.length,
-      content: new TextDecoder("utf-8", { fatal: true }).decode(bytes),
-    };
-  } catch {
-    throw new WeftError("TOOL_FAILED", `${relative} is not UTF-8 text`);
-  }
+/** The project's files: read, listed and written under the rules above. */
+export interface ProjectFiles {
+  /**
+   * The bytes of the file at `path`, or null when there is none; one larger than `maxBytes` (default 16 MiB)
+   * is refused.
+   */
+  read(path: string, maxBytes?: number): Promise<Uint8Array | null>;
+  /** Creates or replaces the file at `path` with `text` atomically, creating its folders. */
+  write(path: string, text: string): Promise<void>;
+  /**
+   * The regular files under the folder `dir` (`""`: the project), depth first in name order, never through a
+   * link nor into a denied name or a folder named in `skip`; at most `maxFiles`, and the implementation may
+   * bound the walk further (entries looked at, time). A `dir` that is no folder is refused.
+   */
+  list(dir: string, options: { maxFiles: number; skip: ReadonlySet<string> }): Promise<FileListing>;
 }
+
+/** The default bound of {@linkcode ProjectFiles.read}: a file larger than this is not one weft compares. */
+export const DEFAULT_READ_BYTES = 16 * 1024 * 1024;

@@ -11,21 +11,10 @@ import { errorKind, errorPayload, WeftError } from "../errors.ts";
 import type { DecidedCommit, DecidedPublication } from "./commit_step.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import { type DocumentOrigin, renderDocument } from "./published_document.ts";
+import type { ProjectFiles } from "./project_files.ts";
 import type { PublicationRecord, StorageUnit } from "./storage.ts";
 import type { ArtifactView, PublicationDriftView, RunEventView } from "./views.ts";
 import { sha256Hex } from "../lib/sha256.ts";
-
-/**
- * The project's files as publishing reaches them: every path is project-relative, and an implementation
- * refuses (`INVALID_REQUEST`) any path that is absolute, holds `..`, leads through a symbolic link or into
- * `.git`, `.weft` or `.env*`. The engine owns this port; the composition root hands it an implementation.
- */
-export interface ProjectFiles {
-  /** The bytes of the file at `path`, or null when there is none. */
-  read(path: string): Promise<Uint8Array | null>;
-  /** Creates or replaces the file at `path` with `text` atomically, creating its folders. */
-  write(path: string, text: string): Promise<void>;
-}
 
 /** Why a publication left the file as it was. */
 export type SkipReason = "edited" | "not_written_by_weft";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isDeniedName } from "./confined_files.ts";
+import { isDeniedName } from "./project_paths.ts";
 import { PUBLISH_PLACEHOLDERS } from "./workflow/manifest.ts";
 
 /** What the placeholders of a publish path are filled with. */

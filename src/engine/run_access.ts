@@ -10,12 +10,8 @@
  */
 import { conflict, errorKind, notFound } from "../errors.ts";
 import { ChangeFeed, commitChanges, type EngineChange } from "./change_feed.ts";
-import {
-  type CommittedPublication,
-  committedPublication,
-  type ProjectFiles,
-  writePublication,
-} from "./publication.ts";
+import { type CommittedPublication, committedPublication, writePublication } from "./publication.ts";
+import type { ProjectFiles } from "./project_files.ts";
 import { currentStep, RunChange } from "./run_change.ts";
 import { type NewRunEvent, type RunState, toRunView } from "./run_state.ts";
 import type { Storage, StorageUnit } from "./storage.ts";

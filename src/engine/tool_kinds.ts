@@ -9,13 +9,14 @@ import { invalid, WeftError } from "../errors.ts";
 import type { AgentToolView } from "./views.ts";
 import type { AgentToolDef } from "./workflow/manifest.ts";
 import { pointerTokens } from "./json_pointer.ts";
-import { listProjectFiles, readProjectFile } from "./project_files.ts";
+import { listProjectFiles, readProjectFile } from "./file_tools.ts";
+import type { ProjectFiles } from "./project_files.ts";
 import { type JsonSchema, publishedSchema } from "./published_schema.ts";
 
 /** What a tool may see and do; the engine supplies it per call. */
 export interface ToolContext {
-  /** The project folder with links resolved: file tools compare what they open with paths under it. */
-  projectRoot: string;
+  /** The project's files, which file tools reach. */
+  files: ProjectFiles;
   /** The `run_context` document of the current Run. */
   runContext: () => Promise<RunContext>;
   /** Validates and persists `value` at `target` in the stage state; throws `INVALID_REQUEST` on rejection. */
@@ -141,9 +142,9 @@ async function run(
       await context.submitState(tool.target ?? "", input.value);
       return { accepted: true, target: tool.target ?? "" };
     case "list_project_files":
-      return await listProjectFiles(context.projectRoot, input.dir as string | undefined);
+      return await listProjectFiles(context.files, input.dir as string | undefined);
     case "read_project_file":
-      return await readProjectFile(context.projectRoot, input.path as string);
+      return await readProjectFile(context.files, input.path as string);
   }
 }
 

@@ -16,6 +16,7 @@ import { isTrusted, projectKey, readTrustRecord, type TrustRecord } from "./proj
 import { type DigestedContent, trustedContentOf } from "./trusted_content.ts";
 import { ArgumentVector, NamePattern } from "../engine/workflow/manifest.ts";
 import { projectCommandSteps } from "../engine/workflow/command_steps.ts";
+import { projectTreeAt } from "../files/project_tree.ts";
 
 /** A role name: `default` or a lowercase identifier a workflow's agent step names. */
 export const RolePattern = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
@@ -237,7 +238,7 @@ export class ModelConfig {
     const content = trustedContentOf({
       models: project.kind === "ok" ? project.models : {},
       commands: project.kind === "ok" ? project.commands : {},
-      commandSteps: projectCommandSteps(projectDir),
+      commandSteps: projectCommandSteps(projectTreeAt(projectDir)),
     });
     const record = readTrustRecord(locations.trustFile);
     const key = projectKey(projectDir);

@@ -10,6 +10,7 @@
 import type { RoleReadiness } from "../engine/model_roles.ts";
 import { loadWorkflow } from "../engine/workflow/loader.ts";
 import { readProjectSources } from "../engine/workflow/source.ts";
+import { projectTreeAt } from "../files/project_tree.ts";
 import { ModelConfig } from "../model/config.ts";
 import { checkRole, type RoleCheck } from "../model/probe.ts";
 import { reviewOf, type TrustReview } from "../model/trust_review.ts";
@@ -25,7 +26,7 @@ export interface WorkflowLoad {
 
 /** The project's own workflows as the service would load them now. */
 export function loadProjectWorkflows(projectDir: string): WorkflowLoad[] {
-  return readProjectSources(projectDir).map(loadWorkflow).map((entry) => ({
+  return readProjectSources(projectTreeAt(projectDir)).map(loadWorkflow).map((entry) => ({
     name: entry.name,
     available: entry.ok,
     ...(entry.ok ? {} : { reason: entry.reason }),

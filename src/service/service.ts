@@ -22,7 +22,8 @@ import { toolsFor } from "../mcp/tools/mod.ts";
 import { ENDPOINTS } from "../mcp/endpoints.ts";
 import { listingFor } from "../mcp/listing.ts";
 import { openSqliteStorage } from "../store/sqlite_storage.ts";
-import { projectFolder } from "../store/project_folder.ts";
+import { projectFolder } from "../files/project_folder.ts";
+import { projectTreeAt } from "../files/project_tree.ts";
 import { configuredPublishFolder, ModelConfig, modelRolesOf } from "../model/config.ts";
 import { grantTrust, reviewTrust } from "../model/trust_review.ts";
 import { ModelExecutor } from "../model/executor.ts";
@@ -90,13 +91,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // Read when asked, not cached: an edited weft.json or a newly exported key applies to the next question.
     const models = modelRolesOf(paths.projectDir);
     const work = new WorkInProgress();
+    // Resolved once: file reads compare what they opened with paths under this link-free root.
+    const projectRoot = Deno.realPathSync(paths.projectDir);
+    const tree = projectTreeAt(projectRoot);
     engine = await Engine.open({
-      projectDir: paths.projectDir,
       storage: openSqliteStorage(paths.database),
       embedded: EMBEDDED_WORKFLOWS,
       log: (event) => logger.log("engine", event),
       models,
-      projectFiles: projectFolder(Deno.realPathSync(paths.projectDir)),
+      projectFiles: projectFolder(projectRoot),
+      projectTree: tree,
       publishFolder: configuredPublishFolder(paths.projectDir),
     });
     const claims = new ClaimTable(engine);
@@ -114,7 +118,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const commandOutput = new LiveOutput();
     const commands = new CommandExecutor({
       engine,
-      projectDir: Deno.realPathSync(paths.projectDir),
+      projectDir: projectRoot,
+      projectTree: tree,
       config: () => ModelConfig.read(paths.projectDir),
       env: (name) => Deno.env.get(name),
       log: (event) => logger.log("commands", event),

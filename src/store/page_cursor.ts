@@ -42,13 +42,16 @@ export function pageOf<Row extends { seq: number | bigint }>(
 }
 
 /** Encodes the position after the last row of a page together with the filters of the list. */
-function encodeCursor(after: number, filters: Record<string, unknown>): string {
+export function encodeCursor(after: number, filters: Record<string, unknown>): string {
   const text = JSON.stringify({ a: after, f: filterKey(filters) });
   return base64url(new TextEncoder().encode(text));
 }
 
-/** Decodes a cursor; `INVALID_REQUEST` when it is malformed or was issued for other filters. */
-function decodeCursor(cursor: string, filters: Record<string, unknown>): number {
+/**
+ * Decodes a cursor into the position it continues after; `INVALID_REQUEST` when it is malformed or was
+ * issued for other filters.
+ */
+export function decodeCursor(cursor: string, filters: Record<string, unknown>): number {
   let parsed: { a?: unknown; f?: unknown };
   try {
     parsed = JSON.parse(new TextDecoder().decode(fromBase64url(cursor)));
@@ -64,8 +67,8 @@ function decodeCursor(cursor: string, filters: Record<string, unknown>): number 
   return parsed.a;
 }
 
-/** Checks a page size against {@linkcode PAGE_SIZE}. */
-function pageLimit(limit: number | undefined): number {
+/** Checks a page size against {@linkcode PAGE_SIZE}; the default when none is given. */
+export function pageLimit(limit: number | undefined): number {
   if (limit === undefined) return PAGE_SIZE.default;
   if (!Number.isInteger(limit) || limit < PAGE_SIZE.min || limit > PAGE_SIZE.max) {
     throw invalid(`limit must be an integer ${PAGE_SIZE.min}..${PAGE_SIZE.max}`);

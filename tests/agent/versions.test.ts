@@ -9,6 +9,7 @@ import { Database } from "../../src/store/database.ts";
 import { DefinitionStore } from "../../src/store/definition_store.ts";
 import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
 import { WorkflowRegistry } from "../../src/engine/workflow/registry.ts";
+import { projectTree } from "../../src/files/project_tree.ts";
 import { WorkflowVersions } from "../../src/engine/workflow/versions.ts";
 import { shortVersion } from "../../src/engine/workflow/short_version.ts";
 import { EMBEDDED_WORKFLOWS, embeddedSource } from "../../src/workflows/embedded.ts";
@@ -129,7 +130,7 @@ async function pinToOlderIntent(dir: string, runId: string, planner: string): Pr
   assert.ok(older.ok);
   const db = Database.open(`${dir}/.weft/weft.db`);
   try {
-    const versions = new WorkflowVersions(new WorkflowRegistry([], dir));
+    const versions = new WorkflowVersions(new WorkflowRegistry([], projectTree(Deno.realPathSync(dir))));
     const version = await db.transaction(() =>
       versions.pin(new DefinitionStore(db), older.workflow, new Date().toISOString())
     );

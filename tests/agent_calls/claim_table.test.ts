@@ -7,8 +7,8 @@ import { Engine } from "../../src/engine/engine.ts";
 import { WeftError } from "../../src/errors.ts";
 import { type AgentCallEngine, ClaimTable, RETAINED_ENDED_RUNS } from "../../src/agent_calls/claim_table.ts";
 import { MAX_RECEIPTS, ReceiptBook, ReceiptBudget } from "../../src/agent_calls/receipts.ts";
-import { projectFolder } from "../../src/store/project_folder.ts";
-import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
+import { MemoryProject } from "../support/memory_project.ts";
+import { openMemoryStorage } from "../support/memory_storage.ts";
 import { EMBEDDED_WORKFLOWS } from "../../src/workflows/embedded.ts";
 
 /** Asserts that `action` throws (or rejects with) a `WeftError` of `code`. */
@@ -28,11 +28,11 @@ async function rejectsWith(action: () => unknown, code: string): Promise<WeftErr
  * call has reached the gate, since a call passes the claim table's checks before it gets there.
  */
 async function gatedEngine(receiptLimits?: { taskBytes: number; totalBytes: number }) {
-  const projectDir = Deno.makeTempDirSync({ prefix: "weft-claims-" });
+  const project = new MemoryProject();
   const engine = await Engine.open({
-    projectDir,
-    projectFiles: projectFolder(Deno.realPathSync(projectDir)),
-    storage: openSqliteStorage(":memory:"),
+    projectFiles: project.files,
+    projectTree: project.tree,
+    storage: openMemoryStorage(),
     embedded: EMBEDDED_WORKFLOWS,
   });
   let gate = Promise.withResolvers<void>();
@@ -62,7 +62,6 @@ async function gatedEngine(receiptLimits?: { taskBytes: number; totalBytes: numb
     },
     async close() {
       await engine.close();
-      Deno.removeSync(projectDir, { recursive: true });
     },
   };
 }

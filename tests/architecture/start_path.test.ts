@@ -46,5 +46,5 @@ Deno.test("nothing weft serve loads statically imports node:fs; the first confin
   );
   assert.deepEqual(importers, [], "these modules of weft serve import node:fs");
   // Not vacuous: the service does reach the module that reads project files.
-  assert.ok(loaded.has(file("src/engine/confined_files.ts")));
+  assert.ok(loaded.has(file("src/files/confined_reads.ts")));
 });

@@ -10,6 +10,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { scaffold } from "../../src/cli/scaffold/scaffold.ts";
 import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
 import { readProjectSources } from "../../src/engine/workflow/source.ts";
+import { projectTree } from "../../src/files/project_tree.ts";
 import TEMPLATE from "../../src/cli/scaffold/workflow_template.json" with { type: "json" };
 import { runWeft, tempProject, WEFT, withServedProject } from "../support/service.ts";
 
@@ -62,7 +63,7 @@ Deno.test("init in an empty project: the workflow loads, its $schema resolves, a
     assert.equal(JSON.parse(schemaText).title, "weft workflow manifest");
 
     // Loaded as the service loads it, and nothing is reported about the schema beside it.
-    const entries = readProjectSources(await Deno.realPath(cwd)).map(loadWorkflow);
+    const entries = readProjectSources(projectTree(await Deno.realPath(cwd))).map(loadWorkflow);
     assert.deepEqual(entries.map((entry) => [entry.name, entry.ok]), [["release-note", true]]);
     const flows = JSON.parse((await runWeft(["flows", "--json"], { cwd })).stdout).workflows;
     const listed = flows.filter((w: { source: string }) => w.source === "project");

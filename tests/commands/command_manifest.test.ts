@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
 import { readProjectSources } from "../../src/engine/workflow/source.ts";
+import { projectTree } from "../../src/files/project_tree.ts";
 import { tempProject } from "../support/service.ts";
 import { commandFiles } from "./support.ts";
 
@@ -14,7 +15,7 @@ async function loadReason(step: Record<string, unknown>, setup?: (dir: string) =
   const dir = await tempProject({ ...commandFiles("w", step), "inside/keep.txt": "" });
   try {
     await setup?.(dir);
-    const [source] = readProjectSources(Deno.realPathSync(dir));
+    const [source] = readProjectSources(projectTree(Deno.realPathSync(dir)));
     const entry = loadWorkflow(source);
     return entry.ok ? "" : entry.reason;
   } finally {

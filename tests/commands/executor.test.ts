@@ -8,12 +8,13 @@ import { WeftError } from "../../src/errors.ts";
 import { ModelConfig } from "../../src/model/config.ts";
 import { eventually } from "../support/deadline.ts";
 import { openEngine } from "../engine/fixtures.ts";
+import { projectTree } from "../../src/files/project_tree.ts";
 import { commandWorkflow } from "./support.ts";
 
 Deno.test("a command whose result cannot be recorded fails its Run as COMMAND_UNAVAILABLE instead of leaving it waiting", async () => {
   const projectDir = await Deno.realPath(await Deno.makeTempDir({ prefix: "weft-commands-" }));
   // The step's workflow is embedded (as "review"), so its command is trusted by shipping.
-  const engine = await openEngine({ projectDir, manifest: commandWorkflow("review", { run: ["true"] }) });
+  const engine = await openEngine({ manifest: commandWorkflow("review", { run: ["true"] }) });
   const failing: CommandEngine = {
     onRunChanged: (listener) => engine.onRunChanged(listener),
     getRun: (runId) => engine.getRun(runId),
@@ -26,6 +27,7 @@ Deno.test("a command whose result cannot be recorded fails its Run as COMMAND_UN
   const executor = new CommandExecutor({
     engine: failing,
     projectDir,
+    projectTree: projectTree(projectDir),
     config: () => ModelConfig.read(projectDir),
     env: (name) => Deno.env.get(name),
     log: () => {},

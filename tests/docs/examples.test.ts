@@ -15,7 +15,8 @@ import {
 import { Engine } from "../../src/engine/engine.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
-import { projectFolder } from "../../src/store/project_folder.ts";
+import { projectFolder } from "../../src/files/project_folder.ts";
+import { projectTree } from "../../src/files/project_tree.ts";
 import { fillPublishPath, slugOf } from "../../src/engine/publish_path.ts";
 import { DEFAULT_PUBLISH_FOLDER } from "../../src/engine/commit_step.ts";
 import type { Json } from "../support/json.ts";
@@ -78,8 +79,8 @@ Deno.test("every workflow in docs/ loads and runs to completion with the docs' o
       const where = `docs/${page.name}: workflow "${manifest.name}"`;
       const project = await Deno.makeTempDir({ prefix: "weft-docs-" });
       const engine = await Engine.open({
-        projectDir: project,
         projectFiles: projectFolder(await Deno.realPath(project)),
+        projectTree: projectTree(await Deno.realPath(project)),
         storage: openSqliteStorage(":memory:"),
         embedded: [],
       });

@@ -3,7 +3,7 @@ import { WeftError } from "../../src/errors.ts";
 import type { Engine } from "../../src/engine/engine.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { openEngine } from "./fixtures.ts";
-import { tempProject } from "../support/service.ts";
+import { MemoryProject } from "../support/memory_project.ts";
 import { PLAN, SPECIFICATION } from "../support/intent_agent.ts";
 
 async function tool(engine: Engine, run: RunView, toolId: string, input: unknown): Promise<unknown> {
@@ -20,9 +20,9 @@ async function answer(engine: Engine, run: RunView, value: unknown): Promise<Run
 }
 
 Deno.test("the intent workflow runs both stages through clarification, repair and revision loops", async () => {
-  const projectDir = await tempProject({ "README.md": "# demo\n", "src/main.ts": "" });
+  const project = new MemoryProject({ "README.md": "# demo\n", "src/main.ts": "" });
+  const engine = await openEngine({ project });
   try {
-    const engine = await openEngine({ projectDir });
     let run = await engine.startRun({
       flowName: "intent",
       intent: "add CSV export",
@@ -49,7 +49,6 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
       })).encoding,
       "utf8",
     );
-    assert.doesNotMatch(JSON.stringify(task), /\/tmp\//);
     assert.equal(
       (await engine.claimAgentCall({ runId: run.runId, callId: task.callId, claimant: "mcp_client" })).run
         .pendingAgentCall?.phase,
@@ -153,9 +152,8 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
     assert.equal(run.status, "completed");
     assert.deepEqual((await engine.getArtifact({ flowName: "intent", stageName: "plan" }))?.data, PLAN);
     assert.equal((await engine.getRecord(specArtifact.recordId))!.answers.length, 3);
-    await engine.close();
   } finally {
-    await Deno.remove(projectDir, { recursive: true });
+    await engine.close();
   }
 });
 

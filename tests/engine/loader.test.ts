@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
-import { renderManifestSchema } from "../../src/engine/workflow/generate_schema.ts";
+import { renderManifestSchema } from "../build/workflow_schema.ts";
 import { EMBEDDED_WORKFLOWS, embeddedSource } from "../../src/workflows/embedded.ts";
-import { openEngine } from "./fixtures.ts";
+import { openEngine, openEngineOnDisk } from "./fixtures.ts";
 import { tempProject } from "../support/service.ts";
+import { MemoryProject } from "../support/memory_project.ts";
 import { reviewManifest } from "../support/workflows.ts";
 import type { Json } from "../support/json.ts";
 
@@ -169,13 +170,13 @@ Deno.test("schema problems are said in the loader's own words, never in zod's", 
 });
 
 Deno.test("a workflow.json placed directly in workflows/ is reported, not ignored", async () => {
-  const project = await tempProject({
+  const project = new MemoryProject({
     "workflows/workflow.json": JSON.stringify(reviewManifest({ name: "demo" })),
     "workflows/workflow.schema.json": "{}",
     "workflows/weft.schema.json": "{}",
   });
+  const engine = await openEngine({ project });
   try {
-    const engine = await openEngine({ projectDir: project });
     // Schemas beside the folders (`weft init` writes one where the scaffolded $schema points) are no
     // stray manifests.
     const listed = (await engine.listWorkflows("service")).filter((view) => view.source === "project");
@@ -187,21 +188,20 @@ Deno.test("a workflow.json placed directly in workflows/ is reported, not ignore
       "workflows/workflow.json: a workflow lives in a folder of its own; move this file to " +
         "workflows/<name>/workflow.json, where <name> is the workflow's name",
     );
-    await engine.close();
   } finally {
-    await Deno.remove(project, { recursive: true });
+    await engine.close();
   }
 });
 
 Deno.test("project workflows load beside embedded ones; broken and clashing ones are unavailable", async () => {
-  const project = await tempProject({
+  const project = new MemoryProject({
     "workflows/demo/workflow.json": JSON.stringify(reviewManifest({ name: "demo" })),
     "workflows/broken/workflow.json": "{ not json",
     "workflows/intent/workflow.json": JSON.stringify(reviewManifest({ name: "intent" })),
     "workflows/empty/readme.md": "no manifest",
   });
+  const engine = await openEngine({ project });
   try {
-    const engine = await openEngine({ projectDir: project });
     const views = await engine.listWorkflows("service");
     const byName = (name: string, source: string) =>
       views.find((v) => v.name === name && v.source === source)!;
@@ -216,15 +216,8 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
       "waiting",
     );
     assert.deepEqual((await engine.stats()).workflows, { available: 3, unavailable: 3 });
-    Deno.writeTextFileSync(
-      `${project}/workflows/broken/workflow.json`,
-      JSON.stringify(reviewManifest({ name: "broken" })),
-    );
-    Deno.mkdirSync(`${project}/workflows/later`);
-    Deno.writeTextFileSync(
-      `${project}/workflows/later/workflow.json`,
-      JSON.stringify(reviewManifest({ name: "later" })),
-    );
+    project.put("workflows/broken/workflow.json", JSON.stringify(reviewManifest({ name: "broken" })));
+    project.put("workflows/later/workflow.json", JSON.stringify(reviewManifest({ name: "later" })));
     // Edits and new folders are picked up by the next listing or flow, without a restart.
     assert.equal((await engine.listWorkflows("service")).find((v) => v.name === "broken")!.available, true);
     assert.equal(
@@ -232,9 +225,8 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
         .status,
       "waiting",
     );
-    await engine.close();
   } finally {
-    await Deno.remove(project, { recursive: true });
+    await engine.close();
   }
 });
 
@@ -251,7 +243,7 @@ Deno.test("project skill assets are read by id from the Run's version, never fro
   });
   try {
     Deno.writeFileSync(`${project}/workflows/assets/skills/style/logo.bin`, new Uint8Array([0xff, 0xfe, 0]));
-    const engine = await openEngine({ projectDir: project });
+    const engine = await openEngineOnDisk({ projectDir: project });
     const run = await engine.startRun({
       flowName: "assets",
       intent: "x",
@@ -325,7 +317,7 @@ Deno.test("a workflow file with a second hard link is refused, and no loader rea
   try {
     Deno.mkdirSync(`${project}/workflows/linked`, { recursive: true });
     Deno.linkSync(`${project}/.env`, `${project}/workflows/linked/workflow.json`);
-    const engine = await openEngine({ projectDir: project });
+    const engine = await openEngineOnDisk({ projectDir: project });
     const views = await engine.listWorkflows("service");
     const reason = (name: string) => views.find((view) => view.name === name)!.reason ?? "";
     assert.match(reason("linked"), /workflows\/linked\/workflow.json has more than one hard link/);

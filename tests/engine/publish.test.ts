@@ -9,12 +9,19 @@ import type { Engine } from "../../src/engine/engine.ts";
 import type { RunEventView } from "../../src/engine/views.ts";
 import { configuredPublishFolder } from "../../src/model/config.ts";
 import { publishedNotes, workflowFiles } from "../support/workflows.ts";
-import { openEngine } from "./fixtures.ts";
+import { MemoryProject } from "../support/memory_project.ts";
+import { MemoryDatabase } from "../support/memory_storage.ts";
+import { openEngine, openEngineOnDisk } from "./fixtures.ts";
 
-async function project(manifest: unknown, files: Record<string, string> = {}): Promise<string> {
+/** A project with the workflow `manifest` and `files`, in memory. */
+function project(manifest: unknown, files: Record<string, string> = {}): MemoryProject {
+  return new MemoryProject({ ...workflowFiles(manifest as { name: string }), ...files });
+}
+
+/** The same project in a temporary folder, for the tests whose subject is the disk. */
+async function projectOnDisk(manifest: unknown): Promise<string> {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "weft-publish-" }));
-  const all = { ...workflowFiles(manifest as { name: string }), ...files };
-  for (const [path, text] of Object.entries(all)) {
+  for (const [path, text] of Object.entries(workflowFiles(manifest as { name: string }))) {
     await Deno.mkdir(`${dir}/${path.split("/").slice(0, -1).join("/")}`, { recursive: true });
     await Deno.writeTextFile(`${dir}/${path}`, text);
   }
@@ -49,14 +56,14 @@ async function commitOnce(engine: Engine, title: string, intent = "Release notes
 }
 
 Deno.test("publish: each commit is written in turn with frontmatter; a hand edit is left alone and reported", async () => {
-  const dir = await project(publishedNotes({ path: "docs/{flowName}/{stageName}.md" }));
-  const engine = await openEngine({ projectDir: dir });
-  const file = `${dir}/docs/notes/collect.md`;
+  const files = project(publishedNotes({ path: "docs/{flowName}/{stageName}.md" }));
+  const engine = await openEngine({ project: files });
+  const file = "docs/notes/collect.md";
   try {
     const [first] = await commitOnce(engine, "First title");
     assert.equal(first.type, "artifact_published");
     assert.equal(first.path, "docs/notes/collect.md");
-    const one = await Deno.readTextFile(file);
+    const one = files.text(file)!;
     assert.match(one, /^---\nweft:\n {2}workflow: notes\n {2}version: [0-9a-f]{64}\n {2}stage: collect\n/);
     assert.match(one, new RegExp(`  artifact: ${first.artifactId}\n  revision: 1\n  run: run_`));
     assert.match(one, / {2}digest: sha256:[0-9a-f]{64}\n---\n/);
@@ -64,43 +71,40 @@ Deno.test("publish: each commit is written in turn with frontmatter; a hand edit
 
     const [second] = await commitOnce(engine, "Second title");
     assert.equal(second.type, "artifact_published");
-    const two = await Deno.readTextFile(file);
+    const two = files.text(file)!;
     assert.match(two, / {2}revision: 2\n/);
     assert.match(two, /Second title/);
     assert.doesNotMatch(two, /First title/);
 
     const edited = two.replace("Second title", "Second title, as a person wrote it");
-    await Deno.writeTextFile(file, edited);
+    files.put(file, edited);
     const [third] = await commitOnce(engine, "Third title");
     assert.equal(third.type, "publish_skipped");
     assert.equal(third.reason, "edited");
     assert.match(String(third.message), /docs\/notes\/collect\.md was changed since weft wrote revision 2/);
-    assert.equal(await Deno.readTextFile(file), edited, "the person's edit is kept byte for byte");
+    assert.equal(files.text(file), edited, "the person's edit is kept byte for byte");
     const artifact = await engine.getArtifact({ flowName: "notes", stageName: "collect" });
     assert.equal(artifact?.revision, 3, "the third revision is committed all the same");
   } finally {
     await engine.close();
-    await Deno.remove(dir, { recursive: true });
   }
 });
 
 Deno.test("publish: an existing file weft did not write is left byte for byte", async () => {
   const readme = "# My project\n\nHand written.\n";
-  const dir = await project(publishedNotes({ path: "README.md" }), { "README.md": readme });
-  const engine = await openEngine({ projectDir: dir });
+  const files = project(publishedNotes({ path: "README.md" }), { "README.md": readme });
+  const engine = await openEngine({ project: files });
   try {
     const [skipped] = await commitOnce(engine, "A title");
     assert.equal(skipped.type, "publish_skipped");
     assert.equal(skipped.reason, "not_written_by_weft");
-    assert.equal(await Deno.readTextFile(`${dir}/README.md`), readme);
+    assert.equal(files.text("README.md"), readme);
   } finally {
     await engine.close();
-    await Deno.remove(dir, { recursive: true });
   }
 });
 
 Deno.test("publish: a path leaving the project, into .git/.weft/.env*, or through a linked folder is refused at load", async () => {
-  const outside = await Deno.makeTempDir({ prefix: "weft-outside-" });
   const cases: [string, RegExp][] = [
     ["../escape.md", /must not contain `\.\.`/],
     ["docs/../../escape.md", /must not contain `\.\.`/],
@@ -112,33 +116,28 @@ Deno.test("publish: a path leaving the project, into .git/.weft/.env*, or throug
     ["docs/{nope}.md", /unknown placeholder \{nope\}/],
     ["docs/notes.txt", /must name a Markdown file/],
   ];
-  try {
-    for (const [path, reason] of cases) {
-      const dir = await project(publishedNotes({ path }));
-      await Deno.symlink(outside, `${dir}/linked`);
-      const engine = await openEngine({ projectDir: dir });
-      try {
-        const view = (await engine.listWorkflows("mcp_client")).find((w) => w.name === "notes")!;
-        assert.equal(view.available, false, path);
-        assert.match(
-          view.reason ?? "",
-          /workflows\/notes\/workflow\.json#\/stages\/collect\/publish\/path: /,
-        );
-        assert.match(view.reason ?? "", reason, path);
-      } finally {
-        await engine.close();
-        await Deno.remove(dir, { recursive: true });
-      }
+  for (const [path, reason] of cases) {
+    const files = project(publishedNotes({ path }));
+    files.link("linked", "/tmp");
+    const engine = await openEngine({ project: files });
+    try {
+      const view = (await engine.listWorkflows("mcp_client")).find((w) => w.name === "notes")!;
+      assert.equal(view.available, false, path);
+      assert.match(
+        view.reason ?? "",
+        /workflows\/notes\/workflow\.json#\/stages\/collect\/publish\/path: /,
+      );
+      assert.match(view.reason ?? "", reason, path);
+    } finally {
+      await engine.close();
     }
-  } finally {
-    await Deno.remove(outside, { recursive: true });
   }
 });
 
 Deno.test("publish: a folder turned into a link after load is not written through; the commit stands", async () => {
   const outside = await Deno.realPath(await Deno.makeTempDir({ prefix: "weft-outside-" }));
-  const dir = await project(publishedNotes({ path: "out/{slug}/notes.md" }));
-  const engine = await openEngine({ projectDir: dir });
+  const dir = await projectOnDisk(publishedNotes({ path: "out/{slug}/notes.md" }));
+  const engine = await openEngineOnDisk({ projectDir: dir });
   try {
     await Deno.mkdir(`${dir}/out`);
     await Deno.symlink(outside, `${dir}/out/release-notes`);
@@ -157,29 +156,23 @@ Deno.test("publish: a folder turned into a link after load is not written throug
 
 Deno.test("publish: a template renders the data; one that fails is a classified error that loses nothing", async () => {
   const template = "# {{#answers}}{{answer}}{{/answers}}\n\nWritten by a template.\n";
-  const dir = await project(publishedNotes({ path: "notes.md", template: "notes.mustache" }), {
+  const files = project(publishedNotes({ path: "notes.md", template: "notes.mustache" }), {
     "workflows/notes/notes.mustache": template,
   });
   // One store across both engines, as across two starts of the service.
-  const databasePath = `${await Deno.makeTempDir({ prefix: "weft-publish-db-" })}/weft.db`;
-  const engine = await openEngine({ projectDir: dir, databasePath });
+  const database = new MemoryDatabase();
+  const engine = await openEngine({ project: files, database });
   try {
     const [published] = await commitOnce(engine, "Templated");
     assert.equal(published.type, "artifact_published");
-    assert.match(
-      await Deno.readTextFile(`${dir}/notes.md`),
-      /\n---\n# Templated\n\nWritten by a template\.\n$/,
-    );
+    assert.match(files.text("notes.md")!, /\n---\n# Templated\n\nWritten by a template\.\n$/);
   } finally {
     await engine.close();
   }
   // A template that repeats a long answer expands past the bound of one document.
-  await Deno.writeTextFile(
-    `${dir}/workflows/notes/notes.mustache`,
-    "{{#answers}}{{answer}}{{/answers}}".repeat(120),
-  );
-  const before = await Deno.readTextFile(`${dir}/notes.md`);
-  const again = await openEngine({ projectDir: dir, databasePath });
+  files.put("workflows/notes/notes.mustache", "{{#answers}}{{answer}}{{/answers}}".repeat(120));
+  const before = files.text("notes.md");
+  const again = await openEngine({ project: files, database });
   try {
     const [failed] = await commitOnce(again, "y".repeat(10_000));
     assert.equal(failed.type, "publish_failed");
@@ -191,23 +184,17 @@ Deno.test("publish: a template renders the data; one that fails is a classified 
     );
     const artifact = await again.getArtifact({ flowName: "notes", stageName: "collect" });
     assert.equal(artifact?.revision, 2, "the Artifact is committed");
-    assert.equal(
-      await Deno.readTextFile(`${dir}/notes.md`),
-      before,
-      "the file keeps the last revision written",
-    );
+    assert.equal(files.text("notes.md"), before, "the file keeps the last revision written");
   } finally {
     await again.close();
-    await Deno.remove(dir, { recursive: true });
-    await Deno.remove(databasePath.replace(/\/weft\.db$/, ""), { recursive: true });
   }
 });
 
 Deno.test("publish: a template that does not parse is refused at load, naming the file and pointer", async () => {
-  const dir = await project(publishedNotes({ path: "notes.md", template: "notes.mustache" }), {
+  const files = project(publishedNotes({ path: "notes.md", template: "notes.mustache" }), {
     "workflows/notes/notes.mustache": "{{#answers}}never closed\n",
   });
-  const engine = await openEngine({ projectDir: dir });
+  const engine = await openEngine({ project: files });
   try {
     const view = (await engine.listWorkflows("mcp_client")).find((w) => w.name === "notes")!;
     assert.equal(view.available, false);
@@ -217,37 +204,36 @@ Deno.test("publish: a template that does not parse is refused at load, naming th
     );
   } finally {
     await engine.close();
-    await Deno.remove(dir, { recursive: true });
   }
 });
 
 Deno.test("publish: {publishFolder} is docs/weft unless weft.json's publishFolder says otherwise", async () => {
-  const dir = await project(publishedNotes({ path: "{publishFolder}/{slug}/notes.md" }), {
-    "weft.json": JSON.stringify({ publishFolder: "handbook/decisions" }),
-  });
+  const dir = await Deno.makeTempDir({ prefix: "weft-publish-" });
   try {
+    await Deno.writeTextFile(`${dir}/weft.json`, JSON.stringify({ publishFolder: "handbook/decisions" }));
     const folder = configuredPublishFolder(dir);
     assert.equal(folder, "handbook/decisions");
-    const moved = await openEngine({ projectDir: dir, publishFolder: folder });
-    try {
-      const [published] = await commitOnce(moved, "A title", "Ship the 2.0 release!");
-      assert.equal(published.path, "handbook/decisions/ship-the-2-0-release/notes.md");
-    } finally {
-      await moved.close();
-    }
-    const plain = await openEngine({ projectDir: dir });
-    try {
-      const [published] = await commitOnce(plain, "A title", "Ship the 2.0 release!");
-      assert.equal(published.path, "docs/weft/ship-the-2-0-release/notes.md");
-      assert.ok(await Deno.stat(`${dir}/docs/weft/ship-the-2-0-release/notes.md`));
-    } finally {
-      await plain.close();
-    }
     for (const refused of ["../out", "/abs", "a/../b", ""]) {
       await Deno.writeTextFile(`${dir}/weft.json`, JSON.stringify({ publishFolder: refused }));
       assert.equal(configuredPublishFolder(dir), undefined, refused);
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+  const files = project(publishedNotes({ path: "{publishFolder}/{slug}/notes.md" }));
+  const moved = await openEngine({ project: files, publishFolder: "handbook/decisions" });
+  try {
+    const [published] = await commitOnce(moved, "A title", "Ship the 2.0 release!");
+    assert.equal(published.path, "handbook/decisions/ship-the-2-0-release/notes.md");
+  } finally {
+    await moved.close();
+  }
+  const plain = await openEngine({ project: files });
+  try {
+    const [published] = await commitOnce(plain, "A title", "Ship the 2.0 release!");
+    assert.equal(published.path, "docs/weft/ship-the-2-0-release/notes.md");
+    assert.ok(files.text("docs/weft/ship-the-2-0-release/notes.md"));
+  } finally {
+    await plain.close();
   }
 });

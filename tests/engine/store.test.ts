@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { WeftError } from "../../src/errors.ts";
 import { Database } from "../../src/store/database.ts";
-import { openEngine } from "./fixtures.ts";
+import { openEngine, openEngineOnDisk } from "./fixtures.ts";
 import { tempProject } from "../support/service.ts";
 import { REVIEW_ANSWER } from "../support/workflows.ts";
 import { seedOddEvenArtifacts } from "../support/artifacts.ts";
@@ -10,7 +10,7 @@ Deno.test("restart: human waits keep waiting, agent calls become RUN_INTERRUPTED
   const dir = await tempProject();
   try {
     const databasePath = `${dir}/.weft/weft.db`;
-    const first = await openEngine({ projectDir: dir, databasePath });
+    const first = await openEngineOnDisk({ projectDir: dir, databasePath });
     assert.equal((await first.stats()).storage.journalMode, "wal");
     const done = await first.startRun({
       flowName: "review",
@@ -55,7 +55,7 @@ Deno.test("restart: human waits keep waiting, agent calls become RUN_INTERRUPTED
     });
     first.close();
 
-    const second = await openEngine({ projectDir: dir, databasePath });
+    const second = await openEngineOnDisk({ projectDir: dir, databasePath });
     assert.equal((await second.getRun(human.runId)).status, "waiting");
     for (const runId of [agent.runId, claimed.runId]) {
       const run = await second.getRun(runId);

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { Engine } from "../../src/engine/engine.ts";
 import { openEngine } from "./fixtures.ts";
-import { tempProject } from "../support/service.ts";
+import { MemoryDatabase } from "../support/memory_storage.ts";
+import { MemoryProject } from "../support/memory_project.ts";
 import { REVIEW_ANSWER, reviewManifest, workflowFiles } from "../support/workflows.ts";
 
 /** Asserts that every timeline entry of the Run names the stage and step it happened at. */
@@ -15,9 +16,9 @@ async function assertPlaced(engine: Engine, runId: string): Promise<string[]> {
 }
 
 Deno.test("every timeline event carries its stage and step: answers, cancellation and restart interruption", async () => {
-  const dir = Deno.makeTempDirSync();
-  const databasePath = `${dir}/.weft/weft.db`;
-  const first = await openEngine({ projectDir: dir, databasePath });
+  // One store across both engines, as across two starts of the service.
+  const database = new MemoryDatabase();
+  const first = await openEngine({ database });
   const answered = await first.startRun({
     flowName: "review",
     intent: "answered",
@@ -45,7 +46,7 @@ Deno.test("every timeline event carries its stage and step: answers, cancellatio
   });
   first.close();
 
-  const second = await openEngine({ projectDir: dir, databasePath });
+  const second = await openEngine({ database });
   assert.ok((await assertPlaced(second, answered.runId)).includes("action_answered"));
   const cancelEvents = await second.getRunTimeline(cancelled.runId);
   assert.deepEqual(cancelEvents.at(-1), {
@@ -68,15 +69,15 @@ Deno.test("every timeline event carries its stage and step: answers, cancellatio
 
 Deno.test("a Run can be cancelled once, even after its workflow's files broke", async () => {
   const manifest = reviewManifest({ name: "local" });
-  const dir = await tempProject(workflowFiles(manifest));
-  const engine = await openEngine({ projectDir: dir });
+  const project = new MemoryProject(workflowFiles(manifest));
+  const engine = await openEngine({ project });
   const run = await engine.startRun({
     flowName: "local",
     intent: "x",
     source: "cli",
     agentExecutor: "service",
   });
-  Deno.writeTextFileSync(`${dir}/workflows/local/workflow.json`, "{ not json");
+  project.put("workflows/local/workflow.json", "{ not json");
   assert.equal(
     (await engine.listWorkflows("service")).find((view) => view.name === "local")?.available,
     false,

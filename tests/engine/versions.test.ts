@@ -8,7 +8,7 @@ import { Database } from "../../src/store/database.ts";
 import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
 import type { WorkflowSource } from "../../src/engine/workflow/source.ts";
 import { embeddedSource } from "../../src/workflows/embedded.ts";
-import { openEngine } from "./fixtures.ts";
+import { openEngineOnDisk } from "./fixtures.ts";
 import { REVIEW_ANSWER, reviewManifest } from "../support/workflows.ts";
 import type { Json } from "../support/json.ts";
 
@@ -67,7 +67,7 @@ Deno.test("Runs of an older weft are pinned when the store opens, then no edit r
   const dir = Deno.makeTempDirSync();
   const databasePath = `${dir}/.weft/weft.db`;
   try {
-    const first = await openEngine({ projectDir: dir, databasePath });
+    const first = await openEngineOnDisk({ projectDir: dir, databasePath });
     const waiting = await first.startRun({
       flowName: "review",
       intent: "older",
@@ -92,7 +92,7 @@ Deno.test("Runs of an older weft are pinned when the store opens, then no edit r
     db.run("DELETE FROM definitions");
     db.close();
 
-    const reopened = await openEngine({ projectDir: dir, databasePath });
+    const reopened = await openEngineOnDisk({ projectDir: dir, databasePath });
     const pinned = await reopened.getRun(waiting.runId);
     assert.equal(pinned.version, waiting.version, "pinned to the definition current at the upgrade");
     const event = (await reopened.getRunTimeline(waiting.runId)).find((e) => e.type === "version_pinned");
@@ -107,7 +107,7 @@ Deno.test("Runs of an older weft are pinned when the store opens, then no edit r
     stage.entryStep = "questions";
     stage.steps.check.routes.invalid = "questions";
     stage.steps.confirm.routes.revise = "questions";
-    const edited = await openEngine({ projectDir: dir, databasePath, manifest: renamed });
+    const edited = await openEngineOnDisk({ projectDir: dir, databasePath, manifest: renamed });
     let run = await edited.answerAsk({
       runId: waiting.runId,
       actionId: waiting.pendingAction!.id,
@@ -141,7 +141,7 @@ Deno.test("a definition is kept while a Run names it, and dropped at the next st
         db.close();
       }
     };
-    const first = await openEngine({ projectDir: dir, databasePath });
+    const first = await openEngineOnDisk({ projectDir: dir, databasePath });
     const run = await first.startRun({
       flowName: "review",
       intent: "move me",
@@ -149,7 +149,7 @@ Deno.test("a definition is kept while a Run names it, and dropped at the next st
       agentExecutor: "service",
     });
     first.close();
-    const next = await openEngine({
+    const next = await openEngineOnDisk({
       projectDir: dir,
       databasePath,
       manifest: reviewManifest({ title: "Review, v2" }),
@@ -158,7 +158,11 @@ Deno.test("a definition is kept while a Run names it, and dropped at the next st
     assert.notEqual(moved.version, run.version);
     assert.deepEqual(definitions().sort(), [run.version, moved.version].sort(), "kept until the next start");
     next.close();
-    (await openEngine({ projectDir: dir, databasePath, manifest: reviewManifest({ title: "Review, v3" }) }))
+    (await openEngineOnDisk({
+      projectDir: dir,
+      databasePath,
+      manifest: reviewManifest({ title: "Review, v3" }),
+    }))
       .close();
     assert.deepEqual(
       definitions(),
@@ -185,7 +189,7 @@ Deno.test("identical file content is stored once, however many versions declare 
   };
   try {
     write(FILES, "Review one");
-    const engine = await openEngine({ projectDir: dir, databasePath });
+    const engine = await openEngineOnDisk({ projectDir: dir, databasePath });
     const first = await engine.startRun({
       flowName: "drafts",
       intent: "one",

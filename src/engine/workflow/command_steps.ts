@@ -1,10 +1,12 @@
 /**
  * The command steps of a project's workflows, as the person's trust covers them: each with the workflow,
  * stage and step that declare it and exactly what it runs (vector or project command name, folder,
- * environment names). Read from disk, and read again only when something under `workflows/` changed.
+ * environment names). Read through the {@linkcode ProjectTree} port, and read again only when something under
+ * `workflows/` changed.
  *
  * @module
  */
+import type { ProjectTree } from "../project_tree.ts";
 import { loadWorkflow } from "./loader.ts";
 import { projectWorkflowsStamp, readProjectSources } from "./source.ts";
 
@@ -18,15 +20,15 @@ export interface DeclaredCommandStep {
   env: string[];
 }
 
-const cache = new Map<string, { stamp: string; steps: DeclaredCommandStep[] }>();
+const cache = new WeakMap<ProjectTree, { stamp: string; steps: DeclaredCommandStep[] }>();
 
 /** Every command step of the project's workflows that load, in a stable order. */
-export function projectCommandSteps(projectDir: string): DeclaredCommandStep[] {
-  const stamp = projectWorkflowsStamp(projectDir);
-  const cached = cache.get(projectDir);
+export function projectCommandSteps(tree: ProjectTree): DeclaredCommandStep[] {
+  const stamp = projectWorkflowsStamp(tree);
+  const cached = cache.get(tree);
   if (cached?.stamp === stamp) return cached.steps;
   const steps: DeclaredCommandStep[] = [];
-  for (const source of readProjectSources(projectDir)) {
+  for (const source of readProjectSources(tree)) {
     const entry = loadWorkflow(source);
     if (!entry.ok) continue;
     for (const [stage, def] of Object.entries(entry.workflow.manifest.stages)) {
@@ -45,6 +47,6 @@ export function projectCommandSteps(projectDir: string): DeclaredCommandStep[] {
   }
   const key = (entry: DeclaredCommandStep) => `${entry.workflow}\0${entry.stage}\0${entry.step}`;
   steps.sort((a, b) => key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
-  cache.set(projectDir, { stamp, steps });
+  cache.set(tree, { stamp, steps });
   return steps;
 }

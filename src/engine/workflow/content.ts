@@ -10,7 +10,7 @@ import { WeftError } from "../../errors.ts";
 import { sha256Hex } from "../../lib/sha256.ts";
 import { MAX_ASSET_BYTES } from "./skills.ts";
 import type { WorkflowFile, WorkflowSource } from "./source.ts";
-import { readConfinedSync } from "../confined_files.ts";
+import type { ProjectTree } from "../project_tree.ts";
 
 /** Tags the digest input, so that a future change of what a version covers can never collide with it. */
 const FORMAT = "weft-definition/1";
@@ -26,8 +26,8 @@ export class WorkflowContent {
     readonly manifest: unknown,
     /** The declared files by folder-relative path. */
     readonly files: ReadonlyMap<string, WorkflowFile>,
-    /** The project folder (links resolved) that project files are read under. */
-    readonly root?: string,
+    /** The project's folders, which project files are read from. */
+    readonly tree?: ProjectTree,
   ) {}
 
   /** The version: the hex SHA-256 of the canonical manifest and the digest of every declared file. */
@@ -60,11 +60,11 @@ export class WorkflowContent {
       case "stored":
         return file.read();
       case "disk": {
-        // Opened once without following links and checked (`confined_files.ts`): a file that became a link,
-        // or sits under a folder that did, gained a link or grew past 1 MiB since load is refused.
-        if (this.root === undefined) throw changed(path);
+        // Opened once without following links and checked (the tree's rule): a file that became a link, or
+        // sits under a folder that did, gained a link or grew past 1 MiB since load is refused.
+        if (this.tree === undefined) throw changed(path);
         try {
-          return readConfinedSync(this.root, file.segments, MAX_ASSET_BYTES);
+          return this.tree.read(file.segments, MAX_ASSET_BYTES);
         } catch (error) {
           if (error instanceof WeftError && error.message.includes("is larger than")) {
             throw new WeftError(

@@ -218,7 +218,7 @@ class Checker {
       instructions: this.#instructions,
       skills: this.#skills,
       templates: this.#templates,
-      content: new WorkflowContent(this.source.origin, this.raw, this.#declared, this.source.root),
+      content: new WorkflowContent(this.source.origin, this.raw, this.#declared, this.source.tree),
     };
   }
 
@@ -370,22 +370,19 @@ class Checker {
   #checkPublish(stageName: string, at: string, publish: NonNullable<StageDef["publish"]>): void {
     const problem = publishPathProblem(publish.path);
     if (problem) this.#error(`${at}/path`, `${publish.path}: ${problem}`);
-    else if (this.source.root !== undefined) {
+    else if (this.source.tree !== undefined) {
       const folders = fixedFolders(publish.path);
       for (let i = 1; i <= folders.length; i++) {
         const folder = folders.slice(0, i).join("/");
-        let info: Deno.FileInfo | undefined;
-        try {
-          info = Deno.lstatSync(`${this.source.root}/${folder}`);
-        } catch { /* not there yet: the write creates it */ }
-        if (info?.isSymlink) {
+        const info = this.source.tree.stat(folders.slice(0, i));
+        if (info?.kind === "symlink") {
           this.#error(
             `${at}/path`,
             `${publish.path}: the folder ${folder} is a symbolic link; weft does not follow links`,
           );
           break;
         }
-        if (info && !info.isDirectory) {
+        if (info && info.kind !== "folder") {
           this.#error(`${at}/path`, `${publish.path}: ${folder} is not a folder`);
           break;
         }
@@ -411,9 +408,9 @@ class Checker {
   /** A command's folder must stay in the project; a project workflow's is checked on disk too. */
   #checkCommandFolder(at: string, cwd: string | undefined): void {
     if (cwd === undefined) return;
-    const verdict = this.source.root === undefined
+    const verdict = this.source.tree === undefined
       ? commandFolderSegments(cwd)
-      : resolveCommandFolder(this.source.root, cwd);
+      : resolveCommandFolder(this.source.tree, cwd);
     if (!verdict.ok) this.#error(at, verdict.reason);
   }
 

@@ -7,6 +7,7 @@
 import { type ModelBlock, modelBlock, type ModelRoles } from "../model_roles.ts";
 import type { AgentExecutor, WorkflowView } from "../views.ts";
 import { type LoadedWorkflow, loadWorkflow, type WorkflowEntry } from "./loader.ts";
+import type { ProjectTree } from "../project_tree.ts";
 import { projectWorkflowsStamp, readProjectSources, type WorkflowSource } from "./source.ts";
 
 /** Loaded and unavailable workflows by name. */
@@ -16,21 +17,21 @@ export class WorkflowRegistry {
   #loaded = false;
 
   /** Loads nothing yet: the first use does, so that start-up does not wait for workflows no request asked for. */
-  constructor(readonly embedded: WorkflowSource[], readonly projectDir: string) {}
+  constructor(readonly embedded: WorkflowSource[], readonly tree: ProjectTree) {}
 
   /** Loads the project's workflows again when anything under `workflows/` changed since the last load. */
   refresh(): void {
-    if (!this.#loaded || projectWorkflowsStamp(this.projectDir) !== this.#stamp) this.reload();
+    if (!this.#loaded || projectWorkflowsStamp(this.tree) !== this.#stamp) this.reload();
   }
 
   /** Reads every source again; Runs already started keep their stored position. */
   reload(): void {
     this.#loaded = true;
-    this.#stamp = projectWorkflowsStamp(this.projectDir);
+    this.#stamp = projectWorkflowsStamp(this.tree);
     const entries = new Map<string, WorkflowEntry>();
     for (const source of this.embedded) entries.set(source.dirName, loadWorkflow(source));
     const embeddedNames = new Set(entries.keys());
-    for (const source of readProjectSources(this.projectDir)) {
+    for (const source of readProjectSources(this.tree)) {
       const entry = loadWorkflow(source);
       if (embeddedNames.has(entry.name) || embeddedNames.has(source.dirName)) {
         entries.set(`project:${entry.name}`, {

@@ -4,17 +4,16 @@
  *
  * @module
  */
-import { join } from "node:path";
 import { WeftError } from "../../errors.ts";
-import { readConfinedSync } from "../confined_files.ts";
 import { escapeToken } from "../json_pointer.ts";
+import type { ProjectTree, TreeEntry } from "../project_tree.ts";
 import { MAX_JSON_DEPTH, nestingDepth } from "../../lib/json_depth.ts";
 import type { WorkflowOrigin } from "../views.ts";
 
 /**
  * One file of a workflow folder. Embedded files carry their text; project files are recorded by their path
- * segments under the project and their size at load, and are read through the checks of
- * `confined_files.ts` (no link anywhere, one hard link, bounded) each time. Files of a stored definition (a
+ * segments under the project and their size at load, and are read through the {@linkcode ProjectTree} port
+ * (no link anywhere, one hard link, bounded) each time. Files of a stored definition (a
  * version a Run is pinned to) are read from the store by their digest.
  */
 export type WorkflowFile =
@@ -33,8 +32,8 @@ export interface WorkflowSource {
   dirName: string;
   /** How messages name the folder, e.g. `workflows/demo` or `embedded/intent`; never absolute. */
   label: string;
-  /** For project workflows: the project folder (links resolved) that file segments are relative to. */
-  root?: string;
+  /** For project workflows: the project's folders, which file segments are relative to. */
+  tree?: ProjectTree;
   /** The parsed `workflow.json`, or the reason it could not be read. */
   manifest: { ok: true; value: unknown } | { ok: false; reason: string };
   /** Files by `/`-separated path relative to the folder. */
@@ -49,26 +48,18 @@ export interface WorkflowSource {
 const MAX_FILES = 1000;
 
 /**
- * Reads every `<projectDir>/workflows/<name>/` folder; a missing `workflows/` yields none. A JSON file placed
+ * Reads every `workflows/<name>/` folder of the project; a missing `workflows/` yields none. A JSON file placed
  * directly in `workflows/` is most likely a manifest put one folder too high: it is reported, not ignored
  * (a `*.schema.json` there is a schema for editors, not a manifest).
- * `projectDir` has its links resolved (`Deno.realPath`).
  */
-export function readProjectSources(projectDir: string): WorkflowSource[] {
-  const root = join(projectDir, "workflows");
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(root)];
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
-  const folders = entries.filter((entry) => entry.isDirectory).map((entry) => entry.name).sort()
-    .map((name) => readProjectSource(projectDir, name));
+export function readProjectSources(tree: ProjectTree): WorkflowSource[] {
+  const entries = tree.entries(["workflows"]) ?? [];
+  const folders = entries.filter((entry) => entry.kind === "folder").map((entry) => entry.name).sort()
+    .map((name) => readProjectSource(tree, name));
   // A JSON Schema may sit beside the workflow folders: `weft init` writes the manifest's there, where the
   // scaffolded `$schema` points.
   const stray = entries.filter((entry) =>
-    entry.isFile && entry.name.endsWith(".json") && !entry.name.endsWith(".schema.json")
+    entry.kind === "file" && entry.name.endsWith(".json") && !entry.name.endsWith(".schema.json")
   ).map((entry) => entry.name)
     .sort().map(strayManifest);
   return [...folders, ...stray];
@@ -86,15 +77,15 @@ function strayManifest(fileName: string): WorkflowSource {
   };
 }
 
-function readProjectSource(projectDir: string, dirName: string): WorkflowSource {
+function readProjectSource(tree: ProjectTree, dirName: string): WorkflowSource {
   const label = `workflows/${dirName}`;
   const files = new Map<string, WorkflowFile>();
-  collect(join(projectDir, "workflows", dirName), ["workflows", dirName], "", files);
+  collect(tree, ["workflows", dirName], "", files);
   const source: WorkflowSource = {
     origin: "project",
     dirName,
     label,
-    root: projectDir,
+    tree,
     manifest: { ok: false, reason: `${label}/workflow.json: missing` },
     files,
   };
@@ -159,55 +150,54 @@ export function unreadable(error: unknown): string {
   return error instanceof WeftError ? error.message : "a workflow file is unreadable";
 }
 
-function collect(dir: string, segments: string[], prefix: string, files: Map<string, WorkflowFile>): void {
-  for (const entry of Deno.readDirSync(dir)) {
+function collect(
+  tree: ProjectTree,
+  segments: string[],
+  prefix: string,
+  files: Map<string, WorkflowFile>,
+): void {
+  const entries = (tree.entries(segments) ?? []).sort(byName);
+  for (const entry of entries) {
     if (files.size >= MAX_FILES) return;
     const relative = prefix + entry.name;
-    const path = join(dir, entry.name);
-    if (entry.isSymlink) files.set(relative, { kind: "symlink" });
-    else if (entry.isDirectory) collect(path, [...segments, entry.name], relative + "/", files);
-    else if (entry.isFile) {
-      const size = Deno.lstatSync(path).size;
-      files.set(relative, { kind: "disk", segments: [...segments, entry.name], size });
+    if (entry.kind === "symlink") files.set(relative, { kind: "symlink" });
+    else if (entry.kind === "folder") collect(tree, [...segments, entry.name], relative + "/", files);
+    else if (entry.kind === "file") {
+      files.set(relative, { kind: "disk", segments: [...segments, entry.name], size: entry.size });
     }
   }
 }
 
+function byName(a: TreeEntry, b: TreeEntry): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
 /**
- * A stamp of everything under `<projectDir>/workflows/` (paths, sizes, modification times), so that a
- * service notices edits to a project's workflows without reading and checking them again on every call.
+ * A stamp of everything under `workflows/` (paths, sizes, modification times), so that a service notices
+ * edits to a project's workflows without reading and checking them again on every call.
  */
-export function projectWorkflowsStamp(projectDir: string): string {
+export function projectWorkflowsStamp(tree: ProjectTree): string {
   const parts: string[] = [];
-  const walk = (dir: string, prefix: string) => {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(dir)];
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
+  const walk = (segments: string[], prefix: string) => {
+    for (const entry of tree.entries(segments) ?? []) {
       if (parts.length >= MAX_FILES) return;
-      const path = join(dir, entry.name);
-      const info = Deno.lstatSync(path);
-      parts.push(`${prefix}${entry.name}:${info.size}:${info.mtime?.getTime() ?? 0}`);
-      if (entry.isDirectory) walk(path, `${prefix}${entry.name}/`);
+      parts.push(`${prefix}${entry.name}:${entry.size}:${entry.mtimeMs}`);
+      if (entry.kind === "folder") walk([...segments, entry.name], `${prefix}${entry.name}/`);
     }
   };
-  walk(join(projectDir, "workflows"), "");
+  walk(["workflows"], "");
   return parts.sort().join("\n");
 }
 
 /**
- * The text of a workflow file (project files are read now, through the checks of `confined_files.ts`;
- * stored files from the store); throws a `WeftError` saying why a project file cannot be read.
+ * The text of a workflow file (project files are read now, through the {@linkcode ProjectTree} port; stored
+ * files from the store); throws a `WeftError` saying why a project file cannot be read.
  */
 export function readWorkflowText(source: WorkflowSource, file: WorkflowFile): string {
   if (file.kind === "text") return file.text;
   if (file.kind === "stored") return new TextDecoder().decode(file.read());
-  if (file.kind === "disk" && source.root !== undefined) {
-    const bytes = readConfinedSync(source.root, file.segments, MAX_WORKFLOW_FILE_BYTES);
-    return new TextDecoder().decode(bytes);
+  if (file.kind === "disk" && source.tree !== undefined) {
+    return new TextDecoder().decode(source.tree.read(file.segments, MAX_WORKFLOW_FILE_BYTES));
   }
   throw new WeftError("INVALID_REQUEST", "symbolic links are not read");
 }

@@ -1,11 +1,12 @@
 /**
- * The project's files as the engine's {@linkcode ProjectFiles} port: what publishing reads and writes. Paths
- * meet the same rules as every other project file access (`confined_files.ts`): never absolute, no `..`,
+ * The project's files as the engine's {@linkcode ProjectFiles} port: what agent tools list, read and edit,
+ * and what publishing reads and writes. Paths meet the rules of `project_paths.ts`: never absolute, no `..`,
  * never `.git`, `.weft` or `.env*` in any letter case, no symbolic link anywhere on the way. Each folder is
  * opened without following links, one below the other; on Linux the write then goes through the kernel's
  * name for the last folder's descriptor (`/proc/self/fd/N`), so a folder swapped for a link meanwhile is
  * never written through. Elsewhere each folder is checked with `lstat` first (a narrower race remains).
- * Writes replace the file atomically (`replace_file.ts`): a reader sees the old file or the new one.
+ * Writes replace the file atomically (`replace_file.ts`): a reader sees the old file or the new one. Reads
+ * and listings open each file and folder once, without following links (`confined_reads.ts`).
  *
  * @module
  */
@@ -14,25 +15,29 @@ import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { invalid, WeftError } from "../errors.ts";
-import { confinedSegments, readConfined } from "../engine/confined_files.ts";
-import type { ProjectFiles } from "../engine/publication.ts";
+import { confinedSegments } from "../engine/project_paths.ts";
+import { DEFAULT_READ_BYTES, type ProjectFiles } from "../engine/project_files.ts";
+import { readConfined, walkConfined, type WalkLimits } from "./confined_reads.ts";
 import { replaceFile } from "../lib/replace_file.ts";
 
 const PROC_FD = Deno.build.os === "linux";
 
-/** Largest existing file read to compare with what weft wrote; a larger one is not weft's and is left alone. */
-const MAX_COMPARED_BYTES = 16 * 1024 * 1024;
+/** How much one listing may look at before it stops and says `truncated`: folders and files, and time. */
+export const LISTING_LIMITS: WalkLimits = { entries: 20_000, ms: 2_000 };
 
-/** The project folder `root` (an absolute path without links, e.g. from `Deno.realPath`) as project files. */
-export function projectFolder(root: string): ProjectFiles {
+/**
+ * The project folder `root` (an absolute path without links, e.g. from `Deno.realPath`) as project files;
+ * `listing` bounds each walk.
+ */
+export function projectFolder(root: string, listing: WalkLimits = LISTING_LIMITS): ProjectFiles {
   return {
-    async read(path) {
+    async read(path, maxBytes = DEFAULT_READ_BYTES) {
       const segments = segmentsOf(path);
       const folder = await openFolders(root, segments, false);
       if (!folder) return null;
       try {
         if (!await entryOf(folder.at, segments.at(-1)!, path)) return null;
-        return await readConfined(root, segments, MAX_COMPARED_BYTES, path);
+        return await readConfined(root, segments, maxBytes, path);
       } finally {
         await folder.handle.close().catch(() => {});
       }
@@ -47,12 +52,15 @@ export function projectFolder(root: string): ProjectFiles {
         await folder.handle.close().catch(() => {});
       }
     },
+    async list(dir, { maxFiles, skip }) {
+      return await walkConfined(root, confinedSegments(dir), { maxFiles, limits: listing, skip });
+    },
   };
 }
 
 function segmentsOf(path: string): string[] {
   const segments = confinedSegments(path);
-  if (segments.length === 0) throw invalid("a publish path must name a file");
+  if (segments.length === 0) throw invalid("a path must name a file");
   return segments;
 }
 
@@ -69,7 +77,7 @@ async function entryOf(at: string, name: string, path: string): Promise<boolean>
     throw error;
   }
   if (info.isSymlink) throw invalid(`${path} is a symbolic link; weft does not follow links`);
-  if (!info.isFile) throw new WeftError("PUBLISH_FAILED", `${path} is not a regular file`);
+  if (!info.isFile) throw new WeftError("TOOL_FAILED", `not a regular file: ${path}`);
   return true;
 }
 
@@ -126,7 +134,7 @@ async function requireFolderOrNothing(path: string, label: string): Promise<void
 
 let loaded: { open: typeof fs.promises.open; mkdir: typeof fs.promises.mkdir; dirFlags: number } | undefined;
 
-/** node:fs, loaded at the first publication rather than at every start of the service. */
+/** node:fs, loaded at the first write rather than at every start of the service. */
 function nodeFs(): NonNullable<typeof loaded> {
   if (!loaded) {
     const module = process.getBuiltinModule("node:fs") as typeof fs;

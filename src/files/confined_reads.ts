@@ -13,6 +13,7 @@ import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { invalid, WeftError } from "../errors.ts";
+import { isDeniedName } from "../engine/project_paths.ts";
 
 const PROC_FD = Deno.build.os === "linux";
 
@@ -43,37 +44,6 @@ function loadFs(): NodeFs {
     };
   }
   return nodeFs;
-}
-
-/**
- * The name a file system compares: case folded, Unicode composed, trailing dots and spaces dropped (Windows
- * ignores them), so that `.ENV`, `.Env` and `.env.` all meet the same rule as `.env`.
- */
-export function comparableName(name: string): string {
-  return name.normalize("NFC").toLowerCase().replace(/[. ]+$/, "");
-}
-
-/** Whether a path segment is never shown to an agent: `.git`, `.weft` and `.env*`, in any case. */
-export function isDeniedName(name: string): boolean {
-  const folded = comparableName(name);
-  return folded === ".git" || folded === ".weft" || folded.startsWith(".env");
-}
-
-/**
- * Splits a relative path into its segments, refusing absolute paths, `..`, NUL and denied names
- * (`INVALID_REQUEST`, naming no machine path).
- */
-export function confinedSegments(path: string): string[] {
-  if (path.includes("\0")) throw invalid("path must not contain NUL");
-  if (/^[\\/]/.test(path) || /^[A-Za-z]:/.test(path)) {
-    throw invalid("path must be relative to the project, not absolute");
-  }
-  const segments = path.split(/[\\/]+/).filter((segment) => segment !== "" && segment !== ".");
-  if (segments.includes("..")) throw invalid("path must not contain `..`");
-  if (segments.some(isDeniedName)) {
-    throw invalid("path is not readable: .git, .weft and .env* are off limits");
-  }
-  return segments;
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
- * Writes `schema/workflow.schema.json` from the zod manifest: `deno task schema`.
+ * `deno task schema`: writes `schema/workflow.schema.json` from the zod manifest. It lives beside the other
+ * build programs, since the engine writes no file.
  *
  * @module
  */
-import { manifestJsonSchema } from "./manifest.ts";
+import { manifestJsonSchema } from "../../src/engine/workflow/manifest.ts";
 
 /** The file content exactly as committed (a test compares the two). */
 export function renderManifestSchema(): string {
@@ -11,7 +12,7 @@ export function renderManifestSchema(): string {
 }
 
 if (import.meta.main) {
-  const target = new URL("../../../schema/workflow.schema.json", import.meta.url);
+  const target = new URL("../../schema/workflow.schema.json", import.meta.url);
   Deno.writeTextFileSync(target, renderManifestSchema());
   console.log(`wrote ${target.pathname}`);
 }

@@ -1,7 +1,18 @@
+/**
+ * The project folder on disk as the engine's file port, through the agent tools that read it: confinement
+ * (no `..`, no link anywhere, no second hard link, never `.git`, `.weft` or `.env*`), bounds, and no race of
+ * renames and links that leads a read or a listing outside.
+ */
 import assert from "node:assert/strict";
 import { WeftError } from "../../src/errors.ts";
-import { listProjectFiles, readProjectFile } from "../../src/engine/project_files.ts";
+import { listProjectFiles, readProjectFile } from "../../src/engine/file_tools.ts";
+import type { WalkLimits } from "../../src/files/confined_reads.ts";
+import { projectFolder } from "../../src/files/project_folder.ts";
 import { tempProject } from "../support/service.ts";
+
+const list = (dir: string, sub?: string, limits?: WalkLimits) =>
+  listProjectFiles(projectFolder(dir, limits), sub);
+const read = (dir: string, path: string) => readProjectFile(projectFolder(dir), path);
 
 /** A project with files that may be read, places that may not, and links out of it; removed after `fn`. */
 async function withProject(fn: (dir: string, outside: string) => Promise<void>): Promise<void> {
@@ -47,16 +58,16 @@ const isCode = (code: string) => (e: unknown) => e instanceof WeftError && e.cod
 
 Deno.test("listing hides .git, .weft, .env* and symlinks", () =>
   withProject(async (dir) => {
-    assert.deepEqual((await listProjectFiles(dir)).files, ["README.md", "big.txt", "binary.bin", "src/a.ts"]);
-    assert.deepEqual((await listProjectFiles(dir, "src")).files, ["src/a.ts"]);
-    await assert.rejects(() => listProjectFiles(dir, "dir-out"), isCode("INVALID_REQUEST"));
-    await assert.rejects(() => listProjectFiles(dir, "README.md"), isCode("TOOL_FAILED"));
+    assert.deepEqual((await list(dir)).files, ["README.md", "big.txt", "binary.bin", "src/a.ts"]);
+    assert.deepEqual((await list(dir, "src")).files, ["src/a.ts"]);
+    await assert.rejects(() => list(dir, "dir-out"), isCode("INVALID_REQUEST"));
+    await assert.rejects(() => list(dir, "README.md"), isCode("TOOL_FAILED"));
   }));
 
 Deno.test("reading refuses escapes, links and forbidden places", () =>
   withProject(async (dir) => {
-    assert.equal((await readProjectFile(dir, "README.md")).content, "hello");
-    assert.equal((await readProjectFile(dir, "./src//a.ts")).path, "src/a.ts");
+    assert.equal((await read(dir, "README.md")).content, "hello");
+    assert.equal((await read(dir, "./src//a.ts")).path, "src/a.ts");
     const refused = [
       "../x",
       "src/../../x",
@@ -73,10 +84,10 @@ Deno.test("reading refuses escapes, links and forbidden places", () =>
       "dir-out/secret.txt",
     ];
     for (const path of refused) {
-      await assert.rejects(() => readProjectFile(dir, path), isCode("INVALID_REQUEST"), path);
+      await assert.rejects(() => read(dir, path), isCode("INVALID_REQUEST"), path);
     }
     for (const path of ["big.txt", "binary.bin", "missing.txt", "src"]) {
-      await assert.rejects(() => readProjectFile(dir, path), isCode("TOOL_FAILED"), path);
+      await assert.rejects(() => read(dir, path), isCode("TOOL_FAILED"), path);
     }
   }));
 
@@ -84,9 +95,9 @@ Deno.test("denied names are matched the way file systems compare them", () =>
   withProject(async (dir) => {
     for (const name of [".ENV", ".Env", ".env.", ".GIT", ".Weft", ".ENV.Local"]) {
       Deno.writeTextFileSync(`${dir}/${name}`, "TOKEN=9");
-      await assert.rejects(() => readProjectFile(dir, name), isCode("INVALID_REQUEST"), name);
+      await assert.rejects(() => read(dir, name), isCode("INVALID_REQUEST"), name);
     }
-    const listed = (await listProjectFiles(dir)).files;
+    const listed = (await list(dir)).files;
     assert.ok(!listed.some((path) => /\.(env|git|weft)/i.test(path)), listed.join(", "));
   }));
 
@@ -95,7 +106,7 @@ Deno.test("a file with a second hard link is refused, whichever name is asked fo
     Deno.linkSync(`${outside}/secret.txt`, `${dir}/hard-out.txt`);
     Deno.linkSync(`${dir}/.env`, `${dir}/notes.txt`);
     for (const path of ["hard-out.txt", "notes.txt"]) {
-      await assert.rejects(() => readProjectFile(dir, path), /more than one hard link/, path);
+      await assert.rejects(() => read(dir, path), /more than one hard link/, path);
     }
   }));
 
@@ -110,13 +121,13 @@ Deno.test("a FIFO or a folder is refused at once, never waited on", () =>
     });
     try {
       await assert.rejects(
-        () => Promise.race([readProjectFile(dir, "pipe.txt"), deadline]),
+        () => Promise.race([read(dir, "pipe.txt"), deadline]),
         /not a regular file/,
       );
     } finally {
       clearTimeout(timer);
     }
-    await assert.rejects(() => readProjectFile(dir, "src"), /not a regular file/);
+    await assert.rejects(() => read(dir, "src"), /not a regular file/);
   }));
 
 Deno.test("a walk stops at its entry bound and says it was truncated", () =>
@@ -124,11 +135,11 @@ Deno.test("a walk stops at its entry bound and says it was truncated", () =>
     for (let i = 0; i < 300; i++) {
       Deno.mkdirSync(`${dir}/empty/${String(i).padStart(3, "0")}`, { recursive: true });
     }
-    const cut = await listProjectFiles(dir, "", { entries: 100, ms: 60_000 });
+    const cut = await list(dir, "", { entries: 100, ms: 60_000 });
     assert.equal(cut.truncated, true);
-    const whole = await listProjectFiles(dir, "", { entries: 1_000, ms: 60_000 });
+    const whole = await list(dir, "", { entries: 1_000, ms: 60_000 });
     assert.equal(whole.truncated, false);
-    const stopped = await listProjectFiles(dir, "", { entries: 1_000, ms: -1 });
+    const stopped = await list(dir, "", { entries: 1_000, ms: -1 });
     assert.deepEqual(stopped, { files: [], truncated: true });
   }));
 
@@ -175,12 +186,12 @@ Deno.test("no interleaving of link, folder and FIFO swaps leads a read or a list
       for (let i = 0; i < 3000 && running; i++) {
         const path = ["swap.txt", "sub/secret.txt", "fifo.txt"][i % 3];
         reads.push(
-          readProjectFile(dir, path).then((file) => check(file.content), (error) => {
+          read(dir, path).then((file) => check(file.content), (error) => {
             assert.ok(error instanceof WeftError, String(error));
           }).finally(() => void answered++),
         );
         if (i % 50 === 0) {
-          reads.push(listProjectFiles(dir, "sub").then((list) => check(list.files.join("\n")), () => {}));
+          reads.push(list(dir, "sub").then((list) => check(list.files.join("\n")), () => {}));
           await Promise.all(reads.splice(0));
           swaps++;
         }
