@@ -11,6 +11,14 @@ import { claimAgentCall, completeAgentCall, failAgentCall, submitState } from ".
 import { type AgentStep, buildAgentTask, buildRunContext, readSkillAsset } from "./agent_task.ts";
 import { type ModelCallSettings, modelCallSettings } from "./model_roles.ts";
 import type { ProjectFiles } from "./project_files.ts";
+import {
+  type EditOutcome,
+  FILE_WRITTEN,
+  type FileEdit,
+  MAX_WRITES_PER_CALL,
+  planEdit,
+} from "./file_edits.ts";
+import { type DeclaredEditStep, declaredEditStep } from "./workflow/trusted_steps.ts";
 import type { PendingStep, RunAccess } from "./run_access.ts";
 import type { Storage, StorageUnit } from "./storage.ts";
 import { executeTool } from "./tool_kinds.ts";
@@ -78,6 +86,8 @@ export interface AgentCallOperationsOptions {
   versions: WorkflowVersions;
   /** The project's files: what the step's file tools reach. */
   projectFiles: ProjectFiles;
+  /** Why the person does not trust a project workflow step's file edits (undefined: trusted). */
+  editRefusal: (site: DeclaredEditStep) => string | undefined;
   log: (event: Record<string, unknown>) => void;
 }
 
@@ -87,6 +97,7 @@ export class AgentCallOperations {
   readonly #storage: Storage;
   readonly #versions: WorkflowVersions;
   readonly #projectFiles: ProjectFiles;
+  readonly #editRefusal: (site: DeclaredEditStep) => string | undefined;
   readonly #log: (event: Record<string, unknown>) => void;
 
   constructor(options: AgentCallOperationsOptions) {
@@ -94,6 +105,7 @@ export class AgentCallOperations {
     this.#storage = options.storage;
     this.#versions = options.versions;
     this.#projectFiles = options.projectFiles;
+    this.#editRefusal = options.editRefusal;
     this.#log = options.log;
   }
 
@@ -138,6 +150,7 @@ export class AgentCallOperations {
             (change) => submitState(change, toolId, target, value),
           );
         },
+        editFile: (path, edit) => this.#editFile({ runId, callId }, toolId, path, edit),
       });
     } catch (error) {
       if (error instanceof WeftError) throw error;
@@ -183,6 +196,45 @@ export class AgentCallOperations {
     { runId, callId, type, fields }: NoteAgentCallOptions,
   ): Promise<RunView> {
     return this.#access.change(runId, { callId }, (change) => change.record(type, { callId, ...fields }));
+  }
+
+  /**
+   * Applies one edit of a project file as a write of this agent call: refused past the call's bound of
+   * writes, and for a project workflow's step unless the person trusts its edits; the file is written
+   * atomically, then the write and its diff are added to the timeline, whatever the Run did meanwhile
+   * (the file changed, so the timeline says so).
+   */
+  async #editFile(ref: AgentCallRef, toolId: string, path: string, edit: FileEdit): Promise<EditOutcome> {
+    const { runId, callId } = ref;
+    const { run, workflow, step } = await this.#storage.read(async (unit) => {
+      const pending = await this.#pending(unit, ref);
+      const written = (await unit.runs.timeline(runId))
+        .filter((event) => event.type === FILE_WRITTEN && event.callId === callId).length;
+      if (written >= MAX_WRITES_PER_CALL) {
+        throw new WeftError(
+          "TOOL_FAILED",
+          `this agent call has written ${written} files, its bound; complete it, and let a later step go on`,
+        );
+      }
+      return pending;
+    });
+    if (workflow.origin === "project") {
+      const site = declaredEditStep(
+        { workflow: run.flowName, stage: run.stageName, step: run.stepName },
+        step,
+      );
+      const refusal = site ? this.#editRefusal(site) : "this step declares no tool that writes files";
+      if (refusal) throw new WeftError("NOT_TRUSTED", refusal);
+    }
+    const planned = await planEdit(this.#projectFiles, path, edit);
+    if (planned.text === undefined) return planned.outcome;
+    await this.#projectFiles.write(planned.outcome.path, planned.text);
+    await this.#access.change(
+      runId,
+      null,
+      (change) => change.record(FILE_WRITTEN, { callId, toolId, ...planned.event }),
+    );
+    return planned.outcome;
   }
 
   #pending(unit: StorageUnit, { runId, callId }: AgentCallRef): Promise<PendingStep<"agent">> {

@@ -28,6 +28,7 @@ import { checkIntent } from "./data_limits.ts";
 import { driftOf, publicationOf } from "./publication.ts";
 import type { ProjectFiles } from "./project_files.ts";
 import type { ProjectTree } from "./project_tree.ts";
+import type { ProjectChanges } from "./project_changes.ts";
 import type { CommandSpec } from "./command_step.ts";
 import {
   type BlockCommandOptions,
@@ -60,6 +61,7 @@ import { RUN_STATUSES } from "./views.ts";
 import { readinessBlock, WorkflowRegistry } from "./workflow/registry.ts";
 import type { WorkflowSource } from "./workflow/source.ts";
 import { WorkflowVersions } from "./workflow/versions.ts";
+import type { DeclaredEditStep } from "./workflow/trusted_steps.ts";
 
 /** Options of {@linkcode Engine.open}. */
 export interface EngineOptions {
@@ -75,6 +77,13 @@ export interface EngineOptions {
   projectFiles: ProjectFiles;
   /** The project's folders as workflow loading reads them (`workflows/`, command and publish folders). */
   projectTree: ProjectTree;
+  /** The project's files compared over time, for `changes` steps. */
+  projectChanges: ProjectChanges;
+  /**
+   * Why the person does not trust the file edits a project workflow's step declares, as it declares them
+   * (undefined: trusted). Without it, no project workflow's step may write a file.
+   */
+  editRefusal?: (site: DeclaredEditStep) => string | undefined;
   /** What `{publishFolder}` stands for in publish paths (weft.json's `publishFolder`); default `docs/weft`. */
   publishFolder?: string;
 }
@@ -121,6 +130,7 @@ export class Engine {
       versions,
       changes,
       projectFiles: options.projectFiles,
+      projectChanges: options.projectChanges,
       publishFolder: options.publishFolder,
       now: options.now ?? (() => new Date()),
       log,
@@ -130,6 +140,9 @@ export class Engine {
       storage,
       versions,
       projectFiles: options.projectFiles,
+      editRefusal: options.editRefusal ??
+        (() =>
+          "this service does not know whether you trust the project's workflows; weft writes no file for them"),
       log,
     });
     this.#commands = new CommandOperations(this.#access, storage);

@@ -1,8 +1,9 @@
 /**
  * How the engine's operations reach a Run: they load it in a unit of work of the storage port and check what
  * it waits on, and they change it in the one place a decided change is applied. A change loads the Run, lets
- * the state machine ({@linkcode RunChange}) decide without touching storage, applies the decision (the Run,
- * its timeline events, its stage commits) in one transaction committed before the promise resolves, then
+ * the state machine ({@linkcode RunChange}) decide without touching storage, reads what it stopped for from
+ * the project's files (`changes_transitions.ts`), applies the decision (the Run, its timeline events, its
+ * stage commits) in one transaction committed before the promise resolves, then
  * writes the files the commits publish (a file write cannot be rolled back, so it comes after the commit, and
  * its outcome is recorded in a transaction of its own), then tells the change feed.
  *
@@ -13,6 +14,8 @@ import { ChangeFeed, commitChanges, type EngineChange } from "./change_feed.ts";
 import { type CommittedPublication, committedPublication, writePublication } from "./publication.ts";
 import type { ProjectFiles } from "./project_files.ts";
 import { currentStep, RunChange } from "./run_change.ts";
+import { readProjectFor } from "./changes_transitions.ts";
+import type { ProjectChanges } from "./project_changes.ts";
 import { type NewRunEvent, type RunState, toRunView } from "./run_state.ts";
 import type { Storage, StorageUnit } from "./storage.ts";
 import type { RunView } from "./views.ts";
@@ -38,6 +41,7 @@ export interface RunAccessOptions {
   versions: WorkflowVersions;
   changes: ChangeFeed;
   projectFiles: ProjectFiles;
+  projectChanges: ProjectChanges;
   publishFolder: string | undefined;
   now: () => Date;
   log: (event: Record<string, unknown>) => void;
@@ -151,6 +155,7 @@ export class RunAccess {
       await prepare(unit);
       const change = new RunChange(() => workflow, run, run.createdAt, this.#options.publishFolder);
       decide(change);
+      await readProjectFor(change, this.#options.projectChanges, this.#options.log);
       return await this.#apply(unit, change, true);
     });
     return await this.#told(saved, true);
@@ -171,6 +176,7 @@ export class RunAccess {
       if (expectation) await this.expect(unit, run, expectation);
       const change = await this.#changeOf(unit, run, this.timestamp());
       decide(change);
+      await readProjectFor(change, this.#options.projectChanges, this.#options.log);
       return await this.#apply(unit, change, false);
     });
     return await this.#told(saved, false);

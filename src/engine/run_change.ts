@@ -4,9 +4,11 @@
  * `commit_step.ts`), publishes the waits (`ask`, `confirm` here; `agent` and `command` with their other
  * transitions in `agent_call_transitions.ts` and `command_transitions.ts`), takes answers, cancellation,
  * retries and restart interruption, follows outcome routes across stages and enforces budgets. It touches no
- * storage: it changes the Run in memory and decides what should follow (timeline events, each stamped with
- * the stage and step it happened at, and the stage commits to store), and the engine applies all of it in
- * one transaction.
+ * storage and no file: it changes the Run in memory and decides what should follow (timeline events, each
+ * stamped with the stage and step it happened at, and the stage commits to store), and the engine applies
+ * all of it in one transaction. What it needs of the project's files (a baseline to mark, the changes a
+ * `changes` step shows) it queues and stops for (`changes_transitions.ts`); the engine reads them inside
+ * the same transaction and lets it go on.
  *
  * @module
  */
@@ -14,6 +16,13 @@ import { z } from "../lib/zod.ts";
 import { conflict, type ErrorCode, invalid, RESUMABLE_FAILURES, WeftError } from "../errors.ts";
 import { openAgentCall } from "./agent_call_transitions.ts";
 import { openCommand } from "./command_transitions.ts";
+import {
+  markBaseline,
+  openChanges,
+  type ProjectRead,
+  wantsBaseline,
+  wantsRunBaseline,
+} from "./changes_transitions.ts";
 import { commitStage, type DecidedCommit, DEFAULT_PUBLISH_FOLDER } from "./commit_step.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import {
@@ -51,6 +60,11 @@ export function currentStep(workflow: LoadedWorkflow, run: RunState): StepDef {
 export class RunChange {
   readonly events: NewRunEvent[] = [];
   readonly commits: DecidedCommit[] = [];
+  /**
+   * What must be read from the project's files before this change can be applied, in order; the last may
+   * have stopped the change at a `changes` step until it is read (`changes_transitions.ts`).
+   */
+  readonly projectReads: ProjectRead[] = [];
 
   readonly #workflowOf: () => LoadedWorkflow;
   #workflow: LoadedWorkflow | undefined;
@@ -85,6 +99,14 @@ export class RunChange {
     return currentStep(this.workflow, this.run);
   }
 
+  /**
+   * Marks the project's files as the baseline `baseline` (a point of the Run that begins now, such as a list
+   * item), replacing an earlier mark of it: what a `changes` step whose `since` names it compares with.
+   */
+  markBaseline(baseline: string): void {
+    markBaseline(this, baseline);
+  }
+
   /** Queues a timeline event stamped with this change's time. */
   record(type: string, fields: Record<string, unknown> = {}): void {
     this.events.push({
@@ -99,6 +121,7 @@ export class RunChange {
   /** Starts a new Run, created from `source`, in the workflow's entry stage. */
   start(source: Source): void {
     this.record("run_created", { source });
+    if (wantsRunBaseline(this.workflow)) markBaseline(this, "run");
     this.#enterStage(this.workflow.manifest.entryStage);
   }
 
@@ -256,6 +279,7 @@ export class RunChange {
     this.run.stageAnswers = [];
     this.run.stepName = this.stage.entryStep;
     this.record("stage_entered");
+    if (wantsBaseline(this.stage, "stage")) markBaseline(this, "stage");
     return this.#enterStep(this.stage.entryStep);
   }
 
@@ -291,6 +315,8 @@ export class RunChange {
       case "command":
         openCommand(this);
         return undefined;
+      case "changes":
+        return openChanges(this, step);
     }
   }
 

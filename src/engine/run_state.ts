@@ -54,6 +54,11 @@ export interface RunState {
   pendingAction?: PendingActionView;
   pendingAgentCall?: PendingAgentCallView;
   pendingCommand?: PendingCommandView;
+  /**
+   * The project's files as marked when a point of the Run began (`run`, `stage`, a list item), by that
+   * point: what a `changes` step compares with (`changes_transitions.ts`). Opaque to everything but the port.
+   */
+  baselines?: Record<string, string>;
   lastError?: ErrorPayload;
   createdAt: string;
   updatedAt: string;

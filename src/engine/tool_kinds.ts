@@ -9,7 +9,8 @@ import { invalid, WeftError } from "../errors.ts";
 import type { AgentToolView } from "./views.ts";
 import type { AgentToolDef } from "./workflow/manifest.ts";
 import { pointerTokens } from "./json_pointer.ts";
-import { listProjectFiles, readProjectFile } from "./file_tools.ts";
+import { listProjectFiles, MAX_READ_BYTES, readProjectFile } from "./file_tools.ts";
+import { type EditOutcome, type FileEdit, MAX_EDIT_BYTES, MAX_PATCH_EDITS } from "./file_edits.ts";
 import type { ProjectFiles } from "./project_files.ts";
 import { type JsonSchema, publishedSchema } from "./published_schema.ts";
 
@@ -21,7 +22,17 @@ export interface ToolContext {
   runContext: () => Promise<RunContext>;
   /** Validates and persists `value` at `target` in the stage state; throws `INVALID_REQUEST` on rejection. */
   submitState: (target: string, value: unknown) => Promise<void>;
+  /** Applies one edit to a project file as this call's write: bounded, trusted, recorded on the timeline. */
+  editFile: (path: string, edit: FileEdit) => Promise<EditOutcome>;
 }
+
+const Edited = z.object({
+  path: z.string(),
+  status: z.enum(["created", "modified", "unchanged"]),
+  size: z.number(),
+});
+
+const ProjectPath = z.string().min(1).max(4096);
 
 const RunContext = z.object({
   runId: z.string(),
@@ -63,9 +74,30 @@ const KINDS = {
     output: z.object({ files: z.array(z.string()), truncated: z.boolean() }),
   },
   read_project_file: {
-    description: "Reads one UTF-8 project file by project-relative path (at most 256 KiB).",
-    input: z.strictObject({ path: z.string().min(1).max(4096) }),
+    description: `Reads one UTF-8 project file by project-relative path (at most ${
+      MAX_READ_BYTES / 1024
+    } KiB).`,
+    input: z.strictObject({ path: ProjectPath }),
     output: z.object({ path: z.string(), size: z.number(), content: z.string() }),
+  },
+  write_project_file: {
+    description: "Creates or replaces one UTF-8 project file with the whole `content` given, creating its " +
+      `folders (at most ${MAX_EDIT_BYTES / 1024} KiB; .git, .weft, .env* and symbolic links are refused).`,
+    input: z.strictObject({ path: ProjectPath, content: z.string().max(MAX_EDIT_BYTES) }),
+    output: Edited,
+  },
+  patch_project_file: {
+    description: "Changes one existing UTF-8 project file by exact search/replace edits, applied in order: " +
+      "each `search` must occur exactly once in the file as it then stands (copy it from the file, with " +
+      "enough lines around it to be unique), and is replaced by `replace`.",
+    input: z.strictObject({
+      path: ProjectPath,
+      edits: z.array(z.strictObject({
+        search: z.string().min(1).max(MAX_EDIT_BYTES),
+        replace: z.string().max(MAX_EDIT_BYTES),
+      })).min(1).max(MAX_PATCH_EDITS),
+    }),
+    output: Edited,
   },
 } as const;
 
@@ -145,6 +177,16 @@ async function run(
       return await listProjectFiles(context.files, input.dir as string | undefined);
     case "read_project_file":
       return await readProjectFile(context.files, input.path as string);
+    case "write_project_file":
+      return await context.editFile(input.path as string, {
+        kind: "write",
+        content: input.content as string,
+      });
+    case "patch_project_file":
+      return await context.editFile(input.path as string, {
+        kind: "patch",
+        edits: input.edits as { search: string; replace: string }[],
+      });
   }
 }
 

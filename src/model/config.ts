@@ -15,7 +15,7 @@ import type { ModelRoles, RoleReadiness } from "../engine/model_roles.ts";
 import { isTrusted, projectKey, readTrustRecord, type TrustRecord } from "./project_trust.ts";
 import { type DigestedContent, trustedContentOf } from "./trusted_content.ts";
 import { ArgumentVector, NamePattern } from "../engine/workflow/manifest.ts";
-import { projectCommandSteps } from "../engine/workflow/command_steps.ts";
+import { projectTrustedSteps } from "../engine/workflow/trusted_steps.ts";
 import { projectTreeAt } from "../files/project_tree.ts";
 
 /** A role name: `default` or a lowercase identifier a workflow's agent step names. */
@@ -238,7 +238,7 @@ export class ModelConfig {
     const content = trustedContentOf({
       models: project.kind === "ok" ? project.models : {},
       commands: project.kind === "ok" ? project.commands : {},
-      commandSteps: projectCommandSteps(projectTreeAt(projectDir)),
+      ...projectTrustedSteps(projectTreeAt(projectDir)),
     });
     const record = readTrustRecord(locations.trustFile);
     const key = projectKey(projectDir);

@@ -24,6 +24,8 @@ import { listingFor } from "../mcp/listing.ts";
 import { openSqliteStorage } from "../store/sqlite_storage.ts";
 import { projectFolder } from "../files/project_folder.ts";
 import { projectTreeAt } from "../files/project_tree.ts";
+import { projectChanges } from "../files/project_changes.ts";
+import { editRefusal } from "../model/edit_trust.ts";
 import { configuredPublishFolder, ModelConfig, modelRolesOf } from "../model/config.ts";
 import { grantTrust, reviewTrust } from "../model/trust_review.ts";
 import { ModelExecutor } from "../model/executor.ts";
@@ -101,6 +103,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       models,
       projectFiles: projectFolder(projectRoot),
       projectTree: tree,
+      projectChanges: projectChanges(projectRoot, paths.changes),
+      editRefusal: (site) => editRefusal(ModelConfig.read(paths.projectDir), site),
       publishFolder: configuredPublishFolder(paths.projectDir),
     });
     const claims = new ClaimTable(engine);

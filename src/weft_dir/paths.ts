@@ -22,6 +22,8 @@ export interface WeftPaths {
   gitignore: string;
   /** The process groups of the commands running now, so a start after a crash can end them. */
   commandGroups: string;
+  /** What `changes` steps compare with: snapshots of the project's files (git objects or file digests). */
+  changes: string;
 }
 
 /** Resolves the state layout for a project directory (which need not exist yet). */
@@ -39,6 +41,7 @@ export function weftPaths(projectDir: string): WeftPaths {
     ideAnswers: join(weftDir, "ide_answers.json"),
     gitignore: join(weftDir, ".gitignore"),
     commandGroups: join(weftDir, "commands"),
+    changes: join(weftDir, "changes"),
   };
 }
 

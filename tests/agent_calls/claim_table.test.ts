@@ -32,6 +32,7 @@ async function gatedEngine(receiptLimits?: { taskBytes: number; totalBytes: numb
   const engine = await Engine.open({
     projectFiles: project.files,
     projectTree: project.tree,
+    projectChanges: project.changes,
     storage: openMemoryStorage(),
     embedded: EMBEDDED_WORKFLOWS,
   });

@@ -1,6 +1,6 @@
 /**
  * The engine does no I/O of its own: storage, the project's files and its git history are ports it owns
- * (`storage.ts`, `project_files.ts`, `project_tree.ts`), implemented elsewhere and
+ * (`storage.ts`, `project_files.ts`, `project_tree.ts`, `project_changes.ts`), implemented elsewhere and
  * handed to it by the composition root. So no module of `src/engine/` imports node:fs, node:sqlite or
  * node:child_process (not even for types; statically, dynamically, or through `process.getBuiltinModule`),
  * and none calls a file or process API of Deno.

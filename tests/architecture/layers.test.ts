@@ -70,7 +70,7 @@ const CLIENT_READS = [
  * knowledge of weft) is the exception, so that the page and the terminal render Markdown from one parser
  * instead of two copies that drift. The last test holds each of them to that.
  */
-const PAGE_SHARES = ["lib/markdown.ts", "lib/field_label.ts", "client/reconnect.ts"];
+const PAGE_SHARES = ["lib/markdown.ts", "lib/field_label.ts", "lib/edit_script.ts", "client/reconnect.ts"];
 
 /**
  * The modules the Studio page may import types from, and only types (the bundler erases them): the view

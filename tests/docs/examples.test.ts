@@ -17,6 +17,7 @@ import type { RunView } from "../../src/engine/views.ts";
 import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
 import { projectFolder } from "../../src/files/project_folder.ts";
 import { projectTree } from "../../src/files/project_tree.ts";
+import { projectChanges } from "../../src/files/project_changes.ts";
 import { fillPublishPath, slugOf } from "../../src/engine/publish_path.ts";
 import { DEFAULT_PUBLISH_FOLDER } from "../../src/engine/commit_step.ts";
 import type { Json } from "../support/json.ts";
@@ -81,6 +82,7 @@ Deno.test("every workflow in docs/ loads and runs to completion with the docs' o
       const engine = await Engine.open({
         projectFiles: projectFolder(await Deno.realPath(project)),
         projectTree: projectTree(await Deno.realPath(project)),
+        projectChanges: projectChanges(await Deno.realPath(project), `${project}/.weft/changes`),
         storage: openSqliteStorage(":memory:"),
         embedded: [],
       });

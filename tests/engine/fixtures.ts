@@ -7,6 +7,8 @@ import { Engine } from "../../src/engine/engine.ts";
 import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
 import { projectFolder } from "../../src/files/project_folder.ts";
 import { projectTree } from "../../src/files/project_tree.ts";
+import { projectChanges } from "../../src/files/project_changes.ts";
+import type { DeclaredEditStep } from "../../src/engine/workflow/trusted_steps.ts";
 import { embeddedSource } from "../../src/workflows/embedded.ts";
 import { EMBEDDED_WORKFLOWS } from "../../src/workflows/embedded.ts";
 import { reviewManifest } from "../support/workflows.ts";
@@ -19,9 +21,12 @@ export interface EngineFixture {
   project?: MemoryProject;
   /** The store's data (empty by default): pass the same one to open an engine again over it. */
   database?: MemoryDatabase;
-  /** The manifest of the embedded `review` workflow. */
+  /** The manifest of the embedded `review` workflow, and the files of its folder. */
   manifest?: unknown;
+  manifestFiles?: Record<string, string>;
   publishFolder?: string;
+  /** Why the person does not trust a project workflow step's edits; by default every one is trusted. */
+  editRefusal?: (site: DeclaredEditStep) => string | undefined;
 }
 
 /** Opens an engine over in-memory ports with the real embedded workflows plus the review fixture. */
@@ -30,9 +35,11 @@ export function openEngine(options: EngineFixture = {}): Promise<Engine> {
   return Engine.open({
     projectFiles: project.files,
     projectTree: project.tree,
+    projectChanges: project.changes,
+    editRefusal: options.editRefusal ?? (() => undefined),
     publishFolder: options.publishFolder,
     storage: openMemoryStorage(options.database),
-    embedded: embedded(options.manifest),
+    embedded: embedded(options.manifest, options.manifestFiles),
   });
 }
 
@@ -47,11 +54,12 @@ export function openEngineOnDisk(
   return Engine.open({
     projectFiles: projectFolder(root),
     projectTree: projectTree(root),
+    projectChanges: projectChanges(root, `${root}/.weft/changes`),
     storage: options.databasePath ? openSqliteStorage(options.databasePath) : openMemoryStorage(),
     embedded: embedded(options.manifest),
   });
 }
 
-function embedded(manifest?: unknown) {
-  return [...EMBEDDED_WORKFLOWS, embeddedSource("review", manifest ?? reviewManifest(), {})];
+function embedded(manifest?: unknown, files: Record<string, string> = {}) {
+  return [...EMBEDDED_WORKFLOWS, embeddedSource("review", manifest ?? reviewManifest(), files)];
 }

@@ -5,14 +5,8 @@
  */
 
 import assert from "node:assert/strict";
-import {
-  canonical,
-  diffRevisions,
-  editScript,
-  jsonDiff,
-  lineDiff,
-  MAX_EDITS,
-} from "../../src/studio/page/diff.ts";
+import { canonical, diffRevisions, jsonDiff, lineDiff } from "../../src/studio/page/diff.ts";
+import { editScript, MAX_EDITS } from "../../src/lib/edit_script.ts";
 
 /** The two texts a line diff stands for. */
 function sides(lines: { kind: string; text: string }[]): [string[], string[]] {

@@ -23,3 +23,15 @@ Deno.test("studio trust: weft.json's models or commands are named as weft.json, 
     "This project's weft.json and workflow commands are not trusted",
   );
 });
+
+Deno.test("studio trust: workflows that ask to change files are named as such, beside whatever else asks", () => {
+  const edits = { workflow: "fix", stage: "change", step: "edit", tools: ["write_project_file"] };
+  assert.equal(
+    trustHeading({ roles: [], content: { editSteps: [edits] } }),
+    "This project's workflow file edits are not trusted",
+  );
+  assert.equal(
+    trustHeading({ roles: [{}], content: { commandSteps: [step], editSteps: [edits] } }),
+    "This project's weft.json, workflow commands and workflow file edits are not trusted",
+  );
+});

@@ -1,9 +1,10 @@
 /**
- * A project folder in memory behind the engine's file ports ({@linkcode ProjectFiles} and
- * {@linkcode ProjectTree}), for tests of the engine and the state machine that need project files but not a
+ * A project folder in memory behind the engine's file ports ({@linkcode ProjectFiles},
+ * {@linkcode ProjectTree} and {@linkcode ProjectChanges}), for tests of the engine and the state machine that need project files but not a
  * temporary folder. It keeps the ports' rules as `src/files/` does: paths through `project_paths.ts`, a
  * symbolic link never followed (refused on the way to a file, skipped in a listing, reported by `stat`), a
- * file with a second hard link refused, sizes bounded. The real folder's races are `src/files/`'s own tests.
+ * file with a second hard link refused, sizes bounded; changes are compared as git would show them (every
+ * file but denied names, with a unified diff). The real folder's races are `src/files/`'s own tests.
  *
  * @module
  */
@@ -11,6 +12,8 @@ import { invalid, WeftError } from "../../src/errors.ts";
 import { confinedSegments, isDeniedName } from "../../src/engine/project_paths.ts";
 import { DEFAULT_READ_BYTES, type FileListing, type ProjectFiles } from "../../src/engine/project_files.ts";
 import type { ProjectTree, TreeEntry } from "../../src/engine/project_tree.ts";
+import type { ChangedFile, ProjectChanges } from "../../src/engine/project_changes.ts";
+import { bounded, unifiedDiff } from "../../src/lib/unified_diff.ts";
 
 type Node =
   | { kind: "file"; bytes: Uint8Array; mtimeMs: number; hardLinks: number }
@@ -20,7 +23,10 @@ type Node =
 /** A project's files in memory; `files` and `tree` are its two ports. */
 export class MemoryProject {
   readonly #nodes = new Map<string, Node>();
+  readonly #snapshots = new Map<string, Map<string, string>>();
   #clock = 0;
+  /** When set, the changes port fails with it (a broken git, a removed `.weft/`). */
+  changesFailure: Error | undefined;
 
   /** A project holding `files` (path → text). */
   constructor(files: Record<string, string> = {}) {
@@ -93,6 +99,44 @@ export class MemoryProject {
       return bytes;
     },
   };
+
+  /** The changes port: marks are snapshots of every file's text (no denied name), kept in memory. */
+  readonly changes: ProjectChanges = {
+    mark: () =>
+      Promise.resolve().then(() => {
+        if (this.changesFailure) throw this.changesFailure;
+        const id = `memory:${this.#snapshots.size + 1}`;
+        this.#snapshots.set(id, this.#snapshot());
+        return id;
+      }),
+    since: (mark, maxDiffBytes) =>
+      Promise.resolve().then(() => {
+        if (this.changesFailure) throw this.changesFailure;
+        const before = this.#snapshots.get(mark);
+        if (!before) throw new WeftError("TOOL_FAILED", "no such mark");
+        const now = this.#snapshot();
+        const files: ChangedFile[] = [...new Set([...before.keys(), ...now.keys()])].sort()
+          .filter((path) => before.get(path) !== now.get(path))
+          .map((path) => ({
+            path,
+            status: !now.has(path) ? "deleted" : !before.has(path) ? "added" : "modified",
+          }));
+        const whole = files.map(({ path }) =>
+          `diff --git a/${path} b/${path}\n` +
+          unifiedDiff(path, before.get(path) ?? null, now.get(path) ?? null, Infinity).diff
+        ).join("");
+        const { diff, cutBytes } = bounded(whole, maxDiffBytes);
+        return { files, diff, cutBytes };
+      }),
+  };
+
+  #snapshot(): Map<string, string> {
+    return new Map(
+      this.paths().filter((path) => !path.split("/").some(isDeniedName)).map((
+        path,
+      ) => [path, this.text(path)!]),
+    );
+  }
 
   #read(path: string, maxBytes: number, label = path): Uint8Array | null {
     const segments = this.#fileSegments(path);

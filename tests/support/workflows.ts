@@ -183,3 +183,60 @@ export function reviewManifest(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
 }
+
+/**
+ * Workflow `editing`: an agent step that may write and patch project files, then a `changes` step that
+ * writes what changed since `since` into the state, a confirmation of it and its commit.
+ */
+export function editingFlow(options: { name?: string; since?: "run" | "stage" } = {}) {
+  return {
+    name: options.name ?? "editing",
+    title: "Editing",
+    description: "Lets an agent change files, then shows what changed for confirmation.",
+    entryStage: "change",
+    stages: {
+      change: {
+        state: { schema: { type: "object", properties: { changes: { type: "object" } } }, initial: {} },
+        entryStep: "edit",
+        steps: {
+          edit: {
+            kind: "agent",
+            agentId: "editor",
+            instructions: "editor.md",
+            tools: [
+              { id: "read", kind: "read_project_file" },
+              { id: "write", kind: "write_project_file" },
+              { id: "patch", kind: "patch_project_file" },
+            ],
+            output: {
+              schema: { type: "object", required: ["outcome"], properties: { outcome: { enum: ["done"] } } },
+            },
+            routes: { done: "changes" },
+          },
+          changes: {
+            kind: "changes",
+            since: options.since ?? "stage",
+            resultTo: "/changes",
+            routes: { changed: "review", unchanged: "review" },
+          },
+          review: {
+            kind: "confirm",
+            context: "/changes",
+            routes: { confirmed: "commit", revise: "edit" },
+          },
+          commit: { kind: "commit", data: "/changes", routes: { committed: { endStage: "done" } } },
+        },
+        routes: { done: { end: "completed" } },
+      },
+    },
+  };
+}
+
+/** The project files that offer {@linkcode editingFlow} as a project workflow. */
+export function editingFiles(options: Parameters<typeof editingFlow>[0] = {}): Record<string, string> {
+  const manifest = editingFlow(options);
+  return {
+    ...workflowFiles(manifest),
+    [`workflows/${manifest.name}/editor.md`]: "# Editor\n\nChange the files the intent asks for.\n",
+  };
+}

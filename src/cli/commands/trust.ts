@@ -92,11 +92,34 @@ again. Nothing in a repository can grant it.`,
 
 /** The content as a person reviews it: one row per role, one per command. */
 function describe(review: TrustReview): string {
-  const { commands = {}, commandSteps = [] } = review.content;
-  if (!review.roles.length && !Object.keys(commands).length && !commandSteps.length) {
+  const { commands = {}, commandSteps = [], editSteps = [] } = review.content;
+  if (!review.roles.length && !Object.keys(commands).length && !commandSteps.length && !editSteps.length) {
     return "This project names no models and no commands.";
   }
-  return [...describeModels(review), ...describeCommands(review), `digest ${review.digest}`].join("\n");
+  return [
+    ...describeModels(review),
+    ...describeCommands(review),
+    ...describeEdits(review),
+    `digest ${review.digest}`,
+  ]
+    .join("\n");
+}
+
+/** The steps whose agent may change the project's files, with the tools each declares. */
+function describeEdits(review: TrustReview): string[] {
+  const { editSteps = [] } = review.content;
+  if (!editSteps.length) return [];
+  return [
+    "The agents of these workflow steps could change the project's files (never .git, .weft or .env*):",
+    "",
+    table(
+      ["WHERE", "TOOLS"],
+      editSteps.map((
+        step,
+      ) => [paint("bold", `${step.workflow} ${step.stage}/${step.step}`), step.tools.join(", ")]),
+    ),
+    "",
+  ];
 }
 
 /** The commands as a person reviews them: each runs on this machine with the named variables. */

@@ -55,6 +55,8 @@ export class ModelProgress {
         return `    ↳ ${event.toolId}${
           event.outcome === "ok" ? "" : paint("yellow", ` ${event.outcome}`, this.stream)
         }`;
+      case "project_file_written":
+        return `      ${event.status === "created" ? "created" : "changed"} ${event.path}`;
       case "agent_call_completed":
         return paint("green", `  ✓ ${step}: ${event.outcome}`, this.stream);
       case "agent_call_failed":

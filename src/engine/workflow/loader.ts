@@ -49,6 +49,7 @@ const FIXED_OUTCOMES: Record<Exclude<StepDef["kind"], "agent">, string[]> = {
   check: ["valid", "invalid"],
   commit: ["committed"],
   command: ["passed", "failed", "timed_out"],
+  changes: ["changed", "unchanged"],
 };
 
 /** Loads and checks one workflow source. */

@@ -37,7 +37,20 @@ const stepBase = {
 };
 
 /** The built-in agent tool kinds; each runs in the service with its own input and output schema. */
-export const TOOL_KINDS = ["run_context", "submit_state", "list_project_files", "read_project_file"] as const;
+export const TOOL_KINDS = [
+  "run_context",
+  "submit_state",
+  "list_project_files",
+  "read_project_file",
+  "write_project_file",
+  "patch_project_file",
+] as const;
+
+/** The tool kinds that change the project's files: a project workflow that declares one needs trust. */
+export const EDIT_TOOL_KINDS: readonly (typeof TOOL_KINDS)[number][] = [
+  "write_project_file",
+  "patch_project_file",
+];
 
 const AgentTool = z.strictObject({
   id: Name,
@@ -149,6 +162,26 @@ const CommandStep = z.strictObject({
   ...stepBase,
 });
 
+/** The points of a Run that a `changes` step can compare the project's files with. */
+export const CHANGES_SINCE = ["run", "stage"] as const;
+
+/** How much of a diff a `changes` step writes into the state, in bytes. */
+export const CHANGES_DIFF_BYTES = { default: 64 * 1024, max: 1024 * 1024 } as const;
+
+const ChangesStep = z.strictObject({
+  kind: z.literal("changes"),
+  since: z.enum(CHANGES_SINCE).describe(
+    "compare with the project's files as they were when the Run started (`run`) or this stage was entered",
+  ),
+  resultTo: Pointer.describe(
+    "where { files: [{ path, status }], diff, cutBytes } is written into the stage state",
+  ),
+  maxDiffBytes: z.int().min(1024).max(CHANGES_DIFF_BYTES.max).optional().describe(
+    `how much of the diff is kept; default ${CHANGES_DIFF_BYTES.default}`,
+  ),
+  ...stepBase,
+});
+
 /** One step of a stage. */
 export const Step = z.discriminatedUnion("kind", [
   AgentStep,
@@ -157,6 +190,7 @@ export const Step = z.discriminatedUnion("kind", [
   CheckStep,
   CommitStep,
   CommandStep,
+  ChangesStep,
 ]);
 
 /** The placeholders a publish path may hold, each filled from the Run that commits. */
@@ -221,6 +255,8 @@ export type ModelSettings = z.infer<typeof ModelSettings>;
 export type CommitStepDef = z.infer<typeof CommitStep>;
 /** A parsed command step. */
 export type CommandStepDef = z.infer<typeof CommandStep>;
+/** A parsed changes step. */
+export type ChangesStepDef = z.infer<typeof ChangesStep>;
 /** A parsed agent tool declaration. */
 export type AgentToolDef = z.infer<typeof AgentTool>;
 

@@ -107,12 +107,16 @@ function events(list: RunEvent[], run: TimelineRun): ComponentChildren {
 }
 
 function kindClass(event: RunEvent): string {
-  if (event.type === "model_turn" || event.type === "model_tool_call" || event.type === "state_submitted") {
+  if (
+    event.type === "model_turn" || event.type === "model_tool_call" || event.type === "state_submitted" ||
+    event.type === "project_file_written"
+  ) {
     return "nested";
   }
   if (
     event.type === "run_failed" || event.type === "agent_call_failed" || event.type === "run_interrupted" ||
     event.type === "publish_failed" || event.type === "publish_skipped" ||
+    event.type === "changes_baseline_failed" ||
     (event.type === "command_ended" && event.outcome !== "passed") || event.type === "command_untrusted"
   ) {
     return "bad";
@@ -146,6 +150,32 @@ function describeEvent(event: RunEvent, run: TimelineRun): ComponentChildren {
     }
     case "model_tool_call":
       return `Tool call ${event.toolId}: ${event.outcome === "ok" ? "done" : event.outcome}`;
+    case "project_file_written":
+      return html`<span>Tool call ${event.toolId} ${
+        event.status === "created" ? "created" : "changed"
+      } <code>${event.path}</code></span>
+        ${
+        typeof event.diff === "string" && event.diff && html`
+          <details class="command-output">
+            <summary>diff${event.diffCutBytes
+              ? ` (first part; ${event.diffCutBytes} bytes after it not kept)`
+              : ""}</summary>
+            <pre>${event.diff}</pre>
+          </details>
+        `
+      }`;
+    case "changes_baseline":
+      return `Recorded the project's files as the ${
+        event.baseline === "run" ? "Run" : event.baseline
+      } begins`;
+    case "changes_baseline_failed": {
+      const error = event.error as { code?: string; message?: string } | undefined;
+      return `The project's files could not be recorded: ${error?.code ?? ""} ${error?.message ?? ""}`.trim();
+    }
+    case "changes_read":
+      return `Read what changed since the ${
+        event.baseline === "run" ? "Run" : event.baseline
+      } began: ${event.files} ${event.files === 1 ? "file" : "files"}`;
     case "agent_call_completed":
       return `Agent call completed: ${event.outcome}`;
     case "agent_call_failed":

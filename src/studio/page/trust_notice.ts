@@ -30,6 +30,7 @@ interface ProjectTrust {
       cwd?: string;
       env: string[];
     }[];
+    editSteps?: { workflow: string; stage: string; step: string; tools: string[] }[];
   };
 }
 
@@ -105,10 +106,36 @@ export function TrustNotice(): ComponentChildren {
     `
   }
     <${CommandsToTrust} content=${trust.content} />
+    <${EditsToTrust} content=${trust.content} />
     <p class="hint">digest <code>${trust.digest}</code></p>
     ${problem && html`<p role="alert" class="problem">${problem}</p>`}
     <div class="buttons"><button type="button" disabled=${busy} onClick=${grant}>Trust</button></div>
   </section>`;
+}
+
+/** The steps of the project's workflows that would let a model change files, each with the tools it declares. */
+function EditsToTrust(props: { content: ProjectTrust["content"] }): ComponentChildren {
+  const steps = props.content.editSteps ?? [];
+  if (steps.length === 0) return null;
+  return html`
+    <p>It asks to let the agent of these steps change the project's files (never .git, .weft or .env*):</p>
+    <table aria-label="File edits to trust">
+      <thead>
+        <tr>
+          <th>Where</th>
+          <th>Tools</th>
+        </tr>
+      </thead>
+      <tbody>${steps.map((step) =>
+        html`
+          <tr key=${`${step.workflow} ${step.stage}/${step.step}`}>
+            <td>${step.workflow} ${step.stage}/${step.step}</td>
+            <td>${step.tools.join(", ")}</td>
+          </tr>
+        `
+      )}</tbody>
+    </table>
+  `;
 }
 
 /** The commands the project would run, each exactly as trusted: where it is declared, vector, folder, variables. */
