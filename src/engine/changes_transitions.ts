@@ -13,7 +13,6 @@ import type { ChangesSince, ProjectChanges } from "./project_changes.ts";
 import type { RunChange } from "./run_change.ts";
 import type { NewRunEvent } from "./run_state.ts";
 import { CHANGES_DIFF_BYTES, type ChangesStepDef, type StageDef } from "./workflow/manifest.ts";
-import type { LoadedWorkflow } from "./workflow/loader.ts";
 
 /** What a change needs read from the project's files before it can go on. */
 export type ProjectRead =
@@ -23,13 +22,18 @@ export type ProjectRead =
 /** What a read gave: its value, or the classified failure. */
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; error: ErrorPayload };
 
-/** Whether any `changes` step of `workflow` compares with the Run's start. */
-export function wantsRunBaseline(workflow: LoadedWorkflow): boolean {
-  return Object.values(workflow.manifest.stages).some((stage) => wantsBaseline(stage, "run"));
+/**
+ * Marks the baseline `baseline` as it begins now, when a `changes` step will compare with it: any step of
+ * the workflow for `run`, a step of the current stage for any other point (`stage`, or a list stage's
+ * `item`: its item start calls this with `"item"`). Nothing is read for a workflow that never compares.
+ */
+export function beginBaseline(change: RunChange, baseline: string): void {
+  const stages = baseline === "run" ? Object.values(change.workflow.manifest.stages) : [change.stage];
+  if (stages.some((stage) => wantsBaseline(stage, baseline))) markBaseline(change, baseline);
 }
 
 /** Whether a `changes` step of `stage` compares with `baseline`. */
-export function wantsBaseline(stage: StageDef, baseline: string): boolean {
+function wantsBaseline(stage: StageDef, baseline: string): boolean {
   return Object.values(stage.steps).some((step) => step.kind === "changes" && step.since === baseline);
 }
 
@@ -37,7 +41,7 @@ export function wantsBaseline(stage: StageDef, baseline: string): boolean {
  * Asks for the project's files to be marked as the baseline `baseline` (replacing an earlier one). Its
  * timeline event takes its place now, where the baseline begins, and says how the mark went once it is read.
  */
-export function markBaseline(change: RunChange, baseline: string): void {
+function markBaseline(change: RunChange, baseline: string): void {
   change.record("changes_baseline", { baseline });
   change.projectReads.push({ kind: "mark", baseline, event: change.events[change.events.length - 1] });
 }

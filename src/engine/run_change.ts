@@ -16,13 +16,7 @@ import { z } from "../lib/zod.ts";
 import { conflict, type ErrorCode, invalid, RESUMABLE_FAILURES, WeftError } from "../errors.ts";
 import { openAgentCall } from "./agent_call_transitions.ts";
 import { openCommand } from "./command_transitions.ts";
-import {
-  markBaseline,
-  openChanges,
-  type ProjectRead,
-  wantsBaseline,
-  wantsRunBaseline,
-} from "./changes_transitions.ts";
+import { beginBaseline, openChanges, type ProjectRead } from "./changes_transitions.ts";
 import { commitStage, type DecidedCommit, DEFAULT_PUBLISH_FOLDER } from "./commit_step.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import {
@@ -99,14 +93,6 @@ export class RunChange {
     return currentStep(this.workflow, this.run);
   }
 
-  /**
-   * Marks the project's files as the baseline `baseline` (a point of the Run that begins now, such as a list
-   * item), replacing an earlier mark of it: what a `changes` step whose `since` names it compares with.
-   */
-  markBaseline(baseline: string): void {
-    markBaseline(this, baseline);
-  }
-
   /** Queues a timeline event stamped with this change's time. */
   record(type: string, fields: Record<string, unknown> = {}): void {
     this.events.push({
@@ -121,7 +107,7 @@ export class RunChange {
   /** Starts a new Run, created from `source`, in the workflow's entry stage. */
   start(source: Source): void {
     this.record("run_created", { source });
-    if (wantsRunBaseline(this.workflow)) markBaseline(this, "run");
+    beginBaseline(this, "run");
     this.#enterStage(this.workflow.manifest.entryStage);
   }
 
@@ -279,7 +265,7 @@ export class RunChange {
     this.run.stageAnswers = [];
     this.run.stepName = this.stage.entryStep;
     this.record("stage_entered");
-    if (wantsBaseline(this.stage, "stage")) markBaseline(this, "stage");
+    beginBaseline(this, "stage");
     return this.#enterStep(this.stage.entryStep);
   }
 
