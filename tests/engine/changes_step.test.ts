@@ -10,22 +10,15 @@ import type { RunView } from "../../src/engine/views.ts";
 import { unifiedDiff } from "../../src/lib/unified_diff.ts";
 import { MemoryProject } from "../support/memory_project.ts";
 import { editingFiles } from "../support/workflows.ts";
-import { openEngine } from "./fixtures.ts";
+import { claimFirstCall, openEngine } from "./fixtures.ts";
 
 /** Starts `editing`, lets `edit` change the project through the agent's tools, completes the call. */
 async function editThenReview(
   engine: Engine,
   edit: (tool: (id: string, input: unknown) => Promise<unknown>) => Promise<void>,
 ): Promise<RunView> {
-  const run = await engine.startRun({
-    flowName: "editing",
-    intent: "change the files",
-    source: "agent_ide",
-    agentExecutor: "mcp_client",
-  });
-  const callId = run.pendingAgentCall!.id;
-  await engine.claimAgentCall({ runId: run.runId, callId, claimant: "mcp_client" });
-  await edit((toolId, input) => engine.runAgentTool({ runId: run.runId, callId, toolId, input }));
+  const { run, callId, tool } = await claimFirstCall(engine, "editing");
+  await edit(tool);
   return await engine.completeAgentCall({ runId: run.runId, callId, result: { outcome: "done" } });
 }
 

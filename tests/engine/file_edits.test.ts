@@ -11,25 +11,7 @@ import { MAX_EDIT_BYTES, MAX_WRITES_PER_CALL } from "../../src/engine/file_edits
 import { WeftError } from "../../src/errors.ts";
 import { MemoryProject } from "../support/memory_project.ts";
 import { editingFiles, editingFlow } from "../support/workflows.ts";
-import { openEngine } from "./fixtures.ts";
-
-/** Starts the project workflow `editing` and claims its agent call; returns a caller of its tools. */
-async function editing(
-  engine: Engine,
-): Promise<{ run: RunView; tool: (id: string, input: unknown) => Promise<unknown> }> {
-  const run = await engine.startRun({
-    flowName: "editing",
-    intent: "change the files",
-    source: "agent_ide",
-    agentExecutor: "mcp_client",
-  });
-  const callId = run.pendingAgentCall!.id;
-  await engine.claimAgentCall({ runId: run.runId, callId, claimant: "mcp_client" });
-  return {
-    run,
-    tool: (toolId, input) => engine.runAgentTool({ runId: run.runId, callId, toolId, input }),
-  };
-}
+import { claimFirstCall, openEngine } from "./fixtures.ts";
 
 const written = async (engine: Engine, run: RunView) =>
   (await engine.getRunTimeline(run.runId)).filter((event) => event.type === "project_file_written");
@@ -43,7 +25,7 @@ Deno.test("edit tools: a write creates a file and its folders, a patch changes i
   });
   const engine = await openEngine({ project });
   try {
-    const { run, tool } = await editing(engine);
+    const { run, tool } = await claimFirstCall(engine, "editing");
     assert.deepEqual(await tool("write", { path: "notes/new/todo.md", content: "# Todo\n" }), {
       path: "notes/new/todo.md",
       status: "created",
@@ -83,7 +65,7 @@ Deno.test("edit tools: a patch whose search is missing or not unique is refused 
   const project = new MemoryProject({ ...editingFiles(), "list.txt": text });
   const engine = await openEngine({ project });
   try {
-    const { run, tool } = await editing(engine);
+    const { run, tool } = await claimFirstCall(engine, "editing");
     await assert.rejects(
       () => tool("patch", { path: "list.txt", edits: [{ search: "three", replace: "3" }] }),
       /the search text does not occur in list\.txt/,
@@ -114,7 +96,7 @@ Deno.test("edit tools: nothing is written into .git, .weft, .env*, outside the p
   project.link("real/file.txt", "/etc/passwd");
   const engine = await openEngine({ project });
   try {
-    const { run, tool } = await editing(engine);
+    const { run, tool } = await claimFirstCall(engine, "editing");
     const before = project.paths();
     for (
       const path of [
@@ -151,7 +133,7 @@ Deno.test("edit tools: a file is bounded, and so is how many files one agent cal
   const project = new MemoryProject({ ...editingFiles(), "big.txt": "x".repeat(MAX_EDIT_BYTES + 1) });
   const engine = await openEngine({ project });
   try {
-    const { run, tool } = await editing(engine);
+    const { run, tool } = await claimFirstCall(engine, "editing");
     await assert.rejects(
       () => tool("write", { path: "huge.txt", content: "é".repeat(MAX_EDIT_BYTES / 2 + 1) }),
       /huge\.txt would take 262146 bytes; an edit may leave at most 262144/,
@@ -186,7 +168,7 @@ Deno.test("edit tools: a project workflow writes only what the person trusts; we
     manifestFiles: { "editor.md": "# Editor\n" },
   });
   try {
-    const { run, tool } = await editing(engine);
+    const { run, tool } = await claimFirstCall(engine, "editing");
     await assert.rejects(
       () => tool("write", { path: "a.txt", content: "x" }),
       (error) =>
@@ -202,20 +184,8 @@ Deno.test("edit tools: a project workflow writes only what the person trusts; we
     assert.deepEqual(await written(engine, run), []);
 
     // The same step as an embedded workflow ("review" here) is weft's own: no trust is asked for.
-    const own = await engine.startRun({
-      flowName: "review",
-      intent: "x",
-      source: "agent_ide",
-      agentExecutor: "mcp_client",
-    });
-    const callId = own.pendingAgentCall!.id;
-    await engine.claimAgentCall({ runId: own.runId, callId, claimant: "mcp_client" });
-    await engine.runAgentTool({
-      runId: own.runId,
-      callId,
-      toolId: "write",
-      input: { path: "a.txt", content: "x" },
-    });
+    const own = await claimFirstCall(engine, "review");
+    await own.tool("write", { path: "a.txt", content: "x" });
     assert.equal(project.text("a.txt"), "x");
     assert.equal(asked.length, 1);
   } finally {

@@ -4,6 +4,7 @@
  * are about SQLite or the disk.
  */
 import { Engine } from "../../src/engine/engine.ts";
+import type { RunView } from "../../src/engine/views.ts";
 import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
 import { projectFolder } from "../../src/files/project_folder.ts";
 import { projectTree } from "../../src/files/project_tree.ts";
@@ -58,6 +59,30 @@ export function openEngineOnDisk(
     storage: options.databasePath ? openSqliteStorage(options.databasePath) : openMemoryStorage(),
     embedded: embedded(options.manifest),
   });
+}
+
+/** An agent call an IDE's agent holds: its Run, and a caller of the tools its step declares. */
+export interface ClaimedCall {
+  run: RunView;
+  callId: string;
+  tool: (toolId: string, input: unknown) => Promise<unknown>;
+}
+
+/** Starts a Run of `flowName` whose agent steps an IDE's agent executes, and claims its first agent call. */
+export async function claimFirstCall(engine: Engine, flowName: string): Promise<ClaimedCall> {
+  const run = await engine.startRun({
+    flowName,
+    intent: "change the files",
+    source: "agent_ide",
+    agentExecutor: "mcp_client",
+  });
+  const callId = run.pendingAgentCall!.id;
+  await engine.claimAgentCall({ runId: run.runId, callId, claimant: "mcp_client" });
+  return {
+    run,
+    callId,
+    tool: (toolId, input) => engine.runAgentTool({ runId: run.runId, callId, toolId, input }),
+  };
 }
 
 function embedded(manifest?: unknown, files: Record<string, string> = {}) {

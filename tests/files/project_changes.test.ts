@@ -7,19 +7,7 @@
 import assert from "node:assert/strict";
 import { projectChanges } from "../../src/files/project_changes.ts";
 import { tempProject } from "../support/service.ts";
-
-/** Runs git as a person would in `dir` (their configuration, hooks and all); its output. */
-function personGit(dir: string, ...args: string[]): string {
-  const out = new Deno.Command("git", {
-    args: ["-c", "user.email=person@example.com", "-c", "user.name=Person", ...args],
-    cwd: dir,
-    env: { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
-    stdout: "piped",
-    stderr: "piped",
-  }).outputSync();
-  if (!out.success) throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-  return new TextDecoder().decode(out.stdout);
-}
+import { personGit } from "../support/git.ts";
 
 /** A git repository with one commit of `files`; removed after `fn`. */
 async function withRepository(

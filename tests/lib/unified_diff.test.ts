@@ -4,17 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { bounded, unifiedDiff } from "../../src/lib/unified_diff.ts";
-
-/** A small deterministic generator (mulberry32), so a failure is reproducible from its seed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { Prng } from "../proof/prng.ts";
 
 /** `before` with `diff` applied by git (which checks every hunk's counts and context), as read back. */
 function applied(before: string, diff: string): string {
@@ -32,7 +22,8 @@ function applied(before: string, diff: string): string {
 }
 
 Deno.test("unified diff: git applies it and gets the new text, final newline or not", () => {
-  const next = random(7);
+  const prng = new Prng(7);
+  const next = () => prng.next();
   const text = () =>
     Array.from({ length: 1 + Math.floor(next() * 30) }, () => `line ${Math.floor(next() * 8)}`).join("\n") +
     (next() < 0.7 ? "\n" : "");

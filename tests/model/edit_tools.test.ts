@@ -10,6 +10,7 @@ import type { ArtifactView, RunEventView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, runWeft, serve, tempProject } from "../support/service.ts";
 import { Terminal } from "../cli/support.ts";
 import { editingFiles } from "../support/workflows.ts";
+import { personGit } from "../support/git.ts";
 import { scriptedServer, turnOf } from "./scripted_server.ts";
 import { servedWithModel, timelineOf, waitForRun } from "./support.ts";
 
@@ -21,16 +22,6 @@ const REFUSED = [
   { name: "write", input: { path: "../outside.txt", content: "escaped\n" } },
   { name: "write", input: { path: "linked/escaped.txt", content: "escaped\n" } },
 ];
-
-function git(dir: string, ...args: string[]): void {
-  const out = new Deno.Command("git", {
-    args: ["-c", "user.email=person@example.com", "-c", "user.name=Person", ...args],
-    cwd: dir,
-    env: { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
-    stderr: "piped",
-  }).outputSync();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-}
 
 Deno.test("the service's model edits files through the edit tools; the person sees each diff and what changed, and nothing off limits is touched", async () => {
   const model = scriptedServer("openai", (request) => {
@@ -57,9 +48,9 @@ Deno.test("the service's model edits files through the edit tools; the person se
   let terminal: Terminal | undefined;
   try {
     Deno.symlinkSync(outside, `${projectDir}/linked`);
-    git(projectDir, "init", "-q", "-b", "main");
-    git(projectDir, "add", "README.md", "workflows", "weft.json");
-    git(projectDir, "commit", "-q", "-m", "first");
+    personGit(projectDir, "init", "-q", "-b", "main");
+    personGit(projectDir, "add", "README.md", "workflows", "weft.json");
+    personGit(projectDir, "commit", "-q", "-m", "first");
     const gitConfig = Deno.readTextFileSync(`${projectDir}/.git/config`);
     terminal = new Terminal(["flow", "editing", "--intent", "say hello"], {
       cwd: projectDir,
