@@ -147,7 +147,7 @@ export function revisionWorkflow(
 
 /**
  * Before the person confirms: what the revision changes, written to the stage state's `review`, which the
- * confirmation shows. `dataDiff` compares the Artifact's data with the proposed data (as indented JSON);
+ * confirmation shows: the data `before` and proposed (`data`), and two unified diffs. `dataDiff` compares the Artifact's data with the proposed data (as indented JSON);
  * `markdownDiff` compares the body of the edited file with the body the proposed data renders to, so the
  * person sees which of their edits the next revision keeps.
  */
@@ -173,6 +173,7 @@ export function writeReview(change: RunChange): boolean {
     fromRevision: origin.fromRevision,
     dataDiff: unifiedDiff("data.json", indented(current), indented(data), REVIEW_DIFF_BYTES).diff,
     markdownDiff: unifiedDiff(origin.path, bodyOf(edited), proposedBody, REVIEW_DIFF_BYTES).diff,
+    before: current,
     data,
   });
 }
