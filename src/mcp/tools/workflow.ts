@@ -132,11 +132,9 @@ export const moveRunTool = defineTool({
 /** `revise_artifact`: a person brings the edits of a published file back; internal endpoints only. */
 export const reviseArtifactTool = defineTool({
   name: "revise_artifact",
-  title: "Revise an Artifact from its edited file",
-  description:
-    "Start a revision Run of the Artifact weft published at `path` (project-relative), which the " +
-    "person edited: the agent carries the edit into the data, the person confirms, and the next revision is " +
-    "published over the file (person only).",
+  title: "Revise from an edited file",
+  description: "Start a revision Run bringing the person's edit of published file `path` back into its " +
+    "Artifact (person only).",
   input: z.strictObject({ path: z.string().min(1).max(4096) }),
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: false },
