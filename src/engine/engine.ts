@@ -212,7 +212,7 @@ export class Engine {
     const { path, source, agentExecutor } = input;
     const record = await this.#storage.read((unit) => unit.publications.find(path));
     if (!record) {
-      throw notFound(`weft did not publish ${path}; \`weft status\` lists the files it published`);
+      throw notFound(`weft did not publish ${path} (a path relative to the project)`);
     }
     const edited = await this.#projectFiles.read(path);
     if (edited === null) {
@@ -259,6 +259,9 @@ export class Engine {
     const run = newRunState(workflow, { intent, source, agentExecutor, at: this.#access.timestamp() });
     run.revision = origin;
     return this.#access.create(run, workflow, async (unit) => {
+      if (workflow.manifest.exclusive && await unit.runs.hasActive(run.flowName)) {
+        throw conflict(`workflow "${run.flowName}" is exclusive and already has an active Run`);
+      }
       run.version = await this.#versions.pin(unit.definitions, entry.workflow, run.createdAt);
     }, (change) => change.start(source));
   }

@@ -71,7 +71,7 @@ Deno.test("weft revise brings a hand edit back as revision 4, published over the
     const unpublished = await runWeft(["revise", "README.md", "--no-interactive"], { cwd });
     assert.equal(unpublished.code, 1);
     assert.match(unpublished.stderr, /NOT_FOUND.*weft did not publish README\.md/);
-    assert.match(unpublished.stderr, /weft status/);
+    assert.match(unpublished.stderr, /fix: .*doctor` lists the published files you edited/);
 
     const started = await runWeft(["revise", "docs/notes.md", "--no-interactive", "--json"], { cwd });
     assert.equal(started.code, 0, started.stderr);

@@ -54,7 +54,11 @@ async function commit(engine: Engine, title: string): Promise<RunView> {
 }
 
 /** Claims the revision Run's agent call, reads its context and proposes `title`; returns the Run after. */
-async function propose(engine: Engine, run: RunView, title: string): Promise<{ run: RunView; context: Json }> {
+async function propose(
+  engine: Engine,
+  run: RunView,
+  title: string,
+): Promise<{ run: RunView; context: Json }> {
   const callId = run.pendingAgentCall!.id;
   const { task } = await engine.claimAgentCall({ runId: run.runId, callId, claimant: "mcp_client" });
   assert.deepEqual(task.tools.map((tool) => tool.id), ["run_context"]);
@@ -217,6 +221,20 @@ Deno.test("revise: the stage's checks apply to the proposal, which goes back to 
     assert.equal(run.pendingAgentCall?.agentId, "reviser", "a too-short title is sent back");
     const { context } = await propose(engine, run, "Long enough");
     assert.deepEqual(context.state.feedback, ["title too short"]);
+  } finally {
+    await engine.close();
+  }
+});
+
+Deno.test("revise: an exclusive workflow with an active Run refuses a revision Run too", async () => {
+  const manifest = { ...publishedNotes({ path: FILE }), exclusive: true };
+  const files = new MemoryProject(workflowFiles(manifest));
+  const engine = await openEngine({ project: files });
+  try {
+    await commit(engine, "First");
+    files.put(FILE, files.text(FILE) + "\nEdited.\n");
+    await engine.startRun({ flowName: "notes", intent: "Notes", ...IDE });
+    await refused(engine.reviseArtifact({ path: FILE, ...IDE }), "CONFLICT", /exclusive/);
   } finally {
     await engine.close();
   }

@@ -37,7 +37,7 @@ On a terminal it then follows the Run like \`weft attach\`, asking for your conf
     "Exit codes: 0 started (completed or waiting), 1 error, 2 usage, 5 the Run failed, 6 it was cancelled.",
   fixes: {
     NOT_FOUND:
-      "`weft status` lists the files weft published; a deleted one is written again at the next commit",
+      "`weft doctor` lists the published files you edited; a deleted one is written again at the next commit",
     INVALID_REQUEST: "edit the file first: weft brings back only a change made since it wrote the file",
     CONFIGURATION_REQUIRED: "`weft models` says how to set up the service's model, which runs the revision",
   },
