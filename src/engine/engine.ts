@@ -40,8 +40,7 @@ import {
 import { ChangeFeed, type ChangeListener } from "./change_feed.ts";
 import { committedMarkdown } from "./markdown_fields.ts";
 import { RunAccess } from "./run_access.ts";
-import { committedPointer, revisionWorkflow } from "./revision.ts";
-import { sha256Hex } from "../lib/sha256.ts";
+import { committedPointer, readEdit, revisionWorkflow } from "./revision.ts";
 import { newRunState, toRunView } from "./run_state.ts";
 import type { ArtifactQuery, Storage, StorageUnit } from "./storage.ts";
 import type {
@@ -210,28 +209,8 @@ export class Engine {
     input: { path: string; source: Source; agentExecutor: AgentExecutor },
   ): Promise<RunView> {
     const { path, source, agentExecutor } = input;
-    const record = await this.#storage.read((unit) => unit.publications.find(path));
-    if (!record) {
-      throw notFound(`weft did not publish ${path} (a path relative to the project)`);
-    }
-    const edited = await this.#projectFiles.read(path);
-    if (edited === null) {
-      throw notFound(
-        `${path} is gone; weft published revision ${record.revision} there, and there is no edit to bring back`,
-      );
-    }
-    const digest = sha256Hex(edited);
-    if (digest === record.digest) {
-      throw invalid(
-        `${path} is as weft wrote it (revision ${record.revision}); there is no edit to bring back`,
-      );
-    }
-    let text: string;
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(edited);
-    } catch {
-      throw invalid(`${path} is not UTF-8 text; weft brings back only what it can read`);
-    }
+    const written = await this.#storage.read((unit) => unit.publications.find(path));
+    const { record, digest, text } = await readEdit(this.#projectFiles, path, written);
     const artifact = await this.getArtifact({ artifactId: record.artifactId });
     if (!artifact) {
       throw notFound(`the Artifact ${record.artifactId} published at ${path} is no longer stored`);

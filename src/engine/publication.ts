@@ -4,8 +4,9 @@
  * weft wrote last (its digest unchanged) or where there is none; a file a person edited since, or one weft
  * never wrote, is left as it is. The one exception is a confirmed revision of that edit (`revision.ts`): it
  * replaces the file as the person left it, and nothing else. The content the decision was made on is checked
- * again by the write itself right before the file is replaced, so an edit made meanwhile is not lost. The outcome is one timeline event: `artifact_published`, `publish_skipped`
- * (with the reason) or `publish_failed` (with a classified error).
+ * again by the write itself right before the file is replaced, so an edit made meanwhile is not lost. The
+ * outcome is one timeline event: `artifact_published`, `publish_skipped` (with the reason) or `publish_failed`
+ * (with a classified error).
  *
  * @module
  */

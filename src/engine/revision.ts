@@ -12,7 +12,11 @@
  *
  * @module
  */
+import { invalid, notFound } from "../errors.ts";
 import { getAt } from "./json_pointer.ts";
+import type { ProjectFiles } from "./project_files.ts";
+import type { PublicationRecord } from "./storage.ts";
+import { sha256Hex } from "../lib/sha256.ts";
 import { markdownPointers, schemaAt } from "./markdown_fields.ts";
 import { renderBody } from "./published_document.ts";
 import type { RunChange } from "./run_change.ts";
@@ -46,6 +50,37 @@ export const PROPOSED_DATA = "/proposal/data";
 export const REVIEW_DIFF_BYTES = 64 * 1024;
 
 const STEP_NAMES = { revise: "revise", check: "check", confirm: "confirm", commit: "commit" } as const;
+
+/**
+ * The person's edit of the published file `path`, which weft last wrote as `record`: that record, and the
+ * edit's digest and text.
+ * `NOT_FOUND` when weft never published there or the file is gone; `INVALID_REQUEST` when it is as weft wrote
+ * it (there is nothing to bring back) or not UTF-8.
+ */
+export async function readEdit(
+  files: ProjectFiles,
+  path: string,
+  record: PublicationRecord | undefined,
+): Promise<{ record: PublicationRecord; digest: string; text: string }> {
+  if (!record) throw notFound(`weft did not publish ${path} (a path relative to the project)`);
+  const edited = await files.read(path);
+  if (edited === null) {
+    throw notFound(
+      `${path} is gone; weft published revision ${record.revision} there, and there is no edit to bring back`,
+    );
+  }
+  const digest = sha256Hex(edited);
+  if (digest === record.digest) {
+    throw invalid(
+      `${path} is as weft wrote it (revision ${record.revision}); there is no edit to bring back`,
+    );
+  }
+  try {
+    return { record, digest, text: new TextDecoder("utf-8", { fatal: true }).decode(edited) };
+  } catch {
+    throw invalid(`${path} is not UTF-8 text; weft brings back only what it can read`);
+  }
+}
 
 /** The pointer the stage's first commit step commits, or undefined when the stage commits nothing. */
 export function committedPointer(stage: StageDef): string | undefined {
