@@ -36,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   cancel: async () => (await import("./commands/cancel.ts")).cancelCommand,
   move: async () => (await import("./commands/move.ts")).moveCommand,
   retry: async () => (await import("./commands/retry.ts")).retryCommand,
+  revise: async () => (await import("./commands/revise.ts")).reviseCommand,
   studio: async () => (await import("./commands/studio.ts")).studioCommand,
   artifacts: async () => (await import("./commands/artifacts.ts")).artifactsCommand,
   artifact: async () => (await import("./commands/artifact.ts")).artifactCommand,

@@ -35,6 +35,11 @@ export interface DecidedPublication {
   template?: string;
   /** JSON pointers into the committed data of the strings its schema marks as Markdown. */
   markdown: string[];
+  /**
+   * A revision Run's: the hex SHA-256 of the person's edit of the file, which this confirmed revision may
+   * replace (any other content is still left as it is).
+   */
+  replaces?: string;
 }
 
 /** Commits the stage's data at `step.data`: `committed`, or undefined when there is none (the Run fails). */
@@ -69,8 +74,9 @@ function publication(
 ): { publication?: DecidedPublication } {
   const { stage } = change;
   if (!stage.publish) return {};
-  const { flowName, stageName, runId, intent } = change.run;
-  const path = fillPublishPath(stage.publish.path, {
+  const { flowName, stageName, runId, intent, revision } = change.run;
+  // A revision goes back to the file the person edited, wherever the path's placeholders would lead now.
+  const path = revision?.path ?? fillPublishPath(stage.publish.path, {
     flowName,
     stageName,
     runId,
@@ -79,5 +85,12 @@ function publication(
   });
   const template = change.workflow.templates.get(stageName);
   const markdown = markdownPointers(schemaAt(stage.state.schema, step.data), data);
-  return { publication: { path, markdown, ...(template === undefined ? {} : { template }) } };
+  return {
+    publication: {
+      path,
+      markdown,
+      ...(template === undefined ? {} : { template }),
+      ...(revision ? { replaces: revision.digest } : {}),
+    },
+  };
 }

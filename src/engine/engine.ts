@@ -40,6 +40,7 @@ import {
 import { ChangeFeed, type ChangeListener } from "./change_feed.ts";
 import { committedMarkdown } from "./markdown_fields.ts";
 import { RunAccess } from "./run_access.ts";
+import { committedPointer, readEdit, revisionWorkflow } from "./revision.ts";
 import { newRunState, toRunView } from "./run_state.ts";
 import type { ArtifactQuery, Storage, StorageUnit } from "./storage.ts";
 import type {
@@ -197,6 +198,51 @@ export class Engine {
       }
       run.version = await this.#versions.pin(unit.definitions, workflow, run.createdAt);
     }, (change) => change.start(input.source));
+  }
+
+  /**
+   * Starts a revision Run of the Artifact published at `path`, which a person edited (`revision.ts`):
+   * `NOT_FOUND` when weft never published there or the file is gone, `INVALID_REQUEST` when it is as weft
+   * wrote it (nothing to revise) or its stage no longer publishes a commit.
+   */
+  async reviseArtifact(
+    input: { path: string; source: Source; agentExecutor: AgentExecutor },
+  ): Promise<RunView> {
+    const { path, source, agentExecutor } = input;
+    const written = await this.#storage.read((unit) => unit.publications.find(path));
+    const { record, digest, text } = await readEdit(this.#projectFiles, path, written);
+    const artifact = await this.getArtifact({ artifactId: record.artifactId });
+    if (!artifact) {
+      throw notFound(`the Artifact ${record.artifactId} published at ${path} is no longer stored`);
+    }
+    this.#registry.refresh();
+    const entry = this.#registry.find(artifact.flowName);
+    if (!entry?.ok) throw invalid(`workflow "${artifact.flowName}" of ${path} is unavailable`);
+    const stage = entry.workflow.manifest.stages[artifact.stageName];
+    if (!stage?.publish || committedPointer(stage) === undefined) {
+      throw invalid(
+        `stage "${artifact.stageName}" of workflow "${artifact.flowName}" no longer publishes a commit`,
+      );
+    }
+    const origin = {
+      artifactId: artifact.artifactId,
+      stageName: artifact.stageName,
+      fromRevision: artifact.revision,
+      path,
+      digest,
+    };
+    const workflow = revisionWorkflow(entry.workflow, origin, { current: artifact.data, edited: text });
+    const blocked = readinessBlock(workflow, agentExecutor, this.#models);
+    if (blocked) throw new WeftError(blocked.code, `revising ${path}: ${blocked.reason}`);
+    const intent = `Bring the edits of ${path} back into ${artifact.flowName}/${artifact.stageName}`;
+    const run = newRunState(workflow, { intent, source, agentExecutor, at: this.#access.timestamp() });
+    run.revision = origin;
+    return this.#access.create(run, workflow, async (unit) => {
+      if (workflow.manifest.exclusive && await unit.runs.hasActive(run.flowName)) {
+        throw conflict(`workflow "${run.flowName}" is exclusive and already has an active Run`);
+      }
+      run.version = await this.#versions.pin(unit.definitions, entry.workflow, run.createdAt);
+    }, (change) => change.start(source));
   }
 
   /** One Run; `NOT_FOUND` when unknown. */

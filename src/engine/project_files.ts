@@ -17,6 +17,11 @@ export interface FileListing {
   truncated: boolean;
 }
 
+/** Options of {@linkcode ProjectFiles.write}. */
+export interface WriteOptions {
+  unchangedFrom?: string | null;
+}
+
 /** The project's files: read, listed and written under the rules above. */
 export interface ProjectFiles {
   /**
@@ -24,8 +29,12 @@ export interface ProjectFiles {
    * is refused.
    */
   read(path: string, maxBytes?: number): Promise<Uint8Array | null>;
-  /** Creates or replaces the file at `path` with `text` atomically, creating its folders. */
-  write(path: string, text: string): Promise<void>;
+  /**
+   * Creates or replaces the file at `path` with `text` atomically, creating its folders. With `unchangedFrom`
+   * (the hex SHA-256 the file had when the caller decided to replace it, or null when there was none), the
+   * file is compared again right before it is replaced, and any other content is left as it is: `CONFLICT`.
+   */
+  write(path: string, text: string, options?: WriteOptions): Promise<void>;
   /**
    * The regular files under the folder `dir` (`""`: the project), depth first in name order, never through a
    * link nor into a denied name or a folder named in `skip`; at most `maxFiles`, and the implementation may

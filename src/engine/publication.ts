@@ -2,8 +2,11 @@
  * Publishing a committed Artifact to its project file, after the commit's transaction: a file write cannot be
  * rolled back, so it comes last, and whatever happens to it the commit stands. A file is written only where
  * weft wrote last (its digest unchanged) or where there is none; a file a person edited since, or one weft
- * never wrote, is left as it is. The outcome is one timeline event: `artifact_published`, `publish_skipped`
- * (with the reason) or `publish_failed` (with a classified error).
+ * never wrote, is left as it is. The one exception is a confirmed revision of that edit (`revision.ts`): it
+ * replaces the file as the person left it, and nothing else. The content the decision was made on is checked
+ * again by the write itself right before the file is replaced, so an edit made meanwhile is not lost. The
+ * outcome is one timeline event: `artifact_published`, `publish_skipped` (with the reason) or `publish_failed`
+ * (with a classified error).
  *
  * @module
  */
@@ -112,14 +115,24 @@ export async function publishFile(
         `${path} exists and weft did not write it; it was left as it is`,
       );
     }
-    if (current !== null && sha256Hex(current) !== last!.digest) {
+    const digest = current === null ? null : sha256Hex(current);
+    if (digest !== null && digest !== last!.digest && digest !== decided.replaces) {
       return skipped(
         path,
         "edited",
-        `${path} was changed since weft wrote revision ${last!.revision}; it was left as it is`,
+        decided.replaces === undefined
+          ? `${path} was changed since weft wrote revision ${last!.revision}; it was left as it is`
+          : `${path} was changed again after this revision started from it; it was left as it is`,
       );
     }
-    await files.write(path, document);
+    try {
+      await files.write(path, document, { unchangedFrom: digest });
+    } catch (error) {
+      if (error instanceof WeftError && error.code === "CONFLICT") {
+        return skipped(path, "edited", `${path} was changed while weft was writing it; it was left as it is`);
+      }
+      throw error;
+    }
     return { type: "artifact_published", path, digest: sha256Hex(document) };
   } catch (error) {
     const failure = error instanceof WeftError

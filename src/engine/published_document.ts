@@ -47,19 +47,7 @@ export function renderDocument(
   data: unknown,
   options: { template?: string; markdown: readonly string[] },
 ): string {
-  let body: string;
-  try {
-    body = options.template === undefined
-      ? readableMarkdown(data, options.markdown)
-      : Mustache.render(options.template, data, {}, { escape: (text: string) => text });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new WeftError(
-      "PUBLISH_FAILED",
-      `the publish template of stage "${origin.stageName}" failed: ${reason}`,
-    );
-  }
-  if (!body.endsWith("\n")) body += "\n";
+  const body = renderBody(origin.stageName, data, options);
   const document = frontmatter(origin, sha256Hex(body)) + body;
   const size = new TextEncoder().encode(document).length;
   if (size > MAX_PUBLISHED_BYTES) {
@@ -70,6 +58,24 @@ export function renderDocument(
     );
   }
   return document;
+}
+
+/** The body alone, ending in a newline; `PUBLISH_FAILED` when the template of stage `stageName` fails. */
+export function renderBody(
+  stageName: string,
+  data: unknown,
+  options: { template?: string; markdown: readonly string[] },
+): string {
+  let body: string;
+  try {
+    body = options.template === undefined
+      ? readableMarkdown(data, options.markdown)
+      : Mustache.render(options.template, data, {}, { escape: (text: string) => text });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new WeftError("PUBLISH_FAILED", `the publish template of stage "${stageName}" failed: ${reason}`);
+  }
+  return body.endsWith("\n") ? body : body + "\n";
 }
 
 /** YAML frontmatter; every value is an identifier or a number, so none needs quoting. */

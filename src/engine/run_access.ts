@@ -15,6 +15,7 @@ import { type CommittedPublication, committedPublication, writePublication } fro
 import type { ProjectFiles } from "./project_files.ts";
 import { currentStep, RunChange } from "./run_change.ts";
 import { readProjectFor } from "./changes_transitions.ts";
+import { revisionWorkflow } from "./revision.ts";
 import type { ProjectChanges } from "./project_changes.ts";
 import { type NewRunEvent, type RunState, toRunView } from "./run_state.ts";
 import type { Storage, StorageUnit } from "./storage.ts";
@@ -114,11 +115,13 @@ export class RunAccess {
    */
   async workflowOf(unit: StorageUnit, run: RunState, pin: boolean): Promise<LoadedWorkflow> {
     const { registry, versions } = this.#options;
-    if (run.version) return await versions.resolve(unit.definitions, run.flowName, run.version);
+    const driven = (workflow: LoadedWorkflow) =>
+      run.revision ? revisionWorkflow(workflow, run.revision) : workflow;
+    if (run.version) return driven(await versions.resolve(unit.definitions, run.flowName, run.version));
     const workflow = registry.loaded(run.flowName);
     if (!workflow) throw conflict(`workflow "${run.flowName}" is currently unavailable; fix it and reload`);
     if (pin) run.version = await versions.pin(unit.definitions, workflow, this.timestamp());
-    return workflow;
+    return driven(workflow);
   }
 
   /**

@@ -32,6 +32,7 @@ import { checkFeedback } from "./check_rules.ts";
 import { getAt, setAt } from "./json_pointer.ts";
 import { markdownPointers, schemaAt } from "./markdown_fields.ts";
 import { isActive, type Source } from "./views.ts";
+import { writeReview } from "./revision.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import { Question, type StageDef, type StepDef } from "./workflow/manifest.ts";
 
@@ -107,6 +108,10 @@ export class RunChange {
   /** Starts a new Run, created from `source`, in the workflow's entry stage. */
   start(source: Source): void {
     this.record("run_created", { source });
+    if (this.run.revision) {
+      const { artifactId, fromRevision, path } = this.run.revision;
+      this.record("revision_started", { artifactId, fromRevision, path });
+    }
     beginBaseline(this, "run");
     this.#enterStage(this.workflow.manifest.entryStage);
   }
@@ -289,6 +294,7 @@ export class RunChange {
       case "ask":
         return this.#ask(step);
       case "confirm": {
+        if (this.run.revision && !writeReview(this)) return undefined;
         const context = getAt(this.run.state, step.context) ?? null;
         const markdown = markdownPointers(schemaAt(this.stage.state.schema, step.context), context);
         this.#publishAction("user_ask_confirmation", { context, ...(markdown.length ? { markdown } : {}) });

@@ -17,6 +17,7 @@ import type {
 import { newId } from "./ids.ts";
 import { shortVersion } from "./workflow/short_version.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
+import type { RevisionOrigin } from "./revision.ts";
 
 /** One human answer given in the current stage, as kept in the Run and copied into its Record. */
 export interface StageAnswer {
@@ -60,6 +61,8 @@ export interface RunState {
    */
   baselines?: Record<string, string>;
   lastError?: ErrorPayload;
+  /** What a revision Run revises: an Artifact, from the published file a person edited (`revision.ts`). */
+  revision?: RevisionOrigin;
   createdAt: string;
   updatedAt: string;
 }
@@ -112,5 +115,9 @@ export function toRunView(run: RunState): RunView {
   if (run.pendingAgentCall) view.pendingAgentCall = run.pendingAgentCall;
   if (run.pendingCommand) view.pendingCommand = run.pendingCommand;
   if (run.lastError) view.lastError = run.lastError;
+  if (run.revision) {
+    const { artifactId, fromRevision, path } = run.revision;
+    view.revisionOf = { artifactId, fromRevision, path };
+  }
   return view;
 }

@@ -114,6 +114,8 @@ export const RunViewSchema = z.object({
   pendingAgentCall: PendingAgentCallViewSchema.optional(),
   pendingCommand: PendingCommandViewSchema.optional(),
   lastError: ErrorPayloadSchema.optional(),
+  /** A revision Run: the Artifact it revises, at which revision, from which edited published file. */
+  revisionOf: z.object({ artifactId: z.string(), fromRevision: z.number(), path: z.string() }).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

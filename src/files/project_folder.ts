@@ -14,7 +14,8 @@ import type * as fs from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
-import { invalid, WeftError } from "../errors.ts";
+import { conflict, invalid, WeftError } from "../errors.ts";
+import { sha256Hex } from "../lib/sha256.ts";
 import { confinedSegments } from "../engine/project_paths.ts";
 import { DEFAULT_READ_BYTES, type ProjectFiles } from "../engine/project_files.ts";
 import { readConfined, walkConfined, type WalkLimits } from "./confined_reads.ts";
@@ -42,12 +43,16 @@ export function projectFolder(root: string, listing: WalkLimits = LISTING_LIMITS
         await folder.handle.close().catch(() => {});
       }
     },
-    async write(path, text) {
+    async write(path, text, { unchangedFrom } = {}) {
       const segments = segmentsOf(path);
       const folder = (await openFolders(root, segments, true))!;
       try {
+        const target = join(folder.at, segments.at(-1)!);
         await entryOf(folder.at, segments.at(-1)!, path);
-        await replaceFile(join(folder.at, segments.at(-1)!), text);
+        const beforeRename = unchangedFrom === undefined
+          ? undefined
+          : () => requireUnchanged(target, unchangedFrom, path);
+        await replaceFile(target, text, { beforeRename });
       } finally {
         await folder.handle.close().catch(() => {});
       }
@@ -56,6 +61,18 @@ export function projectFolder(root: string, listing: WalkLimits = LISTING_LIMITS
       return await walkConfined(root, confinedSegments(dir), { maxFiles, limits: listing, skip });
     },
   };
+}
+
+/** `CONFLICT` unless the file at `target` has the digest `expected` (null: there is no file). */
+async function requireUnchanged(target: string, expected: string | null, path: string): Promise<void> {
+  const info = await Deno.lstat(target).catch((error) => {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  });
+  const digest = info === null ? null : info.isFile ? sha256Hex(await Deno.readFile(target)) : "";
+  if (digest !== expected) {
+    throw conflict(`${path} changed while it was being replaced; it was left as it is`);
+  }
 }
 
 function segmentsOf(path: string): string[] {

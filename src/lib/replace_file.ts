@@ -11,12 +11,13 @@ import { randomId } from "./tokens.ts";
 /**
  * Writes `text` to `target` atomically. The temporary file is `.STEM.ID.tmp` in the target's folder (STEM: the
  * target's name without its extension), created new and removed again when the write fails; with `mode`, it
- * has exactly that mode before it takes the target's place.
+ * has exactly that mode before it takes the target's place. `beforeRename` runs once the text is written,
+ * right before the rename; when it throws, the target is left as it is.
  */
 export async function replaceFile(
   target: string,
   text: string,
-  options: { mode?: number } = {},
+  options: { mode?: number; beforeRename?: () => Promise<void> } = {},
 ): Promise<void> {
   const temporary = join(dirname(target), `.${basename(target, extname(target))}.${randomId(6)}.tmp`);
   const { mode } = options;
@@ -24,6 +25,8 @@ export async function replaceFile(
     await Deno.writeTextFile(temporary, text, { createNew: true, ...(mode === undefined ? {} : { mode }) });
     // The mode given at creation is narrowed by the umask; this makes it exact.
     if (mode !== undefined && Deno.build.os !== "windows") await Deno.chmod(temporary, mode);
+    // The last moment to find the target changed under the caller: what throws here leaves it as it is.
+    await options.beforeRename?.();
     await Deno.rename(temporary, target);
   } catch (error) {
     // A file that already had the temporary name is not this write's to remove.

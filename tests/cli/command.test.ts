@@ -129,7 +129,7 @@ Deno.test("a --project that does not exist, or is a file, is refused by name and
   }
 });
 
-Deno.test("every command that can prompt takes --no-interactive and --json, retry among them", async () => {
+Deno.test("every command that can prompt takes --no-interactive and --json, retry and revise among them", async () => {
   const graph = await moduleGraph();
   const mainSource = await Deno.readTextFile(new URL("../../src/cli/main.ts", import.meta.url));
   const modules = Object.fromEntries(
@@ -139,8 +139,9 @@ Deno.test("every command that can prompt takes --no-interactive and --json, retr
   const prompt = new URL("../../src/cli/terminal/prompt.ts", import.meta.url).href;
   const prompting = commands.map((command) => command.name)
     .filter((name) => staticClosure(graph, [modules[name]]).has(prompt));
-  // The person who resumes a Run watches it go on and answers it, as after `weft flow`; trust asks y/N.
-  assert.deepEqual(prompting.sort(), ["attach", "flow", "retry", "trust"]);
+  // The person who resumes a Run, or brings an edit back, watches it go on and answers it, as after
+  // `weft flow`; trust asks y/N.
+  assert.deepEqual(prompting.sort(), ["attach", "flow", "retry", "revise", "trust"]);
   for (const name of prompting) {
     const { code, stdout } = await weft(name, "--no-interactive", "--json", "--help");
     assert.equal(code, 0, `${name}: ${stdout}`);

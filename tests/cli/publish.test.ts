@@ -47,7 +47,8 @@ Deno.test("weft run, artifact and doctor say a published file was edited and lef
         state: "note",
         message: "docs/notes.md was edited since weft wrote revision 1; weft leaves it as it is",
         fix:
-          "carry the edit into the workflow's next revision, or delete the file to let weft write it again",
+          "`weft revise PATH` brings the edit back as the next revision once you confirm it; or delete the " +
+          "file to let weft write it again",
       });
     } finally {
       await closeClient(ide);

@@ -9,6 +9,7 @@ import { listProjectFiles, readProjectFile } from "../../src/engine/file_tools.t
 import type { WalkLimits } from "../../src/files/confined_reads.ts";
 import { projectFolder } from "../../src/files/project_folder.ts";
 import { tempProject } from "../support/service.ts";
+import { sha256Hex } from "../../src/lib/sha256.ts";
 
 const list = (dir: string, sub?: string, limits?: WalkLimits) =>
   listProjectFiles(projectFolder(dir, limits), sub);
@@ -205,4 +206,25 @@ Deno.test("no interleaving of link, folder and FIFO swaps leads a read or a list
       swapper.kill("SIGKILL");
       await swapper.status;
     }
+  }));
+
+Deno.test("a write that names the content it replaces leaves any other content as it is, with no temporary file", () =>
+  withProject(async (dir) => {
+    const files = projectFolder(dir);
+    const hello = sha256Hex("hello");
+    await assert.rejects(
+      files.write("README.md", "replaced", { unchangedFrom: sha256Hex("what the caller saw") }),
+      (error: unknown) => error instanceof WeftError && error.code === "CONFLICT",
+    );
+    await assert.rejects(
+      files.write("docs/new.md", "created", { unchangedFrom: hello }),
+      (error: unknown) => error instanceof WeftError && error.code === "CONFLICT",
+    );
+    assert.equal(Deno.readTextFileSync(`${dir}/README.md`), "hello");
+    assert.deepEqual([...Deno.readDirSync(dir)].filter((entry) => entry.name.endsWith(".tmp")), []);
+    assert.deepEqual([...Deno.readDirSync(`${dir}/docs`)], []);
+    await files.write("README.md", "replaced", { unchangedFrom: hello });
+    await files.write("docs/new.md", "created", { unchangedFrom: null });
+    assert.equal(Deno.readTextFileSync(`${dir}/README.md`), "replaced");
+    assert.equal(Deno.readTextFileSync(`${dir}/docs/new.md`), "created");
   }));

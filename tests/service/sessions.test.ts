@@ -120,6 +120,7 @@ const TOOLS: Record<
   move_run: [false, false, true, "internal"],
   retry_run: [false, false, false, "internal"],
   trust_project: [false, false, true, "internal"],
+  revise_artifact: [false, false, false, "internal"],
   status: [true, false, true],
   get_record: [true, false, true],
   get_artifact: [true, false, true],

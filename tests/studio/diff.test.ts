@@ -5,7 +5,14 @@
  */
 
 import assert from "node:assert/strict";
-import { canonical, diffRevisions, jsonDiff, lineDiff } from "../../src/studio/page/diff.ts";
+import {
+  canonical,
+  diffRevisions,
+  jsonDiff,
+  lineDiff,
+  unifiedDiffLines,
+} from "../../src/studio/page/diff.ts";
+import { unifiedDiff } from "../../src/lib/unified_diff.ts";
 import { editScript, MAX_EDITS } from "../../src/lib/edit_script.ts";
 
 /** The two texts a line diff stands for. */
@@ -133,4 +140,18 @@ Deno.test("studio diff: text inside JSON with line breaks is diffed by line; two
   assert.equal(diffRevisions("a\nb", "a\nc").kind, "text");
   assert.equal(diffRevisions({ a: 1 }, "text").kind, "json");
   assert.deepEqual(diffRevisions({ a: 1 }, { a: 1 }), { kind: "json", changes: [] });
+});
+
+Deno.test("a unified diff of the service reads as the page's line diff: headers left out, hunks kept", () => {
+  const diff =
+    unifiedDiff("docs/notes.md", "# Notes\n\nKept\nA person's line\n", "# Notes\n\nKept\nNew\n", 4096).diff;
+  assert.deepEqual(unifiedDiffLines(diff), [
+    { kind: "same", text: "@@ -1,4 +1,4 @@" },
+    { kind: "same", text: "# Notes" },
+    { kind: "same", text: "" },
+    { kind: "same", text: "Kept" },
+    { kind: "del", text: "A person's line" },
+    { kind: "add", text: "New" },
+  ]);
+  assert.deepEqual(unifiedDiffLines(""), []);
 });

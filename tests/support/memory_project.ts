@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { invalid, WeftError } from "../../src/errors.ts";
+import { conflict, invalid, WeftError } from "../../src/errors.ts";
+import { sha256Hex } from "../../src/lib/sha256.ts";
 import { confinedSegments, isDeniedName } from "../../src/engine/project_paths.ts";
 import { DEFAULT_READ_BYTES, type FileListing, type ProjectFiles } from "../../src/engine/project_files.ts";
 import type { ProjectTree, TreeEntry } from "../../src/engine/project_tree.ts";
@@ -27,6 +28,11 @@ export class MemoryProject {
   #clock = 0;
   /** When set, the changes port fails with it (a broken git, a removed `.weft/`). */
   changesFailure: Error | undefined;
+  /**
+   * Runs when a write through the port begins, before it compares what it replaces: what another program
+   * does while weft writes (a person saving the same file).
+   */
+  beforeWrite: ((path: string) => void) | undefined;
 
   /** A project holding `files` (path → text). */
   constructor(files: Record<string, string> = {}) {
@@ -73,7 +79,16 @@ export class MemoryProject {
   /** The engine's asynchronous port. */
   readonly files: ProjectFiles = {
     read: (path, maxBytes = DEFAULT_READ_BYTES) => Promise.resolve().then(() => this.#read(path, maxBytes)),
-    write: (path, text) => Promise.resolve().then(() => this.#write(path, text)),
+    write: (path, text, options) =>
+      Promise.resolve().then(() => {
+        this.beforeWrite?.(path);
+        if (options?.unchangedFrom !== undefined) {
+          const bytes = this.#nodes.get(path);
+          const digest = bytes?.kind === "file" ? sha256Hex(bytes.bytes) : null;
+          if (digest !== options.unchangedFrom) throw conflict(`${path} changed while it was being replaced`);
+        }
+        this.#write(path, text);
+      }),
     list: (dir, options) => Promise.resolve().then(() => this.#list(dir, options)),
   };
 

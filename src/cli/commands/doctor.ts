@@ -147,7 +147,8 @@ function publicationFindings(publications: Publications): Finding[] {
         ? `${file.path} was edited since weft wrote revision ${file.revision}; weft leaves it as it is`
         : `${file.path} (revision ${file.revision}) was removed; the next commit writes it again`
     ).join("\n"),
-    fix: "carry the edit into the workflow's next revision, or delete the file to let weft write it again",
+    fix: "`weft revise PATH` brings the edit back as the next revision once you confirm it; or delete the " +
+      "file to let weft write it again",
   }];
 }
 

@@ -117,9 +117,12 @@ function wrapFields(fields: string[], width: number): string {
   return lines.join("\n");
 }
 
-/** What a publication event says, in words; undefined for other events. */
+/** What a publication event (or the start of a revision) says, in words; undefined for other events. */
 function publicationSentence(event: RunEventView): string | undefined {
   if (event.type === "artifact_published") return `wrote ${event.path}`;
+  if (event.type === "revision_started") {
+    return `a revision of ${event.artifactId} (revision ${event.fromRevision}) from the edited ${event.path}`;
+  }
   if (event.type === "publish_skipped") return String(event.message);
   if (event.type === "publish_failed") {
     const error = event.error as { code?: string; message?: string };

@@ -105,6 +105,10 @@ export function describeRun(
     ["source", `${run.execution.source} (agent steps run by ${run.execution.agentExecutor})`],
     ["created", `${relativeTime(run.createdAt, now)} · updated ${relativeTime(run.updatedAt, now)}`],
   ];
+  if (run.revisionOf) {
+    const { artifactId, fromRevision, path } = run.revisionOf;
+    fields.splice(1, 0, ["revises", `${artifactId} (revision ${fromRevision}) from the edited ${path}`]);
+  }
   const waits = waitingFor(run);
   if (waits) fields.push(["waits for", waits]);
   if (run.lastError) fields.push(["error", `${run.lastError.code}: ${run.lastError.message}`]);

@@ -16,6 +16,7 @@ import {
   listWorkflowsTool,
   moveRunTool,
   retryRunTool,
+  reviseArtifactTool,
 } from "./workflow.ts";
 import { getArtifactTool, getRecordTool, listArtifactsTool } from "./artifacts.ts";
 import { interactTool } from "./interact.ts";
@@ -55,7 +56,7 @@ const AGENT_TASK_TOOLS: readonly AnyTool[] = [
 ];
 
 /** What only a person decides, through the CLI or Studio: never offered to an IDE's agent. */
-const PERSON_TOOLS: readonly AnyTool[] = [moveRunTool, retryRunTool, trustProjectTool];
+const PERSON_TOOLS: readonly AnyTool[] = [moveRunTool, retryRunTool, trustProjectTool, reviseArtifactTool];
 
 const EXTERNAL_TOOLS: readonly AnyTool[] = [...WORKFLOW_TOOLS, ...AGENT_TASK_TOOLS];
 const INTERNAL_TOOLS: readonly AnyTool[] = [...WORKFLOW_TOOLS, ...PERSON_TOOLS];

@@ -129,6 +129,24 @@ export const moveRunTool = defineTool({
   }),
 });
 
+/** `revise_artifact`: a person brings the edits of a published file back; internal endpoints only. */
+export const reviseArtifactTool = defineTool({
+  name: "revise_artifact",
+  title: "Revise from an edited file",
+  description: "Start a revision Run bringing the person's edit of published file `path` back into its " +
+    "Artifact (person only).",
+  input: z.strictObject({ path: z.string().min(1).max(4096) }),
+  output: RunResult,
+  effects: { readOnly: false, destructive: false, idempotent: false },
+  run: async ({ path }, { service, endpoint }) => ({
+    run: await service.engine.reviseArtifact({
+      path,
+      source: endpoint.source,
+      agentExecutor: endpoint.agentExecutor,
+    }),
+  }),
+});
+
 /** `retry_run`: a person resumes a Run whose agent call stopped; internal endpoints only. */
 export const retryRunTool = defineTool({
   name: "retry_run",

@@ -12,6 +12,7 @@ import { useRef, useState } from "./preact.ts";
 import { connection, StudioError } from "./connection.ts";
 import { html } from "./html.ts";
 import { Readable } from "./readable.ts";
+import { isRevisionContext, RevisionReview } from "./revision_review.ts";
 import type { PendingAction, Question, RunView } from "./types.ts";
 
 /** The value of a choice that means "my own answer". */
@@ -176,7 +177,15 @@ function ConfirmForm(props: FormProps): ComponentChildren {
 
   return html`<form class="answer" aria-label=${answerFormName(props.run)} onSubmit=${confirm}>
     <h3>Please confirm</h3>
-    <div class="context"><${Readable} value=${context} level=${4} markdown=${markdown} /></div>
+    ${
+    props.run.revisionOf && isRevisionContext(context)
+      ? html`<${RevisionReview} context=${context} />`
+      : html`
+        <div class="context">
+          <${Readable} value=${context} level=${4} markdown=${markdown} />
+        </div>
+      `
+  }
     <label for="feedback">Feedback</label>
     <textarea id="feedback" ref=${feedbackField} rows="3" value=${feedback}
       aria-describedby="feedback-hint"

@@ -199,6 +199,7 @@ export function ArtifactPage(props: { route: ArtifactRoute }): ComponentChildren
       <section aria-labelledby="revision-data">
         <h3 id="revision-data">Revision ${to}</h3>
         ${publicationNote(all[to - 1]?.publication)}
+        ${to === latest && html`<${EditedFiles} route=${route} artifactId=${all[latest - 1].artifactId} />`}
         <div class="context">
           <${Readable} value=${all[to - 1]?.data} level=${4} markdown=${all[to - 1]?.markdown} />
         </div>
@@ -216,6 +217,51 @@ function publicationNote(publication: ArtifactView["publication"]): ComponentChi
   }
   const what = publication.status === "skipped" ? "Not written to" : "Publishing failed for";
   return html`<p class="messages">${what} <code>${publication.path}</code>: ${publication.message}</p>`;
+}
+
+/** A published file a person changed since weft wrote it, as `status` reports it. */
+interface Drift {
+  path: string;
+  artifactId: string;
+  revision: number;
+  state: "edited" | "missing";
+}
+
+/**
+ * The Artifact's published files a person edited, each with the button that brings the edit back: a
+ * revision Run, which the page then shows (it waits for the person's confirmation there).
+ */
+function EditedFiles(props: { route: ArtifactRoute; artifactId: string }): ComponentChildren {
+  const { route, artifactId } = props;
+  const loaded = useLoad(
+    `drift:${artifactId}`,
+    () => connection.call<{ service: { publications: { changed: Drift[] } } }>("status", {}),
+    [`weft://artifacts/${route.workflow}/${route.stage}`],
+  );
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState("");
+  const edited = (loaded.data?.service.publications.changed ?? [])
+    .filter((drift) => drift.artifactId === artifactId && drift.state === "edited");
+  const revise = async (path: string) => {
+    setBusy(true);
+    setProblem("");
+    try {
+      const { run } = await connection.call<{ run: { runId: string } }>("revise_artifact", { path });
+      navigate({ view: "run", runId: run.runId });
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+      setBusy(false);
+    }
+  };
+  return html`${
+    edited.map((drift) =>
+      html`<p key=${drift.path} class="messages">
+        <code>${drift.path}</code> was edited since weft wrote revision ${drift.revision} there.
+        <button type="button" disabled=${busy} onClick=${() =>
+        revise(drift.path)}>Revise from this file</button>
+      </p>`
+    )
+  }${problem && html`<p role="alert" class="problem">${problem}</p>`}`;
 }
 
 /** A Record, read when opened: what was committed and the answers it came from. */

@@ -137,3 +137,16 @@ export function diffRevisions(before: unknown, after: unknown): RevisionDiff {
   }
   return { kind: "json", changes: jsonDiff(before, after) };
 }
+
+/**
+ * The lines of a unified diff the service made (`---`/`+++` headers left out, each `@@` hunk header kept as
+ * an unchanged line), to show it as this page shows any line diff.
+ */
+export function unifiedDiffLines(diff: string): DiffLine[] {
+  return splitLines(diff).flatMap((line): DiffLine[] => {
+    if (line.startsWith("--- ") || line.startsWith("+++ ")) return [];
+    if (line.startsWith("+")) return [{ kind: "add", text: line.slice(1) }];
+    if (line.startsWith("-")) return [{ kind: "del", text: line.slice(1) }];
+    return [{ kind: "same", text: line.startsWith(" ") ? line.slice(1) : line }];
+  });
+}

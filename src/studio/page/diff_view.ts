@@ -10,21 +10,21 @@ import type { ComponentChildren } from "./preact.ts";
 import { type DiffLine, diffRevisions, type JsonChange } from "./diff.ts";
 import { html } from "./html.ts";
 
-/** The diff of `before` (revision `from`) and `after` (revision `to`). */
+/** The diff of `before` (revision `from`) and `after` (revision `to`, or what `to` names). */
 export function DiffView(
-  props: { before: unknown; after: unknown; from: number; to: number },
+  props: { before: unknown; after: unknown; from: number; to: number | string },
 ): ComponentChildren {
   const diff = diffRevisions(props.before, props.after);
   const empty = diff.kind === "text"
     ? diff.lines.every((line) => line.kind === "same")
     : diff.changes.length === 0;
   return html`<div role="region" aria-label="Diff" class="diff-region">
-    <p class="muted">From revision ${props.from} to revision ${props.to}${
-    empty ? ": no difference." : diff.kind === "json" ? `: ${diff.changes.length} change(s).` : "."
-  }</p>
+    <p class="muted">From revision ${props.from} to ${
+    typeof props.to === "number" ? `revision ${props.to}` : props.to
+  }${empty ? ": no difference." : diff.kind === "json" ? `: ${diff.changes.length} change(s).` : "."}</p>
     ${
     diff.kind === "text"
-      ? lines(diff.lines)
+      ? DiffLines(diff.lines)
       : !empty && html`<ul class="changes">${
         diff.changes.map((change, i) => html`<li key=${i}>${jsonChange(change)}</li>`)
       }</ul>`
@@ -32,7 +32,8 @@ export function DiffView(
   </div>`;
 }
 
-function lines(diffLines: DiffLine[]): ComponentChildren {
+/** Lines of a diff: removed ones in `<del>`, added ones in `<ins>`. */
+export function DiffLines(diffLines: DiffLine[]): ComponentChildren {
   return html`<div class="diff">
     ${
     diffLines.map((line, i) =>
@@ -66,7 +67,7 @@ function jsonChange(change: JsonChange): ComponentChildren {
         </div>
       `;
     case "changed":
-      return change.lines ? html`${path} changed ${lines(change.lines)}` : html`
+      return change.lines ? html`${path} changed ${DiffLines(change.lines)}` : html`
         ${path} changed <div class="diff">
           <del>${pretty(change.before)}</del>
           <ins>${pretty(change.after)}</ins>

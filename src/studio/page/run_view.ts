@@ -105,6 +105,15 @@ export function RunPage(props: { runId: string }): ComponentChildren {
       <div><dt>Workflow</dt><dd>${run.flowName}</dd></div>
       <div><dt>Where</dt><dd>${run.cursor.stageName} / ${run.cursor.stepName}</dd></div>
       <div><dt>Started from</dt><dd>${sourceName(run.execution.source)}</dd></div>
+      ${
+    run.revisionOf && html`
+      <div>
+        <dt>Revises</dt>
+        <dd>${run.revisionOf.artifactId} (revision ${run.revisionOf.fromRevision}) from the edited <code>${run
+          .revisionOf.path}</code></dd>
+      </div>
+    `
+  }
       <div><dt>Created</dt><dd><time datetime=${run.createdAt}>${
     new Date(run.createdAt).toLocaleString()
   }</time></dd></div>

@@ -216,6 +216,8 @@ function describeEvent(event: RunEvent, run: TimelineRun): ComponentChildren {
     }
     case "artifact_published":
       return `Published to ${event.path}`;
+    case "revision_started":
+      return `Revision of ${event.artifactId} (revision ${event.fromRevision}) from the edited ${event.path}`;
     case "publish_skipped":
       return `Not published: ${event.message}`;
     case "publish_failed": {
