@@ -15,6 +15,7 @@ import type {
   Source,
 } from "./views.ts";
 import { newId } from "./ids.ts";
+import { type ListState, toListView } from "./list_state.ts";
 import { shortVersion } from "./workflow/short_version.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 
@@ -59,6 +60,8 @@ export interface RunState {
    * point: what a `changes` step compares with (`changes_transitions.ts`). Opaque to everything but the port.
    */
   baselines?: Record<string, string>;
+  /** The items of the list stage the Run works through or last worked through (`list_transitions.ts`). */
+  list?: ListState;
   lastError?: ErrorPayload;
   createdAt: string;
   updatedAt: string;
@@ -112,5 +115,6 @@ export function toRunView(run: RunState): RunView {
   if (run.pendingAgentCall) view.pendingAgentCall = run.pendingAgentCall;
   if (run.pendingCommand) view.pendingCommand = run.pendingCommand;
   if (run.lastError) view.lastError = run.lastError;
+  if (run.list) view.list = toListView(run.list);
   return view;
 }
