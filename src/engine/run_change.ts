@@ -18,6 +18,7 @@ import { openAgentCall } from "./agent_call_transitions.ts";
 import { openCommand } from "./command_transitions.ts";
 import { beginBaseline, openChanges, type ProjectRead } from "./changes_transitions.ts";
 import { commitStage, type DecidedCommit, DEFAULT_PUBLISH_FOLDER } from "./commit_step.ts";
+import { beginList, endItem, itemStepEntered, type LatestInput } from "./list_transitions.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import {
   type PublishedQuestion,
@@ -59,6 +60,8 @@ export class RunChange {
    * have stopped the change at a `changes` step until it is read (`changes_transitions.ts`).
    */
   readonly projectReads: ProjectRead[] = [];
+  /** The latest revision of the Artifact the Run's list follows, when the engine read one for this change. */
+  latestInput?: LatestInput;
 
   readonly #workflowOf: () => LoadedWorkflow;
   #workflow: LoadedWorkflow | undefined;
@@ -108,7 +111,9 @@ export class RunChange {
   start(source: Source): void {
     this.record("run_created", { source });
     beginBaseline(this, "run");
-    this.#enterStage(this.workflow.manifest.entryStage);
+    // The entry step may decide at once (a check, or a list stage's first item): follow what it decided.
+    const next = this.#enterStage(this.workflow.manifest.entryStage);
+    if (next !== undefined) this.advance(next);
   }
 
   /** Takes the answer to the pending human action (validated completely first) and continues. */
@@ -209,19 +214,20 @@ export class RunChange {
     let next: string | undefined = outcome;
     while (next !== undefined && this.run.status === "running") {
       const route = this.step.routes[next];
-      if (typeof route === "string") {
-        next = this.#enterStep(route);
-        continue;
-      }
-      this.record("stage_ended", { outcome: route.endStage });
-      const stageRoute = this.stage.routes[route.endStage];
-      if (typeof stageRoute !== "string") {
-        this.run.status = "completed";
-        this.record("run_completed");
-        return;
-      }
-      next = this.#enterStage(stageRoute);
+      if (typeof route === "string") next = this.enterStep(route);
+      else if ("endItem" in route) next = endItem(this, route.endItem);
+      else next = this.endStage(route.endStage);
     }
+  }
+
+  /** Ends the current stage with `outcome`: enters the stage it routes to, or completes the Run. */
+  endStage(outcome: string): string | undefined {
+    this.record("stage_ended", { outcome });
+    const stageRoute = this.stage.routes[outcome];
+    if (typeof stageRoute === "string") return this.#enterStage(stageRoute);
+    this.run.status = "completed";
+    this.record("run_completed");
+    return undefined;
   }
 
   /** Writes `value` at `pointer` of the stage state if the result satisfies the stage schema. */
@@ -266,11 +272,12 @@ export class RunChange {
     this.run.stepName = this.stage.entryStep;
     this.record("stage_entered");
     beginBaseline(this, "stage");
-    return this.#enterStep(this.stage.entryStep);
+    if (this.stage.forEach) return beginList(this);
+    return this.enterStep(this.stage.entryStep);
   }
 
   /** Enters a step; returns its outcome when it decides at once, undefined when the Run now waits or ended. */
-  #enterStep(stepName: string): string | undefined {
+  enterStep(stepName: string): string | undefined {
     this.run.stepName = stepName;
     const step = this.step;
     const key = `${this.run.stageName}/${stepName}`;
@@ -282,6 +289,7 @@ export class RunChange {
       return undefined;
     }
     this.record("step_entered", { kind: step.kind, visit: visits });
+    if (!itemStepEntered(this, stepName)) return undefined;
     switch (step.kind) {
       case "agent":
         openAgentCall(this);

@@ -60,11 +60,22 @@ export interface RunState {
    * point: what a `changes` step compares with (`changes_transitions.ts`). Opaque to everything but the port.
    */
   baselines?: Record<string, string>;
+  /** What the intent named, resolved when the Run started (a workflow with `input`). */
+  input?: RunInput;
   /** The items of the list stage the Run works through or last worked through (`list_transitions.ts`). */
   list?: ListState;
   lastError?: ErrorPayload;
   createdAt: string;
   updatedAt: string;
+}
+
+/** What a Run's intent named, resolved when it started (a workflow with `input`): what list stages read. */
+export interface RunInput {
+  kind: "plan";
+  /** For a plan: `{ plan, specification? }`. */
+  data: unknown;
+  /** The Artifact revision it was read from; a list of its items follows later revisions. */
+  source: { artifactId: string; revision: number };
 }
 
 /** A timeline entry before it gets its sequence number. */

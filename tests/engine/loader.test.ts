@@ -154,7 +154,8 @@ Deno.test("schema problems are said in the loader's own words, never in zod's", 
     [`${steps}/ask/questions/0/question: must not be empty`, (s) => (s.steps.ask.questions[0].question = "")],
     [`${steps}/ask/budget/maxVisits: must be at least 1`, (s) => (s.steps.ask.budget = { maxVisits: 0 })],
     [
-      `${steps}/commit/routes/committed: a step route is the name of a step, or { "endStage": "<stage outcome>" }`,
+      `${steps}/commit/routes/committed: a step route is the name of a step, { "endStage": "<stage outcome>" }, ` +
+      'or in a list stage { "endItem": "done" | "skipped" | "failed" | "stopped" }',
       (s) => (s.steps.commit.routes.committed = { end: "completed" }),
     ],
     [
