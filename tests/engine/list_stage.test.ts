@@ -202,3 +202,20 @@ for (
     }
   });
 }
+
+Deno.test("list: a step's budget bounds the loops of one item, not of the whole list", async () => {
+  const manifest = listFlow(THREE);
+  Object.assign(manifest.stages.items.steps.work, { budget: { maxVisits: 2 } });
+  const engine = await openEngine({ manifest });
+  try {
+    let run = await start(engine);
+    for (let i = 0; i < 3; i++) {
+      run = await end(engine, run, "again");
+      run = await end(engine, run, "done");
+    }
+    assert.equal(run.status, "completed", JSON.stringify(run.lastError));
+    assert.deepEqual(run.list?.items.map((item) => item.attempts), [2, 2, 2]);
+  } finally {
+    await engine.close();
+  }
+});
