@@ -21,10 +21,13 @@ import type { ForEachDef, ITEM_ENDS } from "./workflow/manifest.ts";
 /** How much of a verify's output the list keeps as its summary, in characters. */
 export const VERIFY_SUMMARY_CHARS = 400;
 
-/** The latest revision of the Artifact a list's items follow, as the engine read it for this change. */
+/**
+ * The latest revision of the Artifact a list's items follow, as the engine read it for this change: `data`
+ * is shaped as the Run's input, and replaces the parts of it it holds.
+ */
 export interface LatestInput {
   revision: number;
-  data: unknown;
+  data: Record<string, unknown>;
 }
 
 /** Enters a list stage: reads its items and begins the first; `LIST_INVALID` fails the Run. */
@@ -170,7 +173,10 @@ function followInput(change: RunChange, list: ListState): void {
     const before = new Set(list.items.map((item) => item.id));
     list.items = followRevision(list.items, entries, `revision ${revision} of its list no longer holds it`);
     list.source.revision = revision;
-    if (run.input) run.input = { ...run.input, data: latest.data, source: { ...list.source } };
+    if (run.input) {
+      const data = { ...(run.input.data as Record<string, unknown>), ...(latest.data as Record<string, unknown>) };
+      run.input = { ...run.input, data, source: { ...list.source } };
+    }
     const listed = new Set(entries.map((entry) => entry.id));
     change.record("list_revised", {
       source: { ...list.source },

@@ -216,7 +216,7 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
         .status,
       "waiting",
     );
-    assert.deepEqual((await engine.stats()).workflows, { available: 3, unavailable: 3 });
+    assert.deepEqual((await engine.stats()).workflows, { available: 4, unavailable: 3 });
     project.put("workflows/broken/workflow.json", JSON.stringify(reviewManifest({ name: "broken" })));
     project.put("workflows/later/workflow.json", JSON.stringify(reviewManifest({ name: "later" })));
     // Edits and new folders are picked up by the next listing or flow, without a restart.

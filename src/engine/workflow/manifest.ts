@@ -161,6 +161,9 @@ const CommandStep = z.strictObject({
     ArgumentVector,
     Name.describe("the name of a command of the project's weft.json `commands`"),
   ]),
+  fallback: z.array(Name).min(1).max(8).optional().describe(
+    "when `run` names a project command weft.json does not have: the project commands tried in its place, in order",
+  ),
   cwd: z.string().min(1).max(1024).optional().describe(
     "the folder it runs in, relative to the project root (no `..`, no symlink); default: the project root",
   ),
