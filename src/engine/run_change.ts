@@ -226,6 +226,8 @@ export class RunChange {
     const stageRoute = this.stage.routes[outcome];
     if (typeof stageRoute === "string") return this.#enterStage(stageRoute);
     this.run.status = "completed";
+    const next = this.workflow.manifest.next;
+    if (next) this.run.next = { ...next, intent: this.run.runId };
     this.record("run_completed");
     return undefined;
   }

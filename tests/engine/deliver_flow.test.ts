@@ -27,7 +27,12 @@ Deno.test("deliver: three tasks, a verify that fails once, a person's request fo
   const engine = await openEngine({ project });
   try {
     const intent = await confirmedPlan(engine);
-    let run = await startDeliver(engine, intent.runId);
+    assert.deepEqual(intent.next, {
+      flowName: "deliver",
+      intent: intent.runId,
+      say: "deliver its plan, task by task, with",
+    });
+    let run = await startDeliver(engine, intent.next!.intent);
     assert.equal(run.status, "waiting");
     assert.deepEqual(run.list?.items.map((item) => [item.id, item.status]), [
       ["T1", "running"],

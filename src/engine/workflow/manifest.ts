@@ -287,6 +287,10 @@ export const Manifest = z.strictObject({
     "`plan`: the Run's intent names a plan (an intent Run id, a plan Artifact id or a published plan file), " +
       "resolved when the Run starts; list stages read it with `from: input`",
   ),
+  next: z.strictObject({
+    flowName: Name.describe("the workflow to start next"),
+    say: z.string().min(1).max(200).describe('how to tell it, before the command: "deliver its plan with"'),
+  }).optional().describe("what a completed Run suggests starting next, with the Run's id as the intent"),
   entryStage: Name,
   stages: z.record(Name, Stage),
 });
