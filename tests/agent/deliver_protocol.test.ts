@@ -18,8 +18,8 @@ import {
   tempProject,
   trustProject,
 } from "../support/service.ts";
-import { handOff, SPECIFICATION } from "../support/intent_agent.ts";
-import { THREE_TASKS } from "../support/deliver.ts";
+import { SPECIFICATION } from "../support/intent_agent.ts";
+import { confirmedPlanOverMcp } from "../support/deliver_mcp.ts";
 import { waitForRun } from "../model/support.ts";
 import { answer, claim, type Claimed, complete, useTool } from "./support.ts";
 
@@ -43,24 +43,6 @@ async function close({ served, ide, person }: Served, how: "stop" | "kill"): Pro
   await closeClient(ide).catch(() => {});
   await closeClient(person).catch(() => {});
   if (how === "stop") await served.stop();
-}
-
-/** Runs `intent` to completed with the three-task plan: the IDE's agent submits, the person confirms. */
-async function confirmedPlan({ ide, person }: Served): Promise<RunView> {
-  let run = (await call<{ run: RunView }>(ide, "flow", { flowName: "intent", intent: "three tasks" })).run;
-  const send = async (name: string, args: Record<string, unknown>) => {
-    try {
-      return { ok: true, value: await call(ide, name, args) };
-    } catch {
-      return { ok: false };
-    }
-  };
-  for (const [stage, document] of [["specification", SPECIFICATION], ["plan", THREE_TASKS]] as const) {
-    const done = await handOff(send, run, { stage, document, claimId: `ide-${stage}` }) as { run: RunView };
-    run = await answer(person, done.run, { isConfirmed: true });
-  }
-  assert.equal(run.status, "completed");
-  return run;
 }
 
 /** Waits until the Run waits for the person or the agent again (the service ran the verify command). */
@@ -103,7 +85,7 @@ Deno.test("deliver over MCP: verify fails then passes, a kill -9 resumes the tas
   await trustProject(projectDir, configHome);
   let side = await open(projectDir, configHome);
   try {
-    const intent = await confirmedPlan(side);
+    const intent = await confirmedPlanOverMcp(side);
     assert.equal(intent.next?.flowName, "deliver");
     let run =
       (await call<{ run: RunView }>(side.ide, "flow", { flowName: "deliver", intent: intent.runId })).run;
@@ -225,7 +207,7 @@ Deno.test("deliver over MCP: a verify that never passes ends with the person's d
   await trustProject(projectDir, configHome);
   const side = await open(projectDir, configHome);
   try {
-    const intent = await confirmedPlan(side);
+    const intent = await confirmedPlanOverMcp(side);
     let run =
       (await call<{ run: RunView }>(side.ide, "flow", { flowName: "deliver", intent: intent.runId })).run;
     for (let attempt = 1; attempt <= 3; attempt++) {
