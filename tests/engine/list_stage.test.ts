@@ -219,3 +219,16 @@ Deno.test("list: a step's budget bounds the loops of one item, not of the whole 
     await engine.close();
   }
 });
+
+Deno.test("list: an empty list ends the stage `finished` at once, and the Run goes on", async () => {
+  const engine = await openEngine({ manifest: listFlow([]) });
+  try {
+    const run = await start(engine);
+    assert.equal(run.status, "completed", JSON.stringify(run.lastError));
+    assert.deepEqual(run.list?.items, []);
+    const summary = await engine.getArtifact({ flowName: "review", stageName: "summary" });
+    assert.deepEqual(summary?.data, { finished: true });
+  } finally {
+    await engine.close();
+  }
+});
