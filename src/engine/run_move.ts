@@ -19,7 +19,8 @@ export function moveMisfits(run: RunState, target: LoadedWorkflow): string[] {
   const step = stage.steps[run.stepName];
   if (!step) return [`it is at step ${at}, which the new version does not have`];
   const misfits: string[] = [];
-  const inList = run.list !== undefined && run.list.stageName === run.stageName && run.list.current !== undefined;
+  const inList = run.list !== undefined && run.list.stageName === run.stageName &&
+    run.list.current !== undefined;
   if (inList !== (stage.forEach !== undefined)) {
     misfits.push(
       inList

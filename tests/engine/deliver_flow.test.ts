@@ -254,3 +254,23 @@ Deno.test("deliver: a new revision of the plan changes the tasks not begun at th
     await engine.close();
   }
 });
+
+Deno.test("deliver: another intent's plan, which keeps none of the tasks, is refused as a revision; the tasks stay", async () => {
+  const engine = await openEngine();
+  try {
+    const first = await confirmedPlan(engine);
+    let run = await startDeliver(engine, first.runId);
+    await confirmedPlan(engine, { ...plan(), tasks: [task("X1"), task("X2")] });
+    run = await verify(engine, (await implement(engine, run)).run, 0);
+    run = await answer(engine, run, { isConfirmed: true });
+    assert.deepEqual(statuses(run), { T1: "done", T2: "running", T3: "pending" });
+    assert.equal(run.list?.source?.revision, 1);
+    const refused = (await engine.getRunTimeline(run.runId)).find((event) =>
+      event.type === "list_revision_refused"
+    );
+    assert.equal(refused?.revision, 2);
+    assert.match(String(refused?.reason), /keeps none of the items being worked through/);
+  } finally {
+    await engine.close();
+  }
+});

@@ -236,8 +236,12 @@ const ForEach = z.strictObject({
     "`state` (default): the stage state as the stage is entered; `input`: the Run's input (the workflow's `input`)",
   ),
   items: Pointer.describe("where the array of items is, in what `from` names"),
-  id: Pointer.optional().describe("each item's id (a non-empty string, unique), within the item; default /id"),
-  title: Pointer.optional().describe("each item's title, within the item; default /title (its id when absent)"),
+  id: Pointer.optional().describe(
+    "each item's id (a non-empty string, unique), within the item; default /id",
+  ),
+  title: Pointer.optional().describe(
+    "each item's title, within the item; default /title (its id when absent)",
+  ),
   dependsOn: Pointer.optional().describe(
     "each item's dependencies (an array of ids), within the item; an item begins only once they are done",
   ),
