@@ -11,6 +11,9 @@
 export type {
   ArtifactView,
   Cursor,
+  ListItemStatus,
+  ListItemView,
+  ListView,
   PendingActionView,
   PendingAgentCallView,
   PendingCommandView,
@@ -25,5 +28,5 @@ export type {
 export type { PublishedQuestion } from "../engine/answers.ts";
 export type { StreamTail } from "../engine/command_step.ts";
 export type { RunningCommandOutput } from "../engine/command_output.ts";
-export { isActive, RUN_STATUSES } from "../engine/views.ts";
+export { isActive, LIST_ITEM_STATUSES, RUN_STATUSES } from "../engine/views.ts";
 export { PAGE_SIZE, PAGE_SIZE_TEXT } from "../engine/paging.ts";

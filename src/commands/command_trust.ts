@@ -53,9 +53,12 @@ export function decideCommand(config: ModelConfig, site: CommandSite, spec: Comm
         : `the project command "${spec.run}" is not named: the project has no weft.json`,
     };
   }
-  const argv = project.commands[spec.run];
-  if (!argv) {
-    return { kind: "unavailable", reason: `weft.json names no command "${spec.run}" in its \`commands\`` };
+  const names = [spec.run, ...(spec.fallback ?? [])];
+  const name = names.find((candidate) => Object.hasOwn(project.commands, candidate));
+  if (name === undefined) {
+    const named = names.map((candidate) => `"${candidate}"`).join(" or ");
+    return { kind: "unavailable", reason: `weft.json names no command ${named} in its \`commands\`` };
   }
+  const argv = project.commands[name];
   return trust.trusted ? { kind: "run", argv } : untrusted;
 }

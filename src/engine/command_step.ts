@@ -52,6 +52,8 @@ export function commandOutcome(result: CommandResult): CommandOutcome {
 export interface CommandSpec {
   /** An argument vector, or the name of a command of the project's weft.json. */
   run: string[] | string;
+  /** The project commands tried in order when weft.json does not name `run`. */
+  fallback?: string[];
   cwd?: string;
   env: string[];
   timeoutSeconds: number;
@@ -63,6 +65,7 @@ export interface CommandSpec {
 export function commandSpec(step: CommandStepDef, origin: WorkflowOrigin): CommandSpec {
   return {
     run: step.run,
+    ...(step.fallback !== undefined ? { fallback: step.fallback } : {}),
     ...(step.cwd !== undefined ? { cwd: step.cwd } : {}),
     env: step.env ?? [],
     timeoutSeconds: step.timeoutSeconds ?? COMMAND_TIMEOUT_SECONDS.default,

@@ -10,6 +10,7 @@ import { ERROR_CODES, type ErrorCode, invalid } from "../errors.ts";
 import { commandOutcome, type CommandResult, shorterTail } from "./command_step.ts";
 import { newId } from "./ids.ts";
 import type { RunChange } from "./run_change.ts";
+import { commandEnded } from "./list_transitions.ts";
 
 /** Publishes a new pending command for the current (command) step, with a fresh id: the Run waits for it. */
 export function openCommand(change: RunChange): void {
@@ -57,6 +58,7 @@ export function completeCommand(change: RunChange, result: CommandResult): void 
   });
   delete run.pendingCommand;
   run.status = "running";
+  commandEnded(change, outcome, result);
   if (!change.writeOrFail(step.resultTo, result)) return;
   change.advance(outcome);
 }

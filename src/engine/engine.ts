@@ -41,6 +41,7 @@ import { ChangeFeed, type ChangeListener } from "./change_feed.ts";
 import { committedMarkdown } from "./markdown_fields.ts";
 import { RunAccess } from "./run_access.ts";
 import { committedPointer, readEdit, revisionWorkflow } from "./revision.ts";
+import { resolvePlanInput } from "./plan_input.ts";
 import { newRunState, toRunView } from "./run_state.ts";
 import type { ArtifactQuery, Storage, StorageUnit } from "./storage.ts";
 import type {
@@ -197,6 +198,7 @@ export class Engine {
         throw conflict(`workflow "${run.flowName}" is exclusive and already has an active Run`);
       }
       run.version = await this.#versions.pin(unit.definitions, workflow, run.createdAt);
+      if (workflow.manifest.input === "plan") run.input = await resolvePlanInput(unit, intent);
     }, (change) => change.start(input.source));
   }
 

@@ -19,7 +19,8 @@ import { revisionWorkflow } from "./revision.ts";
 import type { ProjectChanges } from "./project_changes.ts";
 import { type NewRunEvent, type RunState, toRunView } from "./run_state.ts";
 import type { Storage, StorageUnit } from "./storage.ts";
-import type { RunView } from "./views.ts";
+import { isActive, type RunView } from "./views.ts";
+import { latestRevision } from "./plan_input.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import type { StepDef } from "./workflow/manifest.ts";
 import type { WorkflowRegistry } from "./workflow/registry.ts";
@@ -230,7 +231,7 @@ export class RunAccess {
       (workflow) => ({ workflow }),
       (error) => ({ error }),
     );
-    return new RunChange(
+    const change = new RunChange(
       () => {
         if ("error" in resolved) throw resolved.error;
         return resolved.workflow;
@@ -239,6 +240,10 @@ export class RunAccess {
       at,
       this.#options.publishFolder,
     );
+    // A list that follows an Artifact (a plan) takes its latest revision at the next item boundary.
+    const source = run.list?.source;
+    if (source && isActive(run.status)) change.latestInput = await latestRevision(unit, source.artifactId);
+    return change;
   }
 
   /**

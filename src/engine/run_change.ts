@@ -2,8 +2,9 @@
  * The state machine of one Run: every change to a Run is a transition of a {@linkcode RunChange}. It starts
  * Runs, enters stages and steps, executes the steps that decide on their own (`check`, and `commit` in
  * `commit_step.ts`), publishes the waits (`ask`, `confirm` here; `agent` and `command` with their other
- * transitions in `agent_call_transitions.ts` and `command_transitions.ts`), takes answers, cancellation,
- * retries and restart interruption, follows outcome routes across stages and enforces budgets. It touches no
+ * transitions in `agent_call_transitions.ts` and `command_transitions.ts`), works through list stages
+ * (`list_transitions.ts`), takes answers, cancellation, retries and restart interruption, follows outcome
+ * routes across stages and enforces budgets. It touches no
  * storage and no file: it changes the Run in memory and decides what should follow (timeline events, each
  * stamped with the stage and step it happened at, and the stage commits to store), and the engine applies
  * all of it in one transaction. What it needs of the project's files (a baseline to mark, the changes a
@@ -18,6 +19,7 @@ import { openAgentCall } from "./agent_call_transitions.ts";
 import { openCommand } from "./command_transitions.ts";
 import { beginBaseline, openChanges, type ProjectRead } from "./changes_transitions.ts";
 import { commitStage, type DecidedCommit, DEFAULT_PUBLISH_FOLDER } from "./commit_step.ts";
+import { beginList, endItem, itemStepEntered, type LatestInput } from "./list_transitions.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import {
   type PublishedQuestion,
@@ -60,6 +62,8 @@ export class RunChange {
    * have stopped the change at a `changes` step until it is read (`changes_transitions.ts`).
    */
   readonly projectReads: ProjectRead[] = [];
+  /** The latest revision of the Artifact the Run's list follows, when the engine read one for this change. */
+  latestInput?: LatestInput;
 
   readonly #workflowOf: () => LoadedWorkflow;
   #workflow: LoadedWorkflow | undefined;
@@ -113,7 +117,9 @@ export class RunChange {
       this.record("revision_started", { artifactId, fromRevision, path });
     }
     beginBaseline(this, "run");
-    this.#enterStage(this.workflow.manifest.entryStage);
+    // The entry step may decide at once (a check, or a list stage's first item): follow what it decided.
+    const next = this.#enterStage(this.workflow.manifest.entryStage);
+    if (next !== undefined) this.advance(next);
   }
 
   /** Takes the answer to the pending human action (validated completely first) and continues. */
@@ -214,19 +220,22 @@ export class RunChange {
     let next: string | undefined = outcome;
     while (next !== undefined && this.run.status === "running") {
       const route = this.step.routes[next];
-      if (typeof route === "string") {
-        next = this.#enterStep(route);
-        continue;
-      }
-      this.record("stage_ended", { outcome: route.endStage });
-      const stageRoute = this.stage.routes[route.endStage];
-      if (typeof stageRoute !== "string") {
-        this.run.status = "completed";
-        this.record("run_completed");
-        return;
-      }
-      next = this.#enterStage(stageRoute);
+      if (typeof route === "string") next = this.enterStep(route);
+      else if ("endItem" in route) next = endItem(this, route.endItem);
+      else next = this.endStage(route.endStage);
     }
+  }
+
+  /** Ends the current stage with `outcome`: enters the stage it routes to, or completes the Run. */
+  endStage(outcome: string): string | undefined {
+    this.record("stage_ended", { outcome });
+    const stageRoute = this.stage.routes[outcome];
+    if (typeof stageRoute === "string") return this.#enterStage(stageRoute);
+    this.run.status = "completed";
+    const next = this.workflow.manifest.next;
+    if (next) this.run.next = { ...next, intent: this.run.runId };
+    this.record("run_completed");
+    return undefined;
   }
 
   /** Writes `value` at `pointer` of the stage state if the result satisfies the stage schema. */
@@ -271,11 +280,12 @@ export class RunChange {
     this.run.stepName = this.stage.entryStep;
     this.record("stage_entered");
     beginBaseline(this, "stage");
-    return this.#enterStep(this.stage.entryStep);
+    if (this.stage.forEach) return beginList(this);
+    return this.enterStep(this.stage.entryStep);
   }
 
   /** Enters a step; returns its outcome when it decides at once, undefined when the Run now waits or ended. */
-  #enterStep(stepName: string): string | undefined {
+  enterStep(stepName: string): string | undefined {
     this.run.stepName = stepName;
     const step = this.step;
     const key = `${this.run.stageName}/${stepName}`;
@@ -287,6 +297,7 @@ export class RunChange {
       return undefined;
     }
     this.record("step_entered", { kind: step.kind, visit: visits });
+    if (!itemStepEntered(this, stepName)) return undefined;
     switch (step.kind) {
       case "agent":
         openAgentCall(this);

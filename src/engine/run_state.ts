@@ -15,6 +15,7 @@ import type {
   Source,
 } from "./views.ts";
 import { newId } from "./ids.ts";
+import { type ListState, toListView } from "./list_state.ts";
 import { shortVersion } from "./workflow/short_version.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import type { RevisionOrigin } from "./revision.ts";
@@ -60,11 +61,26 @@ export interface RunState {
    * point: what a `changes` step compares with (`changes_transitions.ts`). Opaque to everything but the port.
    */
   baselines?: Record<string, string>;
+  /** Once completed, what its workflow suggests starting next. */
+  next?: RunView["next"];
+  /** What the intent named, resolved when the Run started (a workflow with `input`). */
+  input?: RunInput;
+  /** The items of the list stage the Run works through or last worked through (`list_transitions.ts`). */
+  list?: ListState;
   lastError?: ErrorPayload;
   /** What a revision Run revises: an Artifact, from the published file a person edited (`revision.ts`). */
   revision?: RevisionOrigin;
   createdAt: string;
   updatedAt: string;
+}
+
+/** What a Run's intent named, resolved when it started (a workflow with `input`): what list stages read. */
+export interface RunInput {
+  kind: "plan";
+  /** For a plan: `{ plan, specification? }`. */
+  data: unknown;
+  /** The Artifact revision it was read from; a list of its items follows later revisions. */
+  source: { artifactId: string; revision: number };
 }
 
 /** A timeline entry before it gets its sequence number. */
@@ -119,5 +135,7 @@ export function toRunView(run: RunState): RunView {
     const { artifactId, fromRevision, path } = run.revision;
     view.revisionOf = { artifactId, fromRevision, path };
   }
+  if (run.next) view.next = { ...run.next };
+  if (run.list) view.list = toListView(run.list);
   return view;
 }

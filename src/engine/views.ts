@@ -100,6 +100,72 @@ export const CursorSchema = z.object({ stageName: z.string(), stepName: z.string
 /** Where a Run stands: its current stage and step. */
 export type Cursor = z.infer<typeof CursorSchema>;
 
+/** Every status a list item can have, in display order. */
+export const LIST_ITEM_STATUSES = ["pending", "running", "done", "failed", "skipped", "blocked"] as const;
+/** Schema of {@linkcode ListItemStatus}. */
+export const ListItemStatusSchema = z.enum(LIST_ITEM_STATUSES);
+/**
+ * Where one item of a list stage stands: `pending` (not begun), `running` (its steps run now), `done`,
+ * `failed` (it ended failed, or stopped the list), `skipped` (it ended skipped, or its input dropped it) or
+ * `blocked` (an item it depends on did not end `done`, so it never begins).
+ */
+export type ListItemStatus = z.infer<typeof ListItemStatusSchema>;
+
+/** Schema of {@linkcode ListItemView}. */
+export const ListItemViewSchema = z.object({
+  /** The item's id, unique in the list. */
+  id: z.string(),
+  /** A short line naming the item (its `title`, or its id when it has none). */
+  title: z.string(),
+  status: ListItemStatusSchema,
+  /** How many times the item's first step was entered: 1 while its first attempt runs, 0 before it begins. */
+  attempts: z.number().int(),
+  /** The ids of the items it waits for, as the item names them. */
+  dependsOn: z.array(z.string()),
+  /** Its last verify (the list's `verifyStep` command), when one ran for it. */
+  verify: z.object({
+    passed: z.boolean(),
+    /** `passed`, `failed` or `timed_out`. */
+    outcome: z.string(),
+    exitCode: z.number().int().nullable(),
+    /** The output's last lines, cut to 400 characters. */
+    summary: z.string(),
+    at: z.string(),
+  }).optional(),
+  /** Why it is `blocked`, `skipped` by its input, or `failed`, in a sentence. */
+  reason: z.string().optional(),
+  /** When it began and ended. */
+  startedAt: z.string().optional(),
+  endedAt: z.string().optional(),
+});
+/** One item of a list stage, as clients see it. */
+export type ListItemView = z.infer<typeof ListItemViewSchema>;
+
+/** Schema of {@linkcode ListView}. */
+export const ListViewSchema = z.object({
+  /** The list stage these items belong to. */
+  stageName: z.string(),
+  /** The id of the item whose steps run now, when one does. */
+  current: z.string().optional(),
+  /** How many items have each status (every status is present, 0 when none). */
+  counts: z.object({
+    pending: z.number().int(),
+    running: z.number().int(),
+    done: z.number().int(),
+    failed: z.number().int(),
+    skipped: z.number().int(),
+    blocked: z.number().int(),
+  }),
+  /** Whether an item stopped the list: the items still pending never begin. */
+  stopped: z.boolean(),
+  /** The Artifact revision the items follow, when they come from one (a plan); it is reread at each item's start. */
+  source: z.object({ artifactId: z.string(), revision: z.number().int() }).optional(),
+  /** Every item, in the order they run when nothing waits: dependency order, then the list's own order. */
+  items: z.array(ListItemViewSchema),
+});
+/** The progress of the list stage a Run works through (or last worked through). */
+export type ListView = z.infer<typeof ListViewSchema>;
+
 /** Schema of {@linkcode RunView}. */
 export const RunViewSchema = z.object({
   runId: z.string(),
@@ -116,6 +182,10 @@ export const RunViewSchema = z.object({
   lastError: ErrorPayloadSchema.optional(),
   /** A revision Run: the Artifact it revises, at which revision, from which edited published file. */
   revisionOf: z.object({ artifactId: z.string(), fromRevision: z.number(), path: z.string() }).optional(),
+  /** Once it completed, what its workflow suggests starting next: `flowName` with `intent` (this Run's id). */
+  next: z.object({ flowName: z.string(), intent: z.string(), say: z.string() }).optional(),
+  /** The items of its list stage and how far it is through them, once a list stage was entered. */
+  list: ListViewSchema.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -6,6 +6,8 @@
  */
 import type { WorkflowFile, WorkflowSource } from "../engine/workflow/source.ts";
 import intentManifest from "./intent/workflow.json" with { type: "json" };
+import deliverManifest from "./deliver/workflow.json" with { type: "json" };
+import deliverImplementer from "./deliver/implementer.md" with { type: "text" };
 import intentSpecifier from "./intent/specifier.md" with { type: "text" };
 import intentPlanner from "./intent/planner.md" with { type: "text" };
 import intentSpecSkill from "./intent/skills/specification-writing/SKILL.md" with { type: "text" };
@@ -44,6 +46,7 @@ export const EMBEDDED_WORKFLOWS: WorkflowSource[] = [
     "skills/implementation-planning/SKILL.md": intentPlanSkill,
     "skills/implementation-planning/plan-template.md": intentPlanTemplate,
   })),
+  prechecked(embeddedSource("deliver", deliverManifest, { "implementer.md": deliverImplementer })),
 ];
 
 function prechecked(source: WorkflowSource): WorkflowSource {

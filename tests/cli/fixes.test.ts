@@ -109,6 +109,7 @@ const SCENARIOS: Record<FailureCode, Scenario | Unreachable> = {
   MODEL_REQUEST_FAILED: { unreachable: "a Run's lastError, never a CLI failure", fix: /weft doctor/ },
   COMMAND_UNAVAILABLE: { unreachable: "a Run's lastError, never a CLI failure", fix: /weft retry RUN/ },
   BUDGET_EXCEEDED: { unreachable: "a Run's lastError, never a CLI failure", fix: /raise the budget/ },
+  LIST_INVALID: { unreachable: "a Run's lastError, never a CLI failure", fix: /fix the items/ },
   PUBLISH_FAILED: { unreachable: "a timeline event's error, never a CLI failure", fix: /publish template/ },
 };
 

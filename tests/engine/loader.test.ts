@@ -154,7 +154,8 @@ Deno.test("schema problems are said in the loader's own words, never in zod's", 
     [`${steps}/ask/questions/0/question: must not be empty`, (s) => (s.steps.ask.questions[0].question = "")],
     [`${steps}/ask/budget/maxVisits: must be at least 1`, (s) => (s.steps.ask.budget = { maxVisits: 0 })],
     [
-      `${steps}/commit/routes/committed: a step route is the name of a step, or { "endStage": "<stage outcome>" }`,
+      `${steps}/commit/routes/committed: a step route is the name of a step, { "endStage": "<stage outcome>" }, ` +
+      'or in a list stage { "endItem": "done" | "skipped" | "failed" | "stopped" }',
       (s) => (s.steps.commit.routes.committed = { end: "completed" }),
     ],
     [
@@ -215,7 +216,7 @@ Deno.test("project workflows load beside embedded ones; broken and clashing ones
         .status,
       "waiting",
     );
-    assert.deepEqual((await engine.stats()).workflows, { available: 3, unavailable: 3 });
+    assert.deepEqual((await engine.stats()).workflows, { available: 4, unavailable: 3 });
     project.put("workflows/broken/workflow.json", JSON.stringify(reviewManifest({ name: "broken" })));
     project.put("workflows/later/workflow.json", JSON.stringify(reviewManifest({ name: "later" })));
     // Edits and new folders are picked up by the next listing or flow, without a restart.

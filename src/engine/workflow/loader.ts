@@ -128,7 +128,8 @@ function describeIssue(file: string, issue: z.core.$ZodIssue, manifest: unknown)
 /** What a route that fits none of its shapes should look like. */
 function unionShape(path: PropertyKey[]): string {
   if (path.at(-2) === "routes" && path.includes("steps")) {
-    return 'a step route is the name of a step, or { "endStage": "<stage outcome>" }';
+    return 'a step route is the name of a step, { "endStage": "<stage outcome>" }, or in a list stage ' +
+      '{ "endItem": "done" | "skipped" | "failed" | "stopped" }';
   }
   if (path.at(-2) === "routes") return 'a stage route is the name of a stage, or { "end": "completed" }';
   return "does not have any of the accepted shapes";
@@ -247,6 +248,7 @@ class Checker {
     if (!stage.steps[stage.entryStep]) this.#error(`${at}/entryStep`, `no step "${stage.entryStep}"`);
     if (stage.publish) this.#checkPublish(stageName, `${at}/publish`, stage.publish);
     const stageOutcomes = new Set<string>();
+    const itemEnds = new Set<string>();
     for (const [stepName, step] of Object.entries(stage.steps)) {
       const stepAt = `${at}/steps/${escapeToken(stepName)}`;
       const outcomes = this.#checkStep(stageName, stepName, stepAt, step);
@@ -266,9 +268,11 @@ class Checker {
         }
         if (typeof route === "string") {
           if (!stage.steps[route]) this.#error(routeAt, `no step "${route}" in stage "${stageName}"`);
-        } else stageOutcomes.add(route.endStage);
+        } else if ("endStage" in route) stageOutcomes.add(route.endStage);
+        else itemEnds.add(route.endItem);
       }
     }
+    this.#checkList(at, stage, stageOutcomes, itemEnds);
     for (const outcome of stageOutcomes) {
       if (!Object.hasOwn(stage.routes, outcome)) {
         this.#error(`${at}/routes`, `stage outcome "${outcome}" has no route`);
@@ -287,6 +291,43 @@ class Checker {
       stage.steps,
       (step) => Object.values(step.routes).flatMap((route) => typeof route === "string" ? [route] : []),
     );
+  }
+
+  /**
+   * A list stage ends items, not itself: its steps route to `endItem` (never `endStage`), and it ends
+   * `finished`, or `stopped` when a step can stop the list; the step it names as verify is a command of it.
+   * Any other stage may neither end an item nor compare with an item's start.
+   */
+  #checkList(at: string, stage: StageDef, stageOutcomes: Set<string>, itemEnds: Set<string>): void {
+    const forEach = stage.forEach;
+    if (!forEach) {
+      if (itemEnds.size) this.#error(`${at}/steps`, "only a list stage (with `forEach`) can end an item");
+      for (const [stepName, step] of Object.entries(stage.steps)) {
+        if (step.kind === "changes" && step.since === "item") {
+          this.#error(
+            `${at}/steps/${escapeToken(stepName)}/since`,
+            "only a list stage has items to compare with",
+          );
+        }
+      }
+      return;
+    }
+    if (stageOutcomes.size) {
+      this.#error(`${at}/steps`, 'a list stage\'s steps end items (`{ "endItem": … }`), not the stage');
+    }
+    if (!itemEnds.size) this.#error(`${at}/steps`, "no step ends an item");
+    stageOutcomes.add("finished");
+    if (itemEnds.has("stopped")) stageOutcomes.add("stopped");
+    if (forEach.from === "input" && this.manifest.input === undefined) {
+      this.#error(`${at}/forEach/from`, "the workflow declares no `input` to read items from");
+    }
+    if (forEach.inputTo !== undefined && this.manifest.input === undefined) {
+      this.#error(`${at}/forEach/inputTo`, "the workflow declares no `input` to write");
+    }
+    const verify = forEach.verifyStep;
+    if (verify !== undefined && stage.steps[verify]?.kind !== "command") {
+      this.#error(`${at}/forEach/verifyStep`, `no command step "${verify}" in this stage`);
+    }
   }
 
   /** Checks one step and returns the outcomes it can produce (undefined when they cannot be known). */

@@ -25,8 +25,23 @@ const Budget = z.strictObject({
   maxVisits: z.int().min(1).max(1000).describe("how many times one Run may enter this step"),
 }).describe("bounds loops through this step; the default is 25 visits");
 
-/** Where a step outcome leads: another step of the stage, or the end of the stage with a stage outcome. */
-const StepRoute = z.union([Name, z.strictObject({ endStage: Name })]);
+/** How a list item can end: each is the item's status, and `stopped` also stops the list. */
+export const ITEM_ENDS = ["done", "skipped", "failed", "stopped"] as const;
+
+/** The stage outcomes of a list stage: every item ended, or one stopped the list. */
+export const LIST_OUTCOMES = ["finished", "stopped"] as const;
+
+/**
+ * Where a step outcome leads: another step of the stage, the end of the stage with a stage outcome, or (in
+ * a list stage) the end of the current item.
+ */
+const StepRoute = z.union([
+  Name,
+  z.strictObject({ endStage: Name }),
+  z.strictObject({
+    endItem: z.enum(ITEM_ENDS).describe("list stages only: ends the current item with this status"),
+  }),
+]);
 /** Where a stage outcome leads: another stage, or the end of the Run. */
 const StageRoute = z.union([Name, z.strictObject({ end: z.literal("completed") })]);
 
@@ -146,6 +161,9 @@ const CommandStep = z.strictObject({
     ArgumentVector,
     Name.describe("the name of a command of the project's weft.json `commands`"),
   ]),
+  fallback: z.array(Name).min(1).max(8).optional().describe(
+    "when `run` names a project command weft.json does not have: the project commands tried in its place, in order",
+  ),
   cwd: z.string().min(1).max(1024).optional().describe(
     "the folder it runs in, relative to the project root (no `..`, no symlink); default: the project root",
   ),
@@ -163,7 +181,7 @@ const CommandStep = z.strictObject({
 });
 
 /** The points of a Run that a `changes` step can compare the project's files with. */
-export const CHANGES_SINCE = ["run", "stage"] as const;
+export const CHANGES_SINCE = ["run", "stage", "item"] as const;
 
 /** How much of a diff a `changes` step writes into the state, in bytes. */
 export const CHANGES_DIFF_BYTES = { default: 64 * 1024, max: 1024 * 1024 } as const;
@@ -171,7 +189,8 @@ export const CHANGES_DIFF_BYTES = { default: 64 * 1024, max: 1024 * 1024 } as co
 const ChangesStep = z.strictObject({
   kind: z.literal("changes"),
   since: z.enum(CHANGES_SINCE).describe(
-    "compare with the project's files as they were when the Run started (`run`) or this stage was entered",
+    "compare with the project's files as they were when the Run started (`run`), this stage was entered " +
+      "(`stage`) or, in a list stage, the current item began (`item`)",
   ),
   resultTo: Pointer.describe(
     "where { files: [{ path, status }], diff, cutBytes } is written into the stage state",
@@ -209,9 +228,42 @@ const Publish = z.strictObject({
     ),
 }).describe("publishes each commit of this stage to a Markdown file of the project");
 
+/** Where a list stage's items come from: its own state as it is entered, or the Run's resolved input. */
+export const LIST_SOURCES = ["state", "input"] as const;
+
+const ForEach = z.strictObject({
+  from: z.enum(LIST_SOURCES).optional().describe(
+    "`state` (default): the stage state as the stage is entered; `input`: the Run's input (the workflow's `input`)",
+  ),
+  items: Pointer.describe("where the array of items is, in what `from` names"),
+  id: Pointer.optional().describe(
+    "each item's id (a non-empty string, unique), within the item; default /id",
+  ),
+  title: Pointer.optional().describe(
+    "each item's title, within the item; default /title (its id when absent)",
+  ),
+  dependsOn: Pointer.optional().describe(
+    "each item's dependencies (an array of ids), within the item; an item begins only once they are done",
+  ),
+  as: Pointer.describe("where the current item is written into the stage state when it begins"),
+  inputTo: Pointer.optional().describe(
+    "where the Run's input (such as the plan and its specification) is written when each item begins",
+  ),
+  attemptTo: Pointer.optional().describe(
+    "where the item's attempt number (1, 2, …) is written each time its first step is entered",
+  ),
+  verifyStep: Name.optional().describe(
+    "a command step of this stage whose result is the item's verify, as the Run's list shows it",
+  ),
+}).describe(
+  "makes this a list stage: its steps run once per item, in dependency order, each item from the stage's " +
+    'initial state; steps end items with { "endItem": … }, and the stage ends `finished` or `stopped`',
+);
+
 const Stage = z.strictObject({
   title: z.string().optional(),
   description: z.string().optional(),
+  forEach: ForEach.optional(),
   publish: Publish.optional(),
   state: z.strictObject({ schema: JsonSchema, initial: z.unknown() }),
   entryStep: Name,
@@ -235,6 +287,14 @@ export const Manifest = z.strictObject({
   exclusive: z.boolean().optional().describe("at most one running or waiting Run at a time"),
   limits: Limits.optional(),
   model: ModelSettings.optional().describe("defaults for every agent step; a step's own fields win"),
+  input: z.enum(["plan"]).optional().describe(
+    "`plan`: the Run's intent names a plan (an intent Run id, a plan Artifact id or a published plan file), " +
+      "resolved when the Run starts; list stages read it with `from: input`",
+  ),
+  next: z.strictObject({
+    flowName: Name.describe("the workflow to start next"),
+    say: z.string().min(1).max(200).describe('how to tell it, before the command: "deliver its plan with"'),
+  }).optional().describe("what a completed Run suggests starting next, with the Run's id as the intent"),
   entryStage: Name,
   stages: z.record(Name, Stage),
 });
@@ -257,6 +317,10 @@ export type CommitStepDef = z.infer<typeof CommitStep>;
 export type CommandStepDef = z.infer<typeof CommandStep>;
 /** A parsed changes step. */
 export type ChangesStepDef = z.infer<typeof ChangesStep>;
+/** A parsed `forEach` of a list stage. */
+export type ForEachDef = z.infer<typeof ForEach>;
+/** A parsed step route. */
+export type StepRouteDef = z.infer<typeof StepRoute>;
 /** A parsed agent tool declaration. */
 export type AgentToolDef = z.infer<typeof AgentTool>;
 
