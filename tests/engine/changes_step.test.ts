@@ -10,7 +10,7 @@ import type { RunView } from "../../src/engine/views.ts";
 import { unifiedDiff } from "../../src/lib/unified_diff.ts";
 import { MemoryProject } from "../support/memory_project.ts";
 import { editingFiles } from "../support/workflows.ts";
-import { claimFirstCall, openEngine } from "./fixtures.ts";
+import { claimFirstCall, openEngine } from "./support.ts";
 import { within } from "../support/deadline.ts";
 
 /** Starts `editing`, lets `edit` change the project through the agent's tools, completes the call. */
