@@ -40,12 +40,20 @@ export const ERROR_CODES = {
 /** A classified error code. */
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** The failures of a Run a person may resume with a retry: the agent call or command stopped, not the work. */
-export const RESUMABLE_FAILURES: readonly ErrorCode[] = [
+const RESUMABLE = [
   "RUN_INTERRUPTED",
   "MODEL_UNAVAILABLE",
   "COMMAND_UNAVAILABLE",
-];
+] as const satisfies readonly ErrorCode[];
+
+/** The failures of a Run a person may resume with a retry: the agent call or command stopped, not the work. */
+export const RESUMABLE_FAILURES: readonly ErrorCode[] = RESUMABLE;
+
+/**
+ * One of {@linkcode RESUMABLE_FAILURES}, as a type: what Studio's page, which bundles no server code, holds
+ * its own list to.
+ */
+export type ResumableFailure = (typeof RESUMABLE)[number];
 
 /**
  * The codes only the `weft` command prints: failures of the command itself rather than of a service call.

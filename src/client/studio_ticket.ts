@@ -6,7 +6,7 @@
  * @module
  */
 
-import { STUDIO_SIGN_OUT_PATH, STUDIO_TICKET_PATH } from "../http/studio_pages.ts";
+import { STUDIO_SIGN_OUT_PATH, STUDIO_TICKET_PATH } from "../studio/paths.ts";
 import type { ConnectionInfo } from "../weft_dir/connection.ts";
 import { ClientFailure } from "./failure.ts";
 import { ServiceOfflineError } from "./offline.ts";

@@ -3,8 +3,8 @@
  * of the Run begins (a baseline: the Run's start, a stage's entry, a list item's start), and the `changes`
  * step, which writes what changed since its baseline into the stage state and follows `changed` or
  * `unchanged`. Both need the project's files, which the state machine never touches: it queues what it needs
- * (`RunChange.projectReads`) and stops, the engine reads through its {@linkcode ProjectChanges} port inside
- * the same transaction and hands the answer back here, and the change goes on.
+ * (`RunChange.projectReads`) and stops, the engine reads through its {@linkcode ProjectChanges} port outside
+ * any transaction (`run_access.ts`) and hands the answer back here, and the change goes on.
  *
  * @module
  */

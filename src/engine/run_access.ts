@@ -1,11 +1,16 @@
 /**
  * How the engine's operations reach a Run: they load it in a unit of work of the storage port and check what
  * it waits on, and they change it in the one place a decided change is applied. A change loads the Run, lets
- * the state machine ({@linkcode RunChange}) decide without touching storage, reads what it stopped for from
- * the project's files (`changes_transitions.ts`), applies the decision (the Run, its timeline events, its
- * stage commits) in one transaction committed before the promise resolves, then
+ * the state machine ({@linkcode RunChange}) decide without touching storage, and applies the decision (the
+ * Run, its timeline events, its stage commits) in one transaction committed before the promise resolves, then
  * writes the files the commits publish (a file write cannot be rolled back, so it comes after the commit, and
  * its outcome is recorded in a transaction of its own), then tells the change feed.
+ *
+ * A decision that stopped for the project's files (`changes_transitions.ts`: git plumbing, file digests) is
+ * not applied in the transaction that made it: units of one storage never interleave, so a read there would
+ * hold every other Run's operation until git answered. That transaction ends without writing the Run, the
+ * files are read outside any unit, and a second transaction applies the decision only if the Run is still
+ * as it was loaded; a Run changed meanwhile is decided again from what it is now.
  *
  * @module
  */
@@ -59,6 +64,17 @@ interface SavedRun {
 
 /** A Run's definition as the unit of work could resolve it, or why it could not (cancel needs none). */
 type Resolved = { workflow: LoadedWorkflow } | { error: unknown };
+
+/**
+ * How often a change whose Run moved on while the project's files were read is decided again before it
+ * gives up with `CONFLICT`: each retry follows another operation's commit on the same Run, so a few suffice.
+ */
+const DECIDE_ATTEMPTS = 4;
+
+/** What the first transaction of a change gave: the applied change, or one waiting for the project's files. */
+type Decided =
+  | { saved: SavedRun }
+  | { change: RunChange; loaded: string };
 
 /** The engine's reads of one Run and the one place its changes are applied. */
 export class RunAccess {
@@ -147,7 +163,9 @@ export class RunAccess {
 
   /**
    * Creates `run` of `workflow` and lets `decide` take its first transition, in one transaction; `prepare`
-   * runs first in it (what must hold of the store, the version to pin).
+   * runs first in it (what must hold of the store, the version to pin). When the first transition needs the
+   * project's files, they are read after that transaction, and `prepare` runs again in the one that inserts
+   * the Run, so what it checks still holds when the Run appears.
    */
   async create(
     run: RunState,
@@ -155,12 +173,19 @@ export class RunAccess {
     prepare: (unit: StorageUnit) => Promise<void>,
     decide: (change: RunChange) => void,
   ): Promise<RunView> {
-    const saved = await this.#options.storage.transaction(async (unit) => {
+    const { storage, publishFolder } = this.#options;
+    const decided: Decided = await storage.transaction(async (unit) => {
       await prepare(unit);
-      const change = new RunChange(() => workflow, run, run.createdAt, this.#options.publishFolder);
+      const change = new RunChange(() => workflow, run, run.createdAt, publishFolder);
       decide(change);
-      await readProjectFor(change, this.#options.projectChanges, this.#options.log);
-      return await this.#apply(unit, change, true);
+      if (change.projectReads.length) return { change, loaded: "" };
+      return { saved: await this.#apply(unit, change, true) };
+    });
+    if ("saved" in decided) return await this.#told(decided.saved, true);
+    await this.#readProject(decided.change);
+    const saved = await storage.transaction(async (unit) => {
+      await prepare(unit);
+      return await this.#apply(unit, decided.change, true);
     });
     return await this.#told(saved, true);
   }
@@ -168,22 +193,40 @@ export class RunAccess {
   /**
    * Loads a Run, checks what must be pending (nothing when `expectation` is null), lets the state machine decide
    * one transition and applies the decision, all in one transaction; then writes what it publishes and tells the
-   * change feed.
+   * change feed. A decision that needs the project's files is applied by a second transaction, after the read,
+   * when the Run is as the first one loaded it; else it is decided again (a stale request then fails as one).
    */
   async change(
     runId: string,
     expectation: Expectation | null,
     decide: (change: RunChange) => void,
   ): Promise<RunView> {
-    const saved = await this.#options.storage.transaction(async (unit) => {
-      const run = await this.load(unit, runId);
-      if (expectation) await this.expect(unit, run, expectation);
-      const change = await this.#changeOf(unit, run, this.timestamp());
-      decide(change);
-      await readProjectFor(change, this.#options.projectChanges, this.#options.log);
-      return await this.#apply(unit, change, false);
-    });
-    return await this.#told(saved, false);
+    const { storage } = this.#options;
+    for (let attempt = 1;; attempt++) {
+      const decided: Decided = await storage.transaction(async (unit) => {
+        const run = await this.load(unit, runId);
+        if (expectation) await this.expect(unit, run, expectation);
+        const loaded = JSON.stringify(run);
+        const change = await this.#changeOf(unit, run, this.timestamp());
+        decide(change);
+        if (change.projectReads.length) return { change, loaded };
+        return { saved: await this.#apply(unit, change, false) };
+      });
+      if ("saved" in decided) return await this.#told(decided.saved, false);
+      await this.#readProject(decided.change);
+      const saved = await storage.transaction(async (unit) => {
+        const run = await this.load(unit, runId);
+        if (JSON.stringify(run) !== decided.loaded) return undefined;
+        // The version the first transaction pinned (and stored) must still be the one pinning gives now.
+        if (!run.version) await this.workflowOf(unit, run, true);
+        if (run.version !== decided.change.run.version) return undefined;
+        return await this.#apply(unit, decided.change, false);
+      });
+      if (saved) return await this.#told(saved, false);
+      if (attempt === DECIDE_ATTEMPTS) {
+        throw conflict(`Run ${runId} kept changing while its project files were read; try again`);
+      }
+    }
   }
 
   /**
@@ -219,6 +262,11 @@ export class RunAccess {
       }
       return runs.length;
     });
+  }
+
+  /** Reads what `change` stopped for from the project's files, outside any unit of work. */
+  #readProject(change: RunChange): Promise<void> {
+    return readProjectFor(change, this.#options.projectChanges, this.#options.log);
   }
 
   /**

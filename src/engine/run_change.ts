@@ -8,8 +8,8 @@
  * storage and no file: it changes the Run in memory and decides what should follow (timeline events, each
  * stamped with the stage and step it happened at, and the stage commits to store), and the engine applies
  * all of it in one transaction. What it needs of the project's files (a baseline to mark, the changes a
- * `changes` step shows) it queues and stops for (`changes_transitions.ts`); the engine reads them inside
- * the same transaction and lets it go on.
+ * `changes` step shows) it queues and stops for (`changes_transitions.ts`); the engine reads them outside
+ * any transaction, lets it go on, and applies the whole change once (`run_access.ts`).
  *
  * @module
  */

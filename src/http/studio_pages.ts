@@ -6,7 +6,7 @@
  * @module
  */
 
-import { STUDIO_INDEX } from "../studio/paths.ts";
+import { STUDIO_INDEX, STUDIO_SIGN_OUT_PATH, STUDIO_TICKET_PATH } from "../studio/paths.ts";
 import { hasBearer } from "./checks.ts";
 import { acceptsGzip, etagOf, StudioFiles } from "./studio_files.ts";
 import { type Handler, jsonRpcError } from "./middleware.ts";
@@ -15,13 +15,6 @@ import { endedStudioCookies, judgeStudioCookie, studioCookies, withRenewal } fro
 import type { StudioRedirectFiles } from "./studio_redirect.ts";
 import type { Logger } from "../lib/logger.ts";
 
-/**
- * Where a holder of the internal token asks for a ticket (POST); with `?redirectFile=true` the answer also
- * names a redirect file that opens it (`studio_redirect.ts`).
- */
-export const STUDIO_TICKET_PATH = "/studio/ticket";
-/** Where the internal token, or the page with its cookie and tab key, ends every Studio session (POST). */
-export const STUDIO_SIGN_OUT_PATH = "/studio/sign-out";
 /** The `<meta>` element of the exchanged page that holds the tab key. */
 const STUDIO_KEY_META = "weft-studio-key";
 

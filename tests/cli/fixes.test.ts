@@ -7,6 +7,10 @@
 import assert from "node:assert/strict";
 import { describeFailure, type FailureCode } from "../../src/cli/command_line/failure.ts";
 import { WeftError } from "../../src/errors.ts";
+import { EXIT } from "../../src/cli/command_line/exit_codes.ts";
+import { UntrustedStateOffline } from "../../src/client/offline.ts";
+import { LockHeldError } from "../../src/weft_dir/lock.ts";
+import { UntrustedStateError } from "../../src/weft_dir/trust.ts";
 import { call, closeClient, mcpClient, runWeft, serve, tempProject, WEFT } from "../support/service.ts";
 import { humanFlow, REVIEW_ANSWER, workflowFiles } from "../support/workflows.ts";
 import { probeFiles } from "../model/support.ts";
@@ -135,10 +139,13 @@ Deno.test("every error code the CLI prints comes with the fix that fixes that ca
         if (scenario.offline === "stale lock") {
           const gone = new Deno.Command("true").spawn();
           await gone.status;
-          await Deno.mkdir(`${offline}/.weft`, { recursive: true });
+          // weft's own modes: with others, the state is not weft's (untrusted), not a crash's leftovers.
+          await Deno.mkdir(`${offline}/.weft`, { recursive: true, mode: 0o700 });
+          await Deno.chmod(`${offline}/.weft`, 0o700);
           await Deno.writeTextFile(
             `${offline}/.weft/service.lock`,
             JSON.stringify({ pid: gone.pid, instanceId: "inst_gone", startedAt: new Date().toISOString() }),
+            { mode: 0o600 },
           );
           const connection = {
             version: 1,
@@ -230,3 +237,22 @@ async function expectFix(code: string, scenario: Scenario, cwd: string): Promise
   if (scenario.message) assert.match(error.message, scenario.message, code);
   assert.equal(stderr, "", "under --json the error is printed once, on stdout");
 }
+
+Deno.test("state weft did not make, or a lock a live process holds, keeps its code and exit wherever it is met", () => {
+  const untrusted = describeFailure(new UntrustedStateError(".weft has mode 0755"), "token");
+  assert.equal(untrusted.code, "NEEDS_RECOVERY");
+  assert.equal(untrusted.exit, EXIT.NEEDS_RECOVERY);
+  assert.match(untrusted.fix, /mv \.weft \.weft\.untrusted/);
+  const offline = describeFailure(
+    new UntrustedStateOffline("untrusted state: .weft has mode 0755", true),
+    "runs",
+  );
+  assert.equal(offline.exit, EXIT.NEEDS_RECOVERY);
+  assert.match(offline.fix, /mv \.weft \.weft\.untrusted/, "not the crashed service's fix");
+  const held = describeFailure(
+    new LockHeldError({ pid: 4242, instanceId: "inst_x", startedAt: "2026-01-01T00:00:00Z" }),
+    "serve",
+  );
+  assert.equal(held.code, "ALREADY_RUNNING");
+  assert.match(held.message, /pid 4242/);
+});

@@ -7,7 +7,7 @@ import { type CommandEngine, CommandExecutor } from "../../src/commands/executor
 import { WeftError } from "../../src/errors.ts";
 import { ModelConfig } from "../../src/model/config.ts";
 import { eventually } from "../support/deadline.ts";
-import { openEngine } from "../engine/fixtures.ts";
+import { openEngine } from "../engine/support.ts";
 import { projectTree } from "../../src/files/project_tree.ts";
 import { commandWorkflow } from "./support.ts";
 

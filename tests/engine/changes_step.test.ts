@@ -10,7 +10,8 @@ import type { RunView } from "../../src/engine/views.ts";
 import { unifiedDiff } from "../../src/lib/unified_diff.ts";
 import { MemoryProject } from "../support/memory_project.ts";
 import { editingFiles } from "../support/workflows.ts";
-import { claimFirstCall, openEngine } from "./fixtures.ts";
+import { claimFirstCall, openEngine } from "./support.ts";
+import { within } from "../support/deadline.ts";
 
 /** Starts `editing`, lets `edit` change the project through the agent's tools, completes the call. */
 async function editThenReview(
@@ -139,6 +140,90 @@ Deno.test("changes: a baseline that could not be marked fails the Run at the ste
     assert.equal((failed?.error as { code: string }).code, "INTERNAL");
     assert.doesNotMatch(JSON.stringify(failed), /home\/someone/, "no machine path reaches the timeline");
   } finally {
+    await engine.close();
+  }
+});
+
+Deno.test("changes: another Run's operation completes while a Run's project files are being read", async () => {
+  const project = new MemoryProject({ ...editingFiles(), "README.md": "# Demo\n" });
+  const engine = await openEngine({ project });
+  const other = await claimFirstCall(engine, "editing");
+  const slow = await claimFirstCall(engine, "editing");
+  const held = project.holdChanges();
+  let reading: Promise<RunView> | undefined;
+  try {
+    reading = engine.completeAgentCall({
+      runId: slow.run.runId,
+      callId: slow.callId,
+      result: { outcome: "done" },
+    });
+    await within("the changes step's read to begin", held.reached);
+    // The store is not held while git reads: the other Run is answered now, not after the read.
+    const cancelled = await within(
+      "another Run's operation while the read is held",
+      engine.cancelRun(other.run.runId, "agent_ide"),
+    );
+    assert.equal(cancelled.status, "cancelled");
+    assert.equal(
+      (await engine.getRun(slow.run.runId)).cursor.stepName,
+      "edit",
+      "nothing applied before the read",
+    );
+    held.release();
+    const read = await within("the held change", reading);
+    assert.equal(read.status, "waiting");
+    assert.equal(read.cursor.stepName, "review");
+    assert.deepEqual(context(read).files, []);
+  } finally {
+    held.release();
+    await reading?.catch(() => {});
+    await engine.close();
+  }
+});
+
+Deno.test("changes: a Run cancelled while its files are read is not moved on by the read", async () => {
+  const project = new MemoryProject({ ...editingFiles(), "README.md": "# Demo\n" });
+  const engine = await openEngine({ project });
+  const { run, callId } = await claimFirstCall(engine, "editing");
+  const held = project.holdChanges();
+  const reading = engine.completeAgentCall({ runId: run.runId, callId, result: { outcome: "done" } });
+  try {
+    await within("the changes step's read to begin", held.reached);
+    await engine.cancelRun(run.runId, "agent_ide");
+    held.release();
+    await assert.rejects(reading, (error: Error & { code?: string }) => error.code === "CONFLICT");
+    assert.equal((await engine.getRun(run.runId)).status, "cancelled");
+    const types = (await engine.getRunTimeline(run.runId)).map((event) => event.type);
+    assert.ok(!types.includes("changes_read") && !types.includes("agent_call_completed"), types.join(", "));
+  } finally {
+    held.release();
+    await reading.catch(() => {});
+    await engine.close();
+  }
+});
+
+Deno.test("changes: a Run whose start marks the files is created after the read, its checks made again", async () => {
+  const project = new MemoryProject({ ...editingFiles({ since: "run" }), "a.txt": "a\n" });
+  const engine = await openEngine({ project });
+  const held = project.holdChanges();
+  const starting = engine.startRun({
+    flowName: "editing",
+    intent: "change the files",
+    source: "agent_ide",
+    agentExecutor: "mcp_client",
+  });
+  try {
+    await within("the Run's first mark to begin", held.reached);
+    const meanwhile = await within("a read of the store while the mark is held", engine.listRuns({}));
+    assert.deepEqual(meanwhile.runs, [], "the Run appears only with its baseline");
+    held.release();
+    const run = await within("the held start", starting);
+    assert.equal(run.status, "waiting");
+    const timeline = await engine.getRunTimeline(run.runId);
+    assert.deepEqual(timeline.slice(0, 2).map((event) => event.type), ["run_created", "changes_baseline"]);
+  } finally {
+    held.release();
+    await starting.catch(() => {});
     await engine.close();
   }
 });

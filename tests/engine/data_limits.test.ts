@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { WeftError } from "../../src/errors.ts";
-import { openEngine } from "./fixtures.ts";
+import { openEngine } from "./support.ts";
 import { REVIEW_ANSWER, reviewManifest } from "../support/workflows.ts";
 
 const isInvalid = (pattern: RegExp) => (error: unknown) =>

@@ -18,7 +18,7 @@ import {
   verify,
 } from "../support/deliver.ts";
 import { plan } from "../support/intent_agent.ts";
-import { openEngine } from "./fixtures.ts";
+import { openEngine } from "./support.ts";
 
 const decision = (choice: string) => [{ questionId: "decision", isSkipped: false, answer: choice }];
 

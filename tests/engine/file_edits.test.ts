@@ -11,7 +11,7 @@ import { MAX_EDIT_BYTES, MAX_WRITES_PER_CALL } from "../../src/engine/file_edits
 import { WeftError } from "../../src/errors.ts";
 import { MemoryProject } from "../support/memory_project.ts";
 import { editingFiles, editingFlow } from "../support/workflows.ts";
-import { claimFirstCall, openEngine } from "./fixtures.ts";
+import { claimFirstCall, openEngine } from "./support.ts";
 
 const written = async (engine: Engine, run: RunView) =>
   (await engine.getRunTimeline(run.runId)).filter((event) => event.type === "project_file_written");

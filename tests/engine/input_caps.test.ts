@@ -9,7 +9,7 @@ import { WeftError } from "../../src/errors.ts";
 import { MAX_ANSWER_CHARS } from "../../src/engine/answers.ts";
 import { MAX_INTENT_CHARS } from "../../src/engine/data_limits.ts";
 import { flowTool } from "../../src/mcp/tools/workflow.ts";
-import { openEngine } from "./fixtures.ts";
+import { openEngine } from "./support.ts";
 import { REVIEW_ANSWER } from "../support/workflows.ts";
 
 function refusedAsTooLong(error: unknown): boolean {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { WeftError } from "../../src/errors.ts";
 import type { Engine } from "../../src/engine/engine.ts";
 import type { RunView } from "../../src/engine/views.ts";
-import { openEngine } from "./fixtures.ts";
+import { openEngine } from "./support.ts";
 import { MemoryProject } from "../support/memory_project.ts";
 import { PLAN, SPECIFICATION } from "../support/intent_agent.ts";
 

@@ -9,7 +9,7 @@ import type { Engine } from "../../src/engine/engine.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { MemoryDatabase } from "../support/memory_storage.ts";
 import { listFlow, type ListFlowItem } from "../support/list_workflows.ts";
-import { openEngine } from "./fixtures.ts";
+import { openEngine } from "./support.ts";
 
 async function start(engine: Engine): Promise<RunView> {
   return await engine.startRun({

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
 import { renderManifestSchema } from "../build/workflow_schema.ts";
 import { EMBEDDED_WORKFLOWS, embeddedSource } from "../../src/workflows/embedded.ts";
-import { openEngine, openEngineOnDisk } from "./fixtures.ts";
+import { openEngine, openEngineOnDisk } from "./support.ts";
 import { tempProject } from "../support/service.ts";
 import { MemoryProject } from "../support/memory_project.ts";
 import { reviewManifest } from "../support/workflows.ts";

@@ -11,7 +11,7 @@ import { configuredPublishFolder } from "../../src/model/config.ts";
 import { publishedNotes, workflowFiles } from "../support/workflows.ts";
 import { MemoryProject } from "../support/memory_project.ts";
 import { MemoryDatabase } from "../support/memory_storage.ts";
-import { openEngine, openEngineOnDisk } from "./fixtures.ts";
+import { openEngine, openEngineOnDisk } from "./support.ts";
 
 /** A project with the workflow `manifest` and `files`, in memory. */
 function project(manifest: unknown, files: Record<string, string> = {}): MemoryProject {

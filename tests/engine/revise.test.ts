@@ -12,7 +12,7 @@ import { WeftError } from "../../src/errors.ts";
 import { humanFlow, publishedNotes, TITLE_RULE, workflowFiles } from "../support/workflows.ts";
 import { MemoryProject } from "../support/memory_project.ts";
 import type { Json } from "../support/json.ts";
-import { openEngine } from "./fixtures.ts";
+import { openEngine } from "./support.ts";
 
 const FILE = "docs/notes.md";
 const IDE = { source: "agent_ide", agentExecutor: "mcp_client" } as const;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { WeftError } from "../../src/errors.ts";
 import { Database } from "../../src/store/database.ts";
-import { openEngine, openEngineOnDisk } from "./fixtures.ts";
+import { openEngine, openEngineOnDisk } from "./support.ts";
 import { tempProject } from "../support/service.ts";
 import { REVIEW_ANSWER } from "../support/workflows.ts";
 import { seedOddEvenArtifacts } from "../support/artifacts.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Engine } from "../../src/engine/engine.ts";
-import { openEngine } from "./fixtures.ts";
+import { openEngine } from "./support.ts";
 import { MemoryDatabase } from "../support/memory_storage.ts";
 import { MemoryProject } from "../support/memory_project.ts";
 import { REVIEW_ANSWER, reviewManifest, workflowFiles } from "../support/workflows.ts";

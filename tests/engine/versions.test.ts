@@ -8,7 +8,7 @@ import { Database } from "../../src/store/database.ts";
 import { loadWorkflow } from "../../src/engine/workflow/loader.ts";
 import type { WorkflowSource } from "../../src/engine/workflow/source.ts";
 import { embeddedSource } from "../../src/workflows/embedded.ts";
-import { openEngineOnDisk } from "./fixtures.ts";
+import { openEngineOnDisk } from "./support.ts";
 import { REVIEW_ANSWER, reviewManifest } from "../support/workflows.ts";
 import type { Json } from "../support/json.ts";
 

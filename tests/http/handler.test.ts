@@ -1,7 +1,7 @@
 /**
  * The HTTP checks, in process against the service's `(Request) => Promise<Response>` handler: routing,
  * bearer tokens per endpoint class, Host, Origin, body size and JSON, and sessions bound to the path that
- * opened them. (A few of the same checks run over real HTTP in tests/service/http_checks.test.ts.)
+ * opened them. (A few of the same checks run over real HTTP in tests/http/http_checks.test.ts.)
  */
 
 import assert from "node:assert/strict";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, callError, closeClient, mcpClient, withServedProject } from "../support/service.ts";
-import { formClient, PICK_ANSWER, PICK_PROJECT, startPick, toConfirmation } from "./fixture.ts";
+import { formClient, PICK_ANSWER, PICK_PROJECT, startPick, toConfirmation } from "./support.ts";
 
 Deno.test("answer rights: /mcp and /mcp/codex cannot answer or interact on a terminal's or Studio's Run", async () => {
   await withServedProject({ files: PICK_PROJECT }, async (served) => {

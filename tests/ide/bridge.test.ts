@@ -17,7 +17,7 @@ import { claim, complete, useTool } from "../agent/support.ts";
 import { specification } from "../support/intent_agent.ts";
 import { initializeRequest } from "../support/jsonrpc.ts";
 import { StreamText, within } from "../support/deadline.ts";
-import type { FormRequest, Interaction } from "./fixture.ts";
+import type { FormRequest, Interaction } from "./support.ts";
 
 Deno.test("weft mcp bridges an IDE to a service it starts, forms included", async () => {
   const projectDir = await tempProject();

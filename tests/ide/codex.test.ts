@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, closeClient, withServedProject } from "../support/service.ts";
-import { FLOW, formClient, type FormRequest, interact, PICK_PROJECT, startPick } from "./fixture.ts";
+import { FLOW, formClient, type FormRequest, interact, PICK_PROJECT, startPick } from "./support.ts";
 
 Deno.test("/mcp/codex shows Codex-shaped forms over the same Runs as /mcp", async () => {
   await withServedProject({ files: PICK_PROJECT }, async (served) => {

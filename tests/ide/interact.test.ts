@@ -17,7 +17,7 @@ import {
   PICK_PROJECT,
   startPick,
   toConfirmation,
-} from "./fixture.ts";
+} from "./support.ts";
 
 Deno.test("interact turns pending actions into forms and answers them like answer_ask", async (t) => {
   await withServedProject({ files: PICK_PROJECT }, async (served) => {

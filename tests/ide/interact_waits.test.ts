@@ -10,7 +10,7 @@ import { unwrapToolResult } from "../../src/client/weft_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { within } from "../support/deadline.ts";
 import { call, callError, closeClient, withServedProject } from "../support/service.ts";
-import { formClient, type Interaction, PICK_ANSWER, PICK_PROJECT, startPick } from "./fixture.ts";
+import { formClient, type Interaction, PICK_ANSWER, PICK_PROJECT, startPick } from "./support.ts";
 
 const ACCEPT = { action: "accept" as const, content: { destination: "local", format: "md", owner: "Ada" } };
 

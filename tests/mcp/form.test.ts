@@ -8,7 +8,7 @@ import { actionForm } from "../../src/mcp/elicitation/form.ts";
 import { endpointAt } from "../../src/mcp/endpoints.ts";
 import { MAX_ANSWER_CHARS } from "../../src/engine/answers.ts";
 import { WeftError } from "../../src/errors.ts";
-import { openEngine } from "../engine/fixtures.ts";
+import { openEngine } from "../engine/support.ts";
 import { REVIEW_ANSWER } from "../support/workflows.ts";
 
 const IDE = endpointAt("/mcp")!;

@@ -11,7 +11,7 @@
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { closeClient, mcpClient, serve } from "../support/service.ts";
-import { Actor, proofProject } from "./fixture.ts";
+import { Actor, proofProject } from "./support.ts";
 import { numberArg, Prng, seedFrom } from "./prng.ts";
 import { report, tool } from "./probe.ts";
 import { checkDatabase, type TrackedCommit, type TrackedRun, verifyAfterRestart } from "./crash_checks.ts";

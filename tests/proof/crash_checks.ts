@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from "node:util";
 import { DatabaseSync } from "node:sqlite";
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RecordView, RunEventView, RunView } from "../../src/engine/views.ts";
-import type { AcknowledgedCommit } from "./fixture.ts";
+import type { AcknowledgedCommit } from "./support.ts";
 import { runViolations, tool } from "./probe.ts";
 
 /** A Run as its clients last saw it; `uncertain` while a call that may change it had no answer yet. */

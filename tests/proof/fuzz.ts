@@ -12,7 +12,7 @@ import { closeClient, mcpClient, serve, type ServedProject } from "../support/se
 import { initializeRequest, mcpHeaders } from "../support/jsonrpc.ts";
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
-import { Actor, proofProject } from "./fixture.ts";
+import { Actor, proofProject } from "./support.ts";
 import { type FuzzInput, type KnownIds, nextInput } from "./inputs.ts";
 import { numberArg, Prng, seedFrom } from "./prng.ts";
 import { isClassified, leaks, machinePaths, report, tool } from "./probe.ts";

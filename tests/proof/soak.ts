@@ -19,7 +19,7 @@
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, serve } from "../support/service.ts";
-import { Actor, proofProject } from "./fixture.ts";
+import { Actor, proofProject } from "./support.ts";
 import { numberArg, Prng, seedFrom } from "./prng.ts";
 import { V8_FLAGS } from "../build/compile.ts";
 import { report, runViolations, tool } from "./probe.ts";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { closeClient, mcpClient, serve, type ServedProject } from "../support/service.ts";
-import { proofProject } from "../proof/fixture.ts";
+import { proofProject } from "../proof/support.ts";
 import { leaks, machinePaths, type Outcome, tool } from "../proof/probe.ts";
 
 /** The content of the file outside the project: it must never come back. */

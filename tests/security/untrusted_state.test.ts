@@ -91,7 +91,7 @@ async function expectRefused(dir: string, finding: RegExp): Promise<void> {
   const human = await runWeft(["status", "--project", dir]);
   assert.match(human.stdout, /untrusted state.*\n.*mv \.weft \.weft\.untrusted/);
   const start = await runWeft(["start", "--project", dir]);
-  assert.notEqual(start.code, 0, "start never reuses or adopts untrusted state");
+  assert.equal(start.code, 4, "start never reuses or adopts untrusted state: it needs recovery");
   assert.doesNotMatch(start.stdout, /already running/);
   assert.match(start.stdout + start.stderr, /mv \.weft \.weft\.untrusted/);
   const doctor = await runWeft(["doctor", "--json", "--project", dir]);
@@ -184,9 +184,15 @@ Deno.test("a symlinked .weft/ or .weft/logs, another user's .weft/, or one track
       await prepare(dir);
       const before = await snapshot(dir).catch(() => ({}));
       const served = await runWeft(["serve", "--project", dir, "--port", "0"]);
-      assert.equal(served.code, 1, name);
+      assert.equal(served.code, 4, name);
       assert.match(served.stderr, finding, name);
       assert.match(served.stderr, /mv \.weft \.weft\.untrusted/, name);
+      // Read without the service, as `weft token` reads it: the same recovery, not a bare failure.
+      const token = await runWeft(["token", "--project", dir, "--json"]);
+      assert.equal(token.code, 4, `${name}: ${token.stdout}${token.stderr}`);
+      const { error } = JSON.parse(token.stdout);
+      assert.equal(error.code, "NEEDS_RECOVERY", name);
+      assert.match(error.fix, /mv \.weft \.weft\.untrusted/, name);
       assert.deepEqual(await snapshot(dir).catch(() => ({})), before, `${name}: nothing changed`);
       const status = await runWeft(["status", "--project", dir, "--json"]);
       assert.equal(status.code, 4, name);
@@ -235,6 +241,13 @@ Deno.test("a port that the lock's process does not serve gets no connection and 
     const status = await runWeft(["status", "--project", dir, "--json"]);
     assert.equal(status.code, 4, status.stdout + status.stderr);
     assert.match(JSON.parse(status.stdout).reason, /not served by the process the lock names/);
+    // Its process lives and holds the lock, but it is no service to reuse: start says what status says.
+    const start = await runWeft(["start", "--project", dir, "--json"]);
+    assert.equal(start.code, 4, start.stdout + start.stderr);
+    const { error } = JSON.parse(start.stdout);
+    assert.equal(error.code, "NEEDS_RECOVERY");
+    assert.match(error.message, /not served by the process the lock names/);
+    assert.match(error.fix, /never signals a process it cannot verify/);
     assert.equal(fake.dialled(), 0);
   } finally {
     fake.close();

@@ -33,6 +33,7 @@ export class MemoryProject {
    * does while weft writes (a person saving the same file).
    */
   beforeWrite: ((path: string) => void) | undefined;
+  #held: { reached: () => void; released: Promise<void> } | undefined;
 
   /** A project holding `files` (path → text). */
   constructor(files: Record<string, string> = {}) {
@@ -74,6 +75,17 @@ export class MemoryProject {
   /** Every path that holds a file, sorted. */
   paths(): string[] {
     return [...this.#nodes].filter(([, node]) => node.kind === "file").map(([path]) => path).sort();
+  }
+
+  /**
+   * Holds the next read of the changes port (a mark or a comparison) until `release` is called, as a slow
+   * git would; `reached` resolves once that read has begun.
+   */
+  holdChanges(): { reached: Promise<void>; release: () => void } {
+    const reached = Promise.withResolvers<void>();
+    const released = Promise.withResolvers<void>();
+    this.#held = { reached: reached.resolve, released: released.promise };
+    return { reached: reached.promise, release: () => released.resolve() };
   }
 
   /** The engine's asynchronous port. */
@@ -118,14 +130,14 @@ export class MemoryProject {
   /** The changes port: marks are snapshots of every file's text (no denied name), kept in memory. */
   readonly changes: ProjectChanges = {
     mark: () =>
-      Promise.resolve().then(() => {
+      this.#whenReleased().then(() => {
         if (this.changesFailure) throw this.changesFailure;
         const id = `memory:${this.#snapshots.size + 1}`;
         this.#snapshots.set(id, this.#snapshot());
         return id;
       }),
     since: (mark, maxDiffBytes) =>
-      Promise.resolve().then(() => {
+      this.#whenReleased().then(() => {
         if (this.changesFailure) throw this.changesFailure;
         const before = this.#snapshots.get(mark);
         if (!before) throw new WeftError("TOOL_FAILED", "no such mark");
@@ -144,6 +156,15 @@ export class MemoryProject {
         return { files, diff, cutBytes };
       }),
   };
+
+  /** Waits while a read is held (see {@linkcode holdChanges}); the hold applies to one read only. */
+  async #whenReleased(): Promise<void> {
+    const held = this.#held;
+    if (!held) return;
+    this.#held = undefined;
+    held.reached();
+    await held.released;
+  }
 
   #snapshot(): Map<string, string> {
     return new Map(

@@ -8,7 +8,8 @@
  */
 
 import { ClientFailure } from "../../client/failure.ts";
-import { ServiceOfflineError } from "../../client/offline.ts";
+import { ServiceOfflineError, UntrustedStateOffline } from "../../client/offline.ts";
+import { UNTRUSTED_FIX, UntrustedStateError } from "../../weft_dir/trust.ts";
 import {
   type ErrorCode,
   isRetryable,
@@ -117,7 +118,9 @@ export function describeFailure(error: unknown, command: string, fixes: Fixes = 
       ? report(
         "NEEDS_RECOVERY",
         error.reason,
-        "`weft doctor` explains it; `weft start` clears a crashed service's leftovers safely",
+        error instanceof UntrustedStateOffline
+          ? `move it aside: ${UNTRUSTED_FIX}`
+          : "`weft doctor` explains it; `weft start` clears a crashed service's leftovers safely",
       )
       : report(
         "SERVICE_OFFLINE",
@@ -126,8 +129,14 @@ export function describeFailure(error: unknown, command: string, fixes: Fixes = 
         "start it with `weft start` (weft flow starts it by itself)",
       );
   }
+  // A `.weft/` weft did not make, met where a command reads it without asking the service (`weft token`).
+  if (error instanceof UntrustedStateError) return report("NEEDS_RECOVERY", error.message, error.fix);
   if (error instanceof WeftError && isServiceErrorCode(error.code)) {
     return report(error.code, error.message, fixes[error.code] ?? GENERIC_FIXES[error.code], error.retryable);
+  }
+  // The CLI's own codes keep their code and exit, whichever layer raised them (a held lock, say).
+  if (error instanceof WeftError) {
+    return report(error.code, error.message, "`weft doctor` checks the project and its service");
   }
   // Whatever reached no branch above, a failure of the project's state or of the transport included, is
   // reported as it always was: its message, with the generic fix.

@@ -7,11 +7,9 @@
  */
 
 import { endpointFor, HUMAN_WAIT_MS } from "../../client/endpoints.ts";
-import { readConnection } from "../../weft_dir/connection.ts";
-import { weftPaths } from "../../weft_dir/paths.ts";
+import { recordedConnection } from "../../client/recorded_connection.ts";
 import { UsageError } from "../command_line/args.ts";
 import { defineCommand } from "../command_line/command.ts";
-import { CommandFailure } from "../command_line/failure.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
 import { lastingCommand } from "../terminal/invocation.ts";
 
@@ -155,14 +153,11 @@ function stdioLaunch(projectDir: string, format: IdeFormat): Launch {
 }
 
 async function httpLaunch(projectDir: string, format: IdeFormat): Promise<Launch> {
-  const connection = await readConnection(weftPaths(projectDir));
-  if (!connection) {
-    throw new CommandFailure(
-      "SERVICE_OFFLINE",
-      "the HTTP form needs the service's port, and the service has never run for this project",
-      "run `weft start` once, or use the stdio form (the default)",
-    );
-  }
+  const connection = await recordedConnection(
+    projectDir,
+    "the HTTP form needs the service's port",
+    "run `weft start` once, or use the stdio form (the default)",
+  );
   return {
     kind: "http",
     url: new URL(endpointFor("agent_ide", { codex: format.codex }).path, connection.url).href,

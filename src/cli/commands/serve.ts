@@ -130,7 +130,7 @@ function whyNotStarted(error: unknown, port: number | undefined): unknown {
     );
   }
   if (error instanceof UntrustedStateError) {
-    return new CommandFailure("FAILURE", `cannot start: ${error.message}`, error.fix);
+    return new CommandFailure("NEEDS_RECOVERY", `cannot start: ${error.message}`, error.fix);
   }
   if (error instanceof LockHeldError) {
     return new CommandFailure(

@@ -10,8 +10,9 @@ import { IDLE_EXIT_OPTION, noArguments, PORT_OPTION } from "../command_line/args
 import { defineCommand } from "../command_line/command.ts";
 import { CommandFailure } from "../command_line/failure.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
-import { printReport } from "../terminal/service_state.ts";
+import { printReport, recoveryHint } from "../terminal/service_state.ts";
 import { startService } from "../../client/service_start.ts";
+import { ClientFailure } from "../../client/failure.ts";
 
 /** `weft start`: reuse a running service, else start one in the background and wait until it is ready. */
 export const startCommand = defineCommand({
@@ -45,6 +46,15 @@ service.idleExit in the user-level weft.json, docs/reference.md.)`,
     const ready = await startService(projectDir, {
       port: options.port,
       idleExitMs: options["idle-exit"] ?? 0,
+    }).catch((error) => {
+      // The lock's live process did not answer before, so it is not a service to reuse: what status says.
+      if (
+        before.state === "needs_recovery" && error instanceof ClientFailure &&
+        error.code === "ALREADY_RUNNING"
+      ) {
+        throw new CommandFailure("NEEDS_RECOVERY", before.reason, recoveryHint(before.reason));
+      }
+      throw error;
     });
     const after = { state: "running" as const, reason: "started", ...ready };
     printReport(json, after, `started  ${ready.url}  pid ${ready.pid}`);

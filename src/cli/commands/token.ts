@@ -5,12 +5,10 @@
  * @module
  */
 
-import { readConnection } from "../../weft_dir/connection.ts";
-import { weftPaths } from "../../weft_dir/paths.ts";
+import { recordedConnection } from "../../client/recorded_connection.ts";
 import { UsageError } from "../command_line/args.ts";
 import { defineCommand } from "../command_line/command.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
-import { CommandFailure } from "../command_line/failure.ts";
 import { TOKEN_VARIABLE } from "./config.ts";
 
 /** `weft token` */
@@ -26,14 +24,7 @@ Treat it like a password. The stdio form (\`weft mcp\`) needs no token.`,
     if (positionals.length) {
       throw new UsageError("takes no arguments (a project is named with --project DIR)");
     }
-    const connection = await readConnection(weftPaths(projectDir));
-    if (!connection) {
-      throw new CommandFailure(
-        "SERVICE_OFFLINE",
-        "no token yet: the service has never run for this project",
-        "run `weft start` once for this project",
-      );
-    }
+    const connection = await recordedConnection(projectDir, "no token yet");
     if (json) console.log(JSON.stringify({ token: connection.externalToken }));
     else console.log(connection.externalToken);
     return EXIT.OK;

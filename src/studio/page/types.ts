@@ -11,6 +11,7 @@ import type {
   PendingActionView,
   PublishedQuestion,
   RecordView,
+  ResumableFailure,
   RunEventView,
   RunningCommandOutput,
   RunStatus,
@@ -48,11 +49,20 @@ export type RunView = Omit<WireRunView, "pendingAction"> & { pendingAction?: Pen
 /** One timeline event: common fields plus those of its type; every event names its stage and step. */
 export type RunEvent = RunEventView & { stageName: string; stepName: string };
 
+/**
+ * The failures `retry_run` resumes. The page bundles no server code, so it keeps its own list; a record of the
+ * service's type, so that the compiler holds it to exactly the service's list.
+ */
+const RESUMABLE: Readonly<Record<ResumableFailure, true>> = {
+  RUN_INTERRUPTED: true,
+  MODEL_UNAVAILABLE: true,
+  COMMAND_UNAVAILABLE: true,
+};
+
 /** Whether a Run can be resumed with `retry_run`: it stopped, or waits on a command to trust first. */
 export function canRetry(run: RunView): boolean {
   if (run.status === "waiting") return run.pendingCommand?.phase === "untrusted";
-  return run.status === "failed" && ["RUN_INTERRUPTED", "MODEL_UNAVAILABLE", "COMMAND_UNAVAILABLE"]
-    .includes(run.lastError?.code ?? "");
+  return run.status === "failed" && Object.hasOwn(RESUMABLE, run.lastError?.code ?? "");
 }
 
 /** Whether a Run can still change (and be cancelled). */
