@@ -274,3 +274,41 @@ Deno.test("deliver: another intent's plan, which keeps none of the tasks, is ref
     await engine.close();
   }
 });
+
+Deno.test("deliver: a person's edit of the published plan, brought back by a revision Run, changes the tasks not begun", async () => {
+  const files = new MemoryProject();
+  const engine = await openEngine({ project: files });
+  try {
+    const first = await confirmedPlan(engine);
+    let run = await startDeliver(engine, first.runId);
+    const published = (await engine.getArtifact({ flowName: "intent", stageName: "plan" }))!;
+    const path = published.publication!.path;
+    files.put(path, files.text(path)!.replace("Task T2", "Task T2 (dropped)"));
+
+    // The revision path of published Artifacts: its agent proposes the plan as edited, the person confirms.
+    let revision = await engine.reviseArtifact({ path, source: "agent_ide", agentExecutor: "mcp_client" });
+    const callId = revision.pendingAgentCall!.id;
+    await engine.claimAgentCall({ runId: revision.runId, callId, claimant: "mcp_client" });
+    const revised = { ...THREE_TASKS, tasks: [task("T1"), task("T3", ["T1"]), task("T4", ["T3"])] };
+    revision = await engine.completeAgentCall({
+      runId: revision.runId,
+      callId,
+      result: { outcome: "revised", data: revised },
+    });
+    revision = await answer(engine, revision, { isConfirmed: true });
+    assert.equal(revision.status, "completed", JSON.stringify(revision.lastError));
+    assert.equal((await engine.getArtifact({ artifactId: published.artifactId }))?.revision, 2);
+
+    run = await verify(engine, (await implement(engine, run)).run, 0);
+    run = await answer(engine, run, { isConfirmed: true });
+    assert.equal(run.list?.source?.revision, 2);
+    assert.deepEqual(run.list?.items.map((item) => [item.id, item.status]), [
+      ["T1", "done"],
+      ["T3", "running"],
+      ["T4", "pending"],
+      ["T2", "skipped"],
+    ]);
+  } finally {
+    await engine.close();
+  }
+});
