@@ -183,6 +183,38 @@ Deno.test("without a GET stream, notifications go out on a tool call in progress
   subscriptions.close();
 });
 
+Deno.test("a Run's tasks resource is told only of changes that change its tasks or the Run's status", async () => {
+  const feed = new FakeFeed();
+  const sent: string[] = [];
+  const subscriptions = new Subscriptions(feed, (n: ServerNotification) => {
+    sent.push(String((n.params as { uri?: string } | undefined)?.uri ?? n.method));
+    return Promise.resolve();
+  });
+  subscriptions.subscribe({ kind: "tasks", runId: "r1" });
+  subscriptions.opened(new FakeStream(true), false);
+  const list = (status: string) => ({ stageName: "s", items: [{ id: "a", status }] });
+  const change = (status: string, runStatus = "running") =>
+    ({
+      kind: "run",
+      run: { runId: "r1", flowName: "f", status: runStatus, list: list(status) } as unknown as RunView,
+      created: false,
+      eventTypes: [],
+    }) as EngineChange;
+  feed.emit(change("running"));
+  await tick();
+  assert.deepEqual(sent, ["weft://runs/r1/tasks"], "the first change seen is told");
+  feed.emit(change("running"));
+  feed.emit(runChange("r2"));
+  await tick();
+  assert.equal(sent.length, 1, "a step that leaves the tasks, and another Run, tell nothing");
+  feed.emit(change("done"));
+  await tick();
+  feed.emit(change("done", "completed"));
+  await tick();
+  assert.deepEqual(sent.length, 3, "a task's status, then the Run's, are told");
+  subscriptions.close();
+});
+
 class FakeFeed {
   readonly listeners = new Set<ChangeListener>();
   onChange(listener: ChangeListener): () => void {
