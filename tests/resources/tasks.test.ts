@@ -16,7 +16,7 @@ import {
   untilAsked,
 } from "../support/task_board.ts";
 import type { RunView } from "../../src/engine/views.ts";
-import type { RunTasks } from "../../src/mcp/resources/run_tasks.ts";
+import type { RunTasks } from "../../src/engine/run_tasks.ts";
 import { listFlow } from "../support/list_workflows.ts";
 import { workflowFiles } from "../support/workflows.ts";
 

@@ -15,7 +15,7 @@ import { toWeftError } from "../../errors.ts";
 import { ErrorCode, McpError, type Server } from "../sdk.ts";
 import { PROTOCOL_DOC, readProtocolDoc } from "../protocol_doc.ts";
 import { MAX_SUBSCRIPTIONS, type Subscriptions } from "./subscriptions.ts";
-import { runTasks } from "./run_tasks.ts";
+import { runTasks } from "../../engine/run_tasks.ts";
 import {
   formatResourceUri,
   parseResourceUri,

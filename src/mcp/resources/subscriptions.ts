@@ -13,7 +13,7 @@ import type { ChangeListener, EngineChange } from "../../engine/change_feed.ts";
 import type { CommandOutputSource } from "../../engine/command_output.ts";
 import type { ServerNotification } from "../sdk.ts";
 import { commandOutputUri, formatResourceUri, type ResourceRef, RUNS_URI, runTasksUri } from "./uris.ts";
-import { tasksFingerprint } from "./run_tasks.ts";
+import { tasksFingerprint } from "../../engine/run_tasks.ts";
 
 /** How many resources one session may subscribe to. */
 export const MAX_SUBSCRIPTIONS = 256;

@@ -1,11 +1,12 @@
 /**
- * What `weft://runs/{runId}/tasks` reads: the items of the list a Run works through, with just enough of the
- * Run to say whose they are, and the fingerprint that decides whether a change of the Run changed them.
+ * A Run's tasks as clients show them (`weft://runs/{runId}/tasks`, `weft tasks --json`): the items of the list
+ * it works through, with just enough of the Run to say whose they are, and the fingerprint that decides
+ * whether a change of the Run changed them.
  *
  * @module
  */
 
-import type { ListView, RunView } from "../../engine/views.ts";
+import type { ListView, RunView } from "./views.ts";
 
 /** The body of a Run's tasks resource; `list` is null until the Run enters a list stage. */
 export interface RunTasks {
