@@ -99,7 +99,7 @@ Deno.test("the task table keeps a wide id whole in a narrow terminal and cuts on
     assert.ok(first.startsWith(`${wide}  `), "the id is whole");
     assert.match(
       first,
-      /  failed · exit 2 · the l…$/,
+      / {2}failed · exit 2 · the l…$/,
       "the verify's last line, cut to the narrowest verify column",
     );
     assert.doesNotMatch(first, /first line/);

@@ -1,6 +1,6 @@
 /**
  * The diff between two revisions, as a region named "Diff": removed text in `<del>`, added text in `<ins>`,
- * JSON changes under their paths. The words "removed" and "added" are part of the text, so the change reads
+ * JSON changes under their paths; and a unified diff of the project's files, drawn the same way. The words "removed" and "added" are part of the text, so the change reads
  * the same without colour or styling.
  *
  * @module
@@ -30,6 +30,19 @@ export function DiffView(
       }</ul>`
   }
   </div>`;
+}
+
+/**
+ * A unified diff as the project's changes carry it (git's, per file): its lines added and removed marked as
+ * the revisions' diff marks them, the file headers and hunk lines kept as they are.
+ */
+export function UnifiedDiffView(props: { diff: string; label: string }): ComponentChildren {
+  const diffLines = props.diff.replace(/\n$/, "").split("\n").map((text): DiffLine => {
+    if (text.startsWith("+") && !text.startsWith("+++ ")) return { kind: "add", text: text.slice(1) };
+    if (text.startsWith("-") && !text.startsWith("--- ")) return { kind: "del", text: text.slice(1) };
+    return { kind: "same", text };
+  });
+  return html`<div role="region" aria-label=${props.label} class="diff-region">${lines(diffLines)}</div>`;
 }
 
 function lines(diffLines: DiffLine[]): ComponentChildren {
