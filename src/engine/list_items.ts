@@ -57,10 +57,21 @@ export function pendingItems(entries: ListEntry[]): ListItemState[] {
  * The items after the list's input changed to `entries`: an item not begun takes its new data, title and
  * dependencies, a new one is added pending, one no longer listed is skipped with `reason`, and the order is
  * the new one (items no longer listed after the rest). Items that began keep what they were. `LIST_INVALID`
- * when the result cannot be worked through.
+ * when the result cannot be worked through, or when the new list keeps none of the items.
  */
-export function followRevision(items: ListItemState[], entries: ListEntry[], reason: string): ListItemState[] {
+export function followRevision(
+  items: ListItemState[],
+  entries: ListEntry[],
+  reason: string,
+): ListItemState[] {
   const byId = new Map(items.map((item) => [item.id, item]));
+  // Every Run of a workflow commits to the same Artifact: one that keeps none of the items is another list
+  // (another intent's plan, say), not a revision of this one.
+  if (items.length && !entries.some((entry) => byId.has(entry.id))) {
+    throw listInvalid(
+      "it keeps none of the items being worked through, so it is another list, not a revision",
+    );
+  }
   const listed = new Set(entries.map((entry) => entry.id));
   const next = entries.map((entry): ListItemState => {
     const kept = byId.get(entry.id);
@@ -84,7 +95,9 @@ function checkGraph(entries: Pick<ListEntry, "id" | "dependsOn">[]): void {
   }
   for (const { id, dependsOn } of entries) {
     const unknown = dependsOn.find((dep) => !ids.has(dep));
-    if (unknown !== undefined) throw listInvalid(`item "${id}" depends on "${unknown}", which is not in the list`);
+    if (unknown !== undefined) {
+      throw listInvalid(`item "${id}" depends on "${unknown}", which is not in the list`);
+    }
   }
   const deps = new Map(entries.map((entry) => [entry.id, entry.dependsOn]));
   const state = new Map<string, "visiting" | "done">();

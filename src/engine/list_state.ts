@@ -32,6 +32,8 @@ export interface ListState {
   stopped: boolean;
   /** The Artifact revision the items came from, when they came from one; reread at each item boundary. */
   source?: { artifactId: string; revision: number };
+  /** The last revision of the source that was refused, so that it is refused once, not at every boundary. */
+  refusedRevision?: number;
 }
 
 /** The wire view of `list`: items in run order, counts of every status. */

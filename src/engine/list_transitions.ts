@@ -166,6 +166,7 @@ function followInput(change: RunChange, list: ListState): void {
   const latest = change.latestInput;
   const { run } = change;
   if (!list.source || !latest || latest.revision <= list.source.revision) return;
+  if (latest.revision <= (list.refusedRevision ?? 0)) return;
   const forEach = change.stage.forEach as ForEachDef;
   const revision = latest.revision;
   try {
@@ -174,7 +175,10 @@ function followInput(change: RunChange, list: ListState): void {
     list.items = followRevision(list.items, entries, `revision ${revision} of its list no longer holds it`);
     list.source.revision = revision;
     if (run.input) {
-      const data = { ...(run.input.data as Record<string, unknown>), ...(latest.data as Record<string, unknown>) };
+      const data = {
+        ...(run.input.data as Record<string, unknown>),
+        ...(latest.data as Record<string, unknown>),
+      };
       run.input = { ...run.input, data, source: { ...list.source } };
     }
     const listed = new Set(entries.map((entry) => entry.id));
@@ -185,7 +189,12 @@ function followInput(change: RunChange, list: ListState): void {
     });
   } catch (error) {
     if (!(error instanceof WeftError)) throw error;
-    change.record("list_revision_refused", { artifactId: list.source.artifactId, revision, reason: error.message });
+    list.refusedRevision = revision;
+    change.record("list_revision_refused", {
+      artifactId: list.source.artifactId,
+      revision,
+      reason: error.message,
+    });
   }
 }
 

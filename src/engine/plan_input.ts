@@ -37,7 +37,9 @@ export async function resolvePlanInput(unit: StorageUnit, intent: string): Promi
 async function planNamed(unit: StorageUnit, name: string): Promise<ArtifactView | undefined> {
   const run = await unit.runs.find(name);
   if (run) {
-    const plan = (await unit.artifacts.committedByRun(run.runId)).find((entry) => entry.stageName === PLAN_STAGE);
+    const plan = (await unit.artifacts.committedByRun(run.runId)).find((entry) =>
+      entry.stageName === PLAN_STAGE
+    );
     if (!plan) {
       throw invalid(`Run ${run.runId} (${run.flowName}, ${run.status}) has committed no plan yet`);
     }

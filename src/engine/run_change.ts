@@ -2,8 +2,9 @@
  * The state machine of one Run: every change to a Run is a transition of a {@linkcode RunChange}. It starts
  * Runs, enters stages and steps, executes the steps that decide on their own (`check`, and `commit` in
  * `commit_step.ts`), publishes the waits (`ask`, `confirm` here; `agent` and `command` with their other
- * transitions in `agent_call_transitions.ts` and `command_transitions.ts`), takes answers, cancellation,
- * retries and restart interruption, follows outcome routes across stages and enforces budgets. It touches no
+ * transitions in `agent_call_transitions.ts` and `command_transitions.ts`), works through list stages
+ * (`list_transitions.ts`), takes answers, cancellation, retries and restart interruption, follows outcome
+ * routes across stages and enforces budgets. It touches no
  * storage and no file: it changes the Run in memory and decides what should follow (timeline events, each
  * stamped with the stage and step it happened at, and the stage commits to store), and the engine applies
  * all of it in one transaction. What it needs of the project's files (a baseline to mark, the changes a
@@ -226,6 +227,8 @@ export class RunChange {
     const stageRoute = this.stage.routes[outcome];
     if (typeof stageRoute === "string") return this.#enterStage(stageRoute);
     this.run.status = "completed";
+    const next = this.workflow.manifest.next;
+    if (next) this.run.next = { ...next, intent: this.run.runId };
     this.record("run_completed");
     return undefined;
   }

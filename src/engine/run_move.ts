@@ -19,6 +19,15 @@ export function moveMisfits(run: RunState, target: LoadedWorkflow): string[] {
   const step = stage.steps[run.stepName];
   if (!step) return [`it is at step ${at}, which the new version does not have`];
   const misfits: string[] = [];
+  const inList = run.list !== undefined && run.list.stageName === run.stageName &&
+    run.list.current !== undefined;
+  if (inList !== (stage.forEach !== undefined)) {
+    misfits.push(
+      inList
+        ? `it works through the items of stage "${run.stageName}", which is no list stage in the new version`
+        : `stage "${run.stageName}" is a list stage in the new version, and the Run has no items there`,
+    );
+  }
   const verdict = compileSchema(stage.state.schema)(run.state);
   if (!verdict.ok) {
     misfits.push(

@@ -60,6 +60,8 @@ export interface RunState {
    * point: what a `changes` step compares with (`changes_transitions.ts`). Opaque to everything but the port.
    */
   baselines?: Record<string, string>;
+  /** Once completed, what its workflow suggests starting next. */
+  next?: RunView["next"];
   /** What the intent named, resolved when the Run started (a workflow with `input`). */
   input?: RunInput;
   /** The items of the list stage the Run works through or last worked through (`list_transitions.ts`). */
@@ -126,6 +128,7 @@ export function toRunView(run: RunState): RunView {
   if (run.pendingAgentCall) view.pendingAgentCall = run.pendingAgentCall;
   if (run.pendingCommand) view.pendingCommand = run.pendingCommand;
   if (run.lastError) view.lastError = run.lastError;
+  if (run.next) view.next = { ...run.next };
   if (run.list) view.list = toListView(run.list);
   return view;
 }

@@ -180,6 +180,8 @@ export const RunViewSchema = z.object({
   pendingAgentCall: PendingAgentCallViewSchema.optional(),
   pendingCommand: PendingCommandViewSchema.optional(),
   lastError: ErrorPayloadSchema.optional(),
+  /** Once it completed, what its workflow suggests starting next: `flowName` with `intent` (this Run's id). */
+  next: z.object({ flowName: z.string(), intent: z.string(), say: z.string() }).optional(),
   /** The items of its list stage and how far it is through them, once a list stage was entered. */
   list: ListViewSchema.optional(),
   createdAt: z.string(),

@@ -34,3 +34,18 @@ Deno.test("a failed Run's next step follows from its failure, never `weft run RU
     assert.equal(nextStep(failedWith(code), NO_CONTEXT, PLAIN), step, code);
   }
 });
+
+Deno.test("a completed Run whose workflow suggests what comes next says how to start it", () => {
+  const intent = {
+    runId: "run_7",
+    flowName: "intent",
+    status: "completed",
+    next: { flowName: "deliver", intent: "run_7", say: "deliver its plan, task by task, with" },
+  } as unknown as RunView;
+  assert.equal(
+    nextStep(intent, NO_CONTEXT, PLAIN),
+    "deliver its plan, task by task, with: weft flow deliver --intent run_7",
+  );
+  const { next: _, ...plain } = intent;
+  assert.equal(nextStep(plain, NO_CONTEXT, PLAIN), "see what it committed: weft artifacts --flow intent");
+});

@@ -27,7 +27,12 @@ Deno.test("deliver: three tasks, a verify that fails once, a person's request fo
   const engine = await openEngine({ project });
   try {
     const intent = await confirmedPlan(engine);
-    let run = await startDeliver(engine, intent.runId);
+    assert.deepEqual(intent.next, {
+      flowName: "deliver",
+      intent: intent.runId,
+      say: "deliver its plan, task by task, with",
+    });
+    let run = await startDeliver(engine, intent.next!.intent);
     assert.equal(run.status, "waiting");
     assert.deepEqual(run.list?.items.map((item) => [item.id, item.status]), [
       ["T1", "running"],
@@ -245,6 +250,26 @@ Deno.test("deliver: a new revision of the plan changes the tasks not begun at th
     assert.match(run.list!.items[3].reason!, /revision 2 of its list no longer holds it/);
     const revised = (await engine.getRunTimeline(run.runId)).find((event) => event.type === "list_revised");
     assert.deepEqual([revised?.added, revised?.dropped], [["T4"], ["T2"]]);
+  } finally {
+    await engine.close();
+  }
+});
+
+Deno.test("deliver: another intent's plan, which keeps none of the tasks, is refused as a revision; the tasks stay", async () => {
+  const engine = await openEngine();
+  try {
+    const first = await confirmedPlan(engine);
+    let run = await startDeliver(engine, first.runId);
+    await confirmedPlan(engine, { ...plan(), tasks: [task("X1"), task("X2")] });
+    run = await verify(engine, (await implement(engine, run)).run, 0);
+    run = await answer(engine, run, { isConfirmed: true });
+    assert.deepEqual(statuses(run), { T1: "done", T2: "running", T3: "pending" });
+    assert.equal(run.list?.source?.revision, 1);
+    const refused = (await engine.getRunTimeline(run.runId)).find((event) =>
+      event.type === "list_revision_refused"
+    );
+    assert.equal(refused?.revision, 2);
+    assert.match(String(refused?.reason), /keeps none of the items being worked through/);
   } finally {
     await engine.close();
   }

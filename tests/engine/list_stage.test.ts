@@ -219,3 +219,56 @@ Deno.test("list: a step's budget bounds the loops of one item, not of the whole 
     await engine.close();
   }
 });
+
+Deno.test("list: an empty list ends the stage `finished` at once, and the Run goes on", async () => {
+  const engine = await openEngine({ manifest: listFlow([]) });
+  try {
+    const run = await start(engine);
+    assert.equal(run.status, "completed", JSON.stringify(run.lastError));
+    assert.deepEqual(run.list?.items, []);
+    const summary = await engine.getArtifact({ flowName: "review", stageName: "summary" });
+    assert.deepEqual(summary?.data, { finished: true });
+  } finally {
+    await engine.close();
+  }
+});
+
+Deno.test("list: a Run amid its items moves to a new version only where its stage is still a list stage", async () => {
+  const database = new MemoryDatabase();
+  const first = await openEngine({ manifest: listFlow(THREE), database });
+  const run = await start(first);
+  await first.close();
+  const flat = listFlow(THREE) as unknown as { stages: Record<string, Record<string, unknown>> };
+  const { forEach: _, ...stage } = flat.stages.items;
+  flat.stages = {
+    items: {
+      ...stage,
+      steps: {
+        work: {
+          kind: "ask",
+          questions: [{ id: "end", question: "How did it end?" }],
+          answersTo: "/answers",
+          routes: { answered: { endStage: "done" } },
+        },
+      },
+      routes: { done: { end: "completed" } },
+    },
+  };
+  const unlisted = await openEngine({ manifest: flat, database });
+  try {
+    await assert.rejects(
+      unlisted.moveRun(run.runId, "cli"),
+      /it works through the items of stage "items", which is no list stage in the new version/,
+    );
+  } finally {
+    await unlisted.close();
+  }
+  const retitled = await openEngine({ manifest: { ...listFlow(THREE), title: "List, v2" }, database });
+  try {
+    const moved = await retitled.moveRun(run.runId, "cli");
+    assert.notEqual(moved.version, run.version);
+    assert.equal(moved.list?.current, "a");
+  } finally {
+    await retitled.close();
+  }
+});

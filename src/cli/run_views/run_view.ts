@@ -64,6 +64,9 @@ export function nextStep(
     case "running":
       return hint("follow with", `weft attach ${run.runId}`, stream);
     case "completed":
+      if (run.next) {
+        return hint(run.next.say, `weft flow ${run.next.flowName} --intent ${run.next.intent}`, stream);
+      }
       return hint("see what it committed", `weft artifacts --flow ${run.flowName}`, stream);
     case "failed":
       return afterFailure(run, stream);

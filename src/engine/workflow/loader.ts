@@ -304,7 +304,10 @@ class Checker {
       if (itemEnds.size) this.#error(`${at}/steps`, "only a list stage (with `forEach`) can end an item");
       for (const [stepName, step] of Object.entries(stage.steps)) {
         if (step.kind === "changes" && step.since === "item") {
-          this.#error(`${at}/steps/${escapeToken(stepName)}/since`, "only a list stage has items to compare with");
+          this.#error(
+            `${at}/steps/${escapeToken(stepName)}/since`,
+            "only a list stage has items to compare with",
+          );
         }
       }
       return;

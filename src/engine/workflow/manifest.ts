@@ -236,8 +236,12 @@ const ForEach = z.strictObject({
     "`state` (default): the stage state as the stage is entered; `input`: the Run's input (the workflow's `input`)",
   ),
   items: Pointer.describe("where the array of items is, in what `from` names"),
-  id: Pointer.optional().describe("each item's id (a non-empty string, unique), within the item; default /id"),
-  title: Pointer.optional().describe("each item's title, within the item; default /title (its id when absent)"),
+  id: Pointer.optional().describe(
+    "each item's id (a non-empty string, unique), within the item; default /id",
+  ),
+  title: Pointer.optional().describe(
+    "each item's title, within the item; default /title (its id when absent)",
+  ),
   dependsOn: Pointer.optional().describe(
     "each item's dependencies (an array of ids), within the item; an item begins only once they are done",
   ),
@@ -287,6 +291,10 @@ export const Manifest = z.strictObject({
     "`plan`: the Run's intent names a plan (an intent Run id, a plan Artifact id or a published plan file), " +
       "resolved when the Run starts; list stages read it with `from: input`",
   ),
+  next: z.strictObject({
+    flowName: Name.describe("the workflow to start next"),
+    say: z.string().min(1).max(200).describe('how to tell it, before the command: "deliver its plan with"'),
+  }).optional().describe("what a completed Run suggests starting next, with the Run's id as the intent"),
   entryStage: Name,
   stages: z.record(Name, Stage),
 });

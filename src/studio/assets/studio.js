@@ -348,6 +348,10 @@ ${x}`,d++;break;case"id":x.includes("\0")||(l=x);break;case"retry":/^\d+$/.test(
       <div><dt>Created</dt><dd><time datetime=${p.createdAt}>${new Date(p.createdAt).toLocaleString()}</time></dd></div>
     </dl>
     ${p.lastError&&y`<p class="problem">${p.lastError.code}: ${p.lastError.message}</p>`}
+    ${p.next&&y`
+      <p
+        class="next">Next: ${p.next.say} <code>${`weft flow ${p.next.flowName} --intent ${p.next.intent}`}</code> (or start <strong>${p.next.flowName}</strong> here with this Run's id as the intent).</p>
+    `}
     ${n?.runId===t&&y`
       <div role="alert" class="conflict">
         <p><strong>This Run changed elsewhere meanwhile.</strong> ${n.message} Below is where it is now.</p>

@@ -112,6 +112,14 @@ export function RunPage(props: { runId: string }): ComponentChildren {
     </dl>
     ${run.lastError && html`<p class="problem">${run.lastError.code}: ${run.lastError.message}</p>`}
     ${
+    run.next && html`
+      <p
+        class="next">Next: ${run.next
+          .say} <code>${`weft flow ${run.next.flowName} --intent ${run.next.intent}`}</code> (or start <strong>${run
+          .next.flowName}</strong> here with this Run's id as the intent).</p>
+    `
+  }
+    ${
     conflict?.runId === runId && html`
       <div role="alert" class="conflict">
         <p><strong>This Run changed elsewhere meanwhile.</strong> ${conflict
