@@ -9,6 +9,7 @@ import { call, closeClient, mcpClient, runWeft, withServedProject } from "../sup
 import { readJson } from "../support/notifications.ts";
 import { BOARD_PROJECT, driveBoard, DRIVEN, taskStatuses } from "../support/task_board.ts";
 import { taskTable } from "../../src/cli/run_views/task_table.ts";
+import { confirmedPlanOverMcp } from "../support/deliver_mcp.ts";
 import type { ListItemView, ListView, RunView } from "../../src/engine/views.ts";
 
 const PLAIN = { isTerminal: () => false } as unknown as typeof Deno.stdout;
@@ -54,6 +55,38 @@ Deno.test("weft tasks shows each task's status, attempts and last verify, and --
       assert.equal(usage.code, 2);
     } finally {
       await closeClient(client);
+    }
+  });
+});
+
+Deno.test("weft tasks without a Run shows the newest deliver Run's tasks, not another Run's list", async () => {
+  await withServedProject({ files: { "README.md": "# demo\n" } }, async (served) => {
+    const cwd = served.projectDir;
+    const ide = await mcpClient(served, "/mcp");
+    const person = await mcpClient(served, "/internal/mcp");
+    try {
+      const intent = await confirmedPlanOverMcp({ ide, person });
+      const older = await call<{ run: RunView }>(ide, "flow", { flowName: "deliver", intent: intent.runId });
+      const { run } = await call<{ run: RunView }>(ide, "flow", {
+        flowName: "deliver",
+        intent: intent.runId,
+      });
+      assert.notEqual(run.runId, older.run.runId);
+      const shown = await runWeft(["tasks"], { cwd, env: { COLUMNS: "120" } });
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.match(
+        shown.stdout,
+        new RegExp(`^${run.runId}  deliver  waiting\n3 tasks: 2 pending, 1 running\n`),
+      );
+      assert.match(shown.stdout, /\nT1\s+Task T1\s+running\s+1\s+–\n/);
+      assert.match(shown.stdout, /\nT3\s+Task T3\s+pending\s+0\s+–/);
+      assert.doesNotMatch(shown.stdout, /answer with/, "it waits for the agent, not the person");
+      const json = JSON.parse((await runWeft(["tasks", "--json"], { cwd })).stdout);
+      assert.equal(json.runId, run.runId);
+      assert.deepEqual(taskStatuses(json), { T1: "running", T2: "pending", T3: "pending" });
+    } finally {
+      await closeClient(ide);
+      await closeClient(person);
     }
   });
 });
