@@ -29,15 +29,10 @@ const COLUMNS: { title: string; statuses: Task["status"][] }[] = [
 /** The board of `list`, the evidence of each task read from `timeline`. */
 export function TaskBoard(props: { list: ListView; timeline: RunEvent[] }): ComponentChildren {
   const evidence = taskEvidence(props.timeline);
-  const { counts } = props.list;
   return html`
     <section class="tasks" aria-labelledby="tasks-heading">
       <h3 id="tasks-heading">Tasks</h3>
-      <p
-        class="muted">${props.list.items.length} tasks: ${counts.done} done, ${counts
-          .running} running, ${counts
-          .pending} pending, ${counts.failed + counts.blocked} failed or blocked, ${counts
-          .skipped} skipped${props.list.stopped ? " (the list was stopped)" : ""}.</p>
+      <p class="muted">${countsText(props.list)}</p>
       <div class="board">
           ${COLUMNS.map((column) => {
             const tasks = props.list.items.filter((task) => column.statuses.includes(task.status));
@@ -59,6 +54,17 @@ export function TaskBoard(props: { list: ListView; timeline: RunEvent[] }): Comp
   `;
 }
 
+/** How many tasks are in each column, in a sentence. */
+function countsText(list: ListView): string {
+  const { counts } = list;
+  const total = list.items.length;
+  return `${total} ${
+    total === 1 ? "task" : "tasks"
+  }: ${counts.done} done, ${counts.running} running, ${counts.pending} ` +
+    `pending, ${counts.failed + counts.blocked} failed or blocked, ${counts.skipped} skipped` +
+    (list.stopped ? " (the list was stopped)." : ".");
+}
+
 /** One task: its id, title, status and attempts; opened, its last verify and its changes. */
 function TaskCard(props: { task: Task; evidence: TaskEvidence }): ComponentChildren {
   const { task, evidence } = props;
@@ -69,7 +75,7 @@ function TaskCard(props: { task: Task; evidence: TaskEvidence }): ComponentChild
       <span class="muted">${task.attempts} ${task.attempts === 1 ? "attempt" : "attempts"}</span>
     </summary>
     ${task.reason && html`<p class="reason">${task.reason}</p>`}
-    ${task.dependsOn.length > 0 && html`<p class="muted">Waits for ${task.dependsOn.join(", ")}.</p>`}
+    ${task.dependsOn.length > 0 && html`<p class="muted">Depends on ${task.dependsOn.join(", ")}.</p>`}
     ${
     task.attempts === 0 ? html`<p class="muted">Not begun.</p>` : html`
       <${LastVerify} task=${task} command=${evidence.command} />
@@ -83,7 +89,7 @@ function LastVerify(props: { task: Task; command?: RunEvent }): ComponentChildre
   const verify = props.task.verify;
   if (!verify) return html`<p class="muted">No verify has run.</p>`;
   const exit = verify.exitCode === null ? verify.outcome.replace("_", " ") : `exit ${verify.exitCode}`;
-  return html`<div class="verify" aria-label="Last verify">
+  return html`<div class="verify" role="group" aria-label="Last verify">
     <p>Last verify: <strong class=${verify.passed ? "good" : "bad"}>${
     verify.passed ? "passed" : "failed"
   }</strong> (${exit})</p>
