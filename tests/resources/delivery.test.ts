@@ -10,6 +10,7 @@ import { Subscriptions } from "../../src/mcp/resources/subscriptions.ts";
 import type { ChangeListener, EngineChange } from "../../src/engine/change_feed.ts";
 import type { ServerNotification } from "../../src/mcp/sdk.ts";
 import type { RunView } from "../../src/engine/views.ts";
+import { tasksFingerprint } from "../../src/engine/run_tasks.ts";
 
 const note = (uri: string) => ({ jsonrpc: "2.0" as const, method: "n", params: { uri } });
 
@@ -190,19 +191,19 @@ Deno.test("a Run's tasks resource is told only of changes that change its tasks 
     sent.push(String((n.params as { uri?: string } | undefined)?.uri ?? n.method));
     return Promise.resolve();
   });
-  subscriptions.subscribe({ kind: "tasks", runId: "r1" });
-  subscriptions.opened(new FakeStream(true), false);
   const list = (status: string) => ({ stageName: "s", items: [{ id: "a", status }] });
+  const run = (status: string, runStatus = "running") =>
+    ({ runId: "r1", flowName: "f", status: runStatus, list: list(status) }) as unknown as RunView;
   const change = (status: string, runStatus = "running") =>
-    ({
-      kind: "run",
-      run: { runId: "r1", flowName: "f", status: runStatus, list: list(status) } as unknown as RunView,
-      created: false,
-      eventTypes: [],
-    }) as EngineChange;
+    ({ kind: "run", run: run(status, runStatus), created: false, eventTypes: [] }) as EngineChange;
+  subscriptions.subscribe({ kind: "tasks", runId: "r1" }, tasksFingerprint(run("pending")));
+  subscriptions.opened(new FakeStream(true), false);
+  feed.emit(change("pending"));
+  await tick();
+  assert.deepEqual(sent, [], "what was read when subscribing is not told again");
   feed.emit(change("running"));
   await tick();
-  assert.deepEqual(sent, ["weft://runs/r1/tasks"], "the first change seen is told");
+  assert.deepEqual(sent, ["weft://runs/r1/tasks"], "a task's new status is told");
   feed.emit(change("running"));
   feed.emit(runChange("r2"));
   await tick();

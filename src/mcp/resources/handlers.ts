@@ -15,7 +15,7 @@ import { toWeftError } from "../../errors.ts";
 import { ErrorCode, McpError, type Server } from "../sdk.ts";
 import { PROTOCOL_DOC, readProtocolDoc } from "../protocol_doc.ts";
 import { MAX_SUBSCRIPTIONS, type Subscriptions } from "./subscriptions.ts";
-import { runTasks } from "../../engine/run_tasks.ts";
+import { runTasks, tasksFingerprint } from "../../engine/run_tasks.ts";
 import {
   formatResourceUri,
   parseResourceUri,
@@ -62,10 +62,10 @@ export function serveResources(
     const { uri } = paramsOf(request, UriParams);
     const ref = parseResourceUri(uri);
     // A Run must exist; an Artifact may be awaited before its stage first commits.
-    if (ref.kind === "run" || ref.kind === "command" || ref.kind === "tasks") {
-      await guarded(() => engine.getRun(ref.runId));
-    }
-    if (!subscriptions.subscribe(ref)) {
+    const run = ref.kind === "run" || ref.kind === "command" || ref.kind === "tasks"
+      ? await guarded(() => engine.getRun(ref.runId))
+      : undefined;
+    if (!subscriptions.subscribe(ref, run && tasksFingerprint(run))) {
       throw new McpError(
         ErrorCode.InvalidRequest,
         `This session already subscribes to ${MAX_SUBSCRIPTIONS} resources; unsubscribe from some first.`,

@@ -78,11 +78,15 @@ export class Subscriptions implements StandaloneListener {
     return this.#uris.size;
   }
 
-  /** Subscribes to `ref` (idempotent); beyond {@linkcode MAX_SUBSCRIPTIONS} it returns false. */
-  subscribe(ref: ResourceRef): boolean {
+  /**
+   * Subscribes to `ref` (idempotent); beyond {@linkcode MAX_SUBSCRIPTIONS} it returns false. `seen` is what a
+   * tasks resource reads now (its fingerprint), so the first change that leaves it tells nothing either.
+   */
+  subscribe(ref: ResourceRef, seen?: string): boolean {
     const uri = formatResourceUri(ref);
     if (!this.#uris.has(uri) && this.#uris.size >= MAX_SUBSCRIPTIONS) return false;
     this.#uris.add(uri);
+    if (seen !== undefined && ref.kind === "tasks") this.#tasksSeen.set(uri, seen);
     this.#listen();
     return true;
   }
