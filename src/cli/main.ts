@@ -32,6 +32,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   flow: async () => (await import("./commands/flow.ts")).flowCommand,
   runs: async () => (await import("./commands/runs.ts")).runsCommand,
   run: async () => (await import("./commands/run.ts")).runCommand,
+  tasks: async () => (await import("./commands/tasks.ts")).tasksCommand,
   attach: async () => (await import("./commands/attach.ts")).attachCommand,
   cancel: async () => (await import("./commands/cancel.ts")).cancelCommand,
   move: async () => (await import("./commands/move.ts")).moveCommand,

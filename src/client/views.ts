@@ -30,4 +30,5 @@ export type { StreamTail } from "../engine/command_step.ts";
 export type { RunningCommandOutput } from "../engine/command_output.ts";
 export type { ResumableFailure } from "../errors.ts";
 export { isActive, LIST_ITEM_STATUSES, RUN_STATUSES } from "../engine/views.ts";
+export { type RunTasks, runTasks } from "../engine/run_tasks.ts";
 export { PAGE_SIZE, PAGE_SIZE_TEXT } from "../engine/paging.ts";

@@ -12,6 +12,7 @@ import { errorKind, type ErrorPayload, errorPayload, WeftError } from "../errors
 import type { ChangesSince, ProjectChanges } from "./project_changes.ts";
 import type { RunChange } from "./run_change.ts";
 import type { NewRunEvent } from "./run_state.ts";
+import { bounded } from "../lib/unified_diff.ts";
 import { CHANGES_DIFF_BYTES, type ChangesStepDef, type StageDef } from "./workflow/manifest.ts";
 
 /** What a change needs read from the project's files before it can go on. */
@@ -85,9 +86,27 @@ export function changesRead(change: RunChange, baseline: string, result: ReadRes
     return;
   }
   const { files, diff, cutBytes } = result.value;
-  change.record("changes_read", { baseline, files: files.length, cutBytes });
+  change.record("changes_read", { baseline, files: files.length, cutBytes, ...keptChanges(result.value) });
   if (!change.writeOrFail(step.resultTo, { files, diff, cutBytes })) return;
   change.advance(files.length ? "changed" : "unchanged");
+}
+
+/** How many changed files a `changes_read` event names; the count in `files` is always whole. */
+export const TIMELINE_CHANGED_FILES = 200;
+/** How much of the diff a `changes_read` event keeps, in bytes (the state keeps the step's whole bound). */
+export const TIMELINE_CHANGES_DIFF_BYTES = 16 * 1024;
+
+/**
+ * The part of what changed that the timeline keeps: the state holds only the current item's changes, so a
+ * list's earlier items are shown (Studio's board) from here.
+ */
+function keptChanges(changes: ChangesSince) {
+  const kept = bounded(changes.diff, TIMELINE_CHANGES_DIFF_BYTES);
+  return {
+    changed: changes.files.slice(0, TIMELINE_CHANGED_FILES).map(({ path, status }) => ({ path, status })),
+    diff: kept.diff,
+    diffCutBytes: kept.cutBytes + changes.cutBytes,
+  };
 }
 
 /**

@@ -58,6 +58,7 @@ const CLIENT_READS = [
   "engine/answers.ts",
   "engine/command_step.ts",
   "engine/command_output.ts",
+  "engine/run_tasks.ts",
   "engine/paging.ts",
   "mcp/endpoints.ts",
   "mcp/sdk.ts",

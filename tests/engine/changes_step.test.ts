@@ -59,6 +59,11 @@ Deno.test("changes: what the agent changed since the stage began is written into
       "changes_read",
     ]);
     assert.ok(events.indexOf("changes_baseline") < events.indexOf("agent_call_started"), events.join(", "));
+    // The timeline keeps the files and the diff, so a list's earlier items can still be shown.
+    const read = (await engine.getRunTimeline(run.runId)).find((event) => event.type === "changes_read");
+    assert.deepEqual(read?.changed, changes.files);
+    assert.equal(read?.diff, changes.diff);
+    assert.equal(read?.diffCutBytes, 0);
   } finally {
     await engine.close();
   }
@@ -72,6 +77,7 @@ Deno.test("changes: nothing changed follows `unchanged` with an empty list", asy
     assert.deepEqual(context(run), { files: [], diff: "", cutBytes: 0 });
     const read = (await engine.getRunTimeline(run.runId)).find((event) => event.type === "changes_read");
     assert.equal(read?.files, 0);
+    assert.deepEqual(read?.changed, []);
   } finally {
     await engine.close();
   }

@@ -153,6 +153,7 @@ Deno.test("malformed and unknown resource URIs are JSON-RPC errors that say what
     assert.deepEqual(resourceTemplates.map((template) => template.uriTemplate), [
       "weft://runs/{runId}{?timeline}",
       "weft://runs/{runId}/command",
+      "weft://runs/{runId}/tasks",
       "weft://artifacts/{flowName}/{stageName}",
     ]);
   } finally {

@@ -10,6 +10,7 @@ import { Subscriptions } from "../../src/mcp/resources/subscriptions.ts";
 import type { ChangeListener, EngineChange } from "../../src/engine/change_feed.ts";
 import type { ServerNotification } from "../../src/mcp/sdk.ts";
 import type { RunView } from "../../src/engine/views.ts";
+import { tasksFingerprint } from "../../src/engine/run_tasks.ts";
 
 const note = (uri: string) => ({ jsonrpc: "2.0" as const, method: "n", params: { uri } });
 
@@ -180,6 +181,38 @@ Deno.test("without a GET stream, notifications go out on a tool call in progress
   subscriptions.opened(new FakeStream(true), false);
   await tick();
   assert.deepEqual(standalone, ["x"]);
+  subscriptions.close();
+});
+
+Deno.test("a Run's tasks resource is told only of changes that change its tasks or the Run's status", async () => {
+  const feed = new FakeFeed();
+  const sent: string[] = [];
+  const subscriptions = new Subscriptions(feed, (n: ServerNotification) => {
+    sent.push(String((n.params as { uri?: string } | undefined)?.uri ?? n.method));
+    return Promise.resolve();
+  });
+  const list = (status: string) => ({ stageName: "s", items: [{ id: "a", status }] });
+  const run = (status: string, runStatus = "running") =>
+    ({ runId: "r1", flowName: "f", status: runStatus, list: list(status) }) as unknown as RunView;
+  const change = (status: string, runStatus = "running") =>
+    ({ kind: "run", run: run(status, runStatus), created: false, eventTypes: [] }) as EngineChange;
+  subscriptions.subscribe({ kind: "tasks", runId: "r1" }, tasksFingerprint(run("pending")));
+  subscriptions.opened(new FakeStream(true), false);
+  feed.emit(change("pending"));
+  await tick();
+  assert.deepEqual(sent, [], "what was read when subscribing is not told again");
+  feed.emit(change("running"));
+  await tick();
+  assert.deepEqual(sent, ["weft://runs/r1/tasks"], "a task's new status is told");
+  feed.emit(change("running"));
+  feed.emit(runChange("r2"));
+  await tick();
+  assert.equal(sent.length, 1, "a step that leaves the tasks, and another Run, tell nothing");
+  feed.emit(change("done"));
+  await tick();
+  feed.emit(change("done", "completed"));
+  await tick();
+  assert.deepEqual(sent.length, 3, "a task's status, then the Run's, are told");
   subscriptions.close();
 });
 

@@ -1,7 +1,8 @@
 /**
  * The resource requests of one session: list (paged), templates, read, subscribe and unsubscribe. Reads
  * return exactly what the matching tools return (`get_run`, `get_artifact`, `list_runs`), so a client can
- * mix both; a running command's output, which no tool returns, is read from the service's memory. Every
+ * mix both; a running command's output, which no tool returns, is read from the service's memory, and a
+ * Run's tasks are the `list` of the Run `get_run` returns. Every
  * refusal is a JSON-RPC error with a message, never an internal error.
  *
  * @module
@@ -14,6 +15,7 @@ import { toWeftError } from "../../errors.ts";
 import { ErrorCode, McpError, type Server } from "../sdk.ts";
 import { PROTOCOL_DOC, readProtocolDoc } from "../protocol_doc.ts";
 import { MAX_SUBSCRIPTIONS, type Subscriptions } from "./subscriptions.ts";
+import { runTasks, tasksFingerprint } from "../../engine/run_tasks.ts";
 import {
   formatResourceUri,
   parseResourceUri,
@@ -60,8 +62,10 @@ export function serveResources(
     const { uri } = paramsOf(request, UriParams);
     const ref = parseResourceUri(uri);
     // A Run must exist; an Artifact may be awaited before its stage first commits.
-    if (ref.kind === "run" || ref.kind === "command") await guarded(() => engine.getRun(ref.runId));
-    if (!subscriptions.subscribe(ref)) {
+    const run = ref.kind === "run" || ref.kind === "command" || ref.kind === "tasks"
+      ? await guarded(() => engine.getRun(ref.runId))
+      : undefined;
+    if (!subscriptions.subscribe(ref, run && tasksFingerprint(run))) {
       throw new McpError(
         ErrorCode.InvalidRequest,
         `This session already subscribes to ${MAX_SUBSCRIPTIONS} resources; unsubscribe from some first.`,
@@ -113,6 +117,8 @@ async function read(
       // The Run is read first, so an unknown one is refused rather than read as running nothing.
       await engine.getRun(ref.runId);
       return { command: output.outputOf(ref.runId) ?? null };
+    case "tasks":
+      return runTasks(await engine.getRun(ref.runId));
     case "artifact": {
       const artifact = await engine.getArtifact({ flowName: ref.flowName, stageName: ref.stageName });
       if (!artifact) {

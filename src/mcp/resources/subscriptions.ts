@@ -4,7 +4,7 @@
  * order of its first unsent change); a single loop per session sends them, to the standalone GET stream
  * while the client reads it, else on a tool call still in progress, else keeps them until one of those
  * opens. Nothing here grows with the number of changes: pending holds at most the subscribed URIs plus
- * `list_changed`.
+ * `list_changed`, and the tasks fingerprints one per subscribed tasks URI.
  *
  * @module
  */
@@ -12,7 +12,8 @@
 import type { ChangeListener, EngineChange } from "../../engine/change_feed.ts";
 import type { CommandOutputSource } from "../../engine/command_output.ts";
 import type { ServerNotification } from "../sdk.ts";
-import { commandOutputUri, formatResourceUri, type ResourceRef, RUNS_URI } from "./uris.ts";
+import { commandOutputUri, formatResourceUri, type ResourceRef, RUNS_URI, runTasksUri } from "./uris.ts";
+import { tasksFingerprint } from "../../engine/run_tasks.ts";
 
 /** How many resources one session may subscribe to. */
 export const MAX_SUBSCRIPTIONS = 256;
@@ -51,6 +52,8 @@ export class Subscriptions implements StandaloneListener {
   /** Subscribed canonical URIs. */
   readonly #uris = new Set<string>();
   readonly #pending = new Set<string>();
+  /** The tasks last seen of each subscribed `weft://runs/{runId}/tasks`, so a step that leaves them is silent. */
+  readonly #tasksSeen = new Map<string, string>();
   /** In-flight tool calls' streams, newest last: the outlet when no GET stream is open. */
   readonly #calls: Send[] = [];
   #standalone: StreamMeter | undefined;
@@ -75,11 +78,15 @@ export class Subscriptions implements StandaloneListener {
     return this.#uris.size;
   }
 
-  /** Subscribes to `ref` (idempotent); beyond {@linkcode MAX_SUBSCRIPTIONS} it returns false. */
-  subscribe(ref: ResourceRef): boolean {
+  /**
+   * Subscribes to `ref` (idempotent); beyond {@linkcode MAX_SUBSCRIPTIONS} it returns false. `seen` is what a
+   * tasks resource reads now (its fingerprint), so the first change that leaves it tells nothing either.
+   */
+  subscribe(ref: ResourceRef, seen?: string): boolean {
     const uri = formatResourceUri(ref);
     if (!this.#uris.has(uri) && this.#uris.size >= MAX_SUBSCRIPTIONS) return false;
     this.#uris.add(uri);
+    if (seen !== undefined && ref.kind === "tasks") this.#tasksSeen.set(uri, seen);
     this.#listen();
     return true;
   }
@@ -89,6 +96,7 @@ export class Subscriptions implements StandaloneListener {
     const uri = formatResourceUri(ref);
     this.#uris.delete(uri);
     this.#pending.delete(uri);
+    this.#tasksSeen.delete(uri);
     if (!this.#listed && this.#uris.size === 0) this.#stopListening();
   }
 
@@ -125,6 +133,7 @@ export class Subscriptions implements StandaloneListener {
     this.#stopListening();
     this.#uris.clear();
     this.#pending.clear();
+    this.#tasksSeen.clear();
     this.#calls.length = 0;
     this.#standalone = undefined;
   }
@@ -155,6 +164,7 @@ export class Subscriptions implements StandaloneListener {
       this.#mark(formatResourceUri({ ...run, timeline: false }));
       this.#mark(formatResourceUri({ ...run, timeline: true }));
       this.#mark(RUNS_URI);
+      this.#markTasks(runTasksUri(change.run.runId), tasksFingerprint(change.run));
     } else {
       this.#mark(formatResourceUri(change));
     }
@@ -164,6 +174,13 @@ export class Subscriptions implements StandaloneListener {
 
   #mark(uri: string): void {
     if (this.#uris.has(uri)) this.#pending.add(uri);
+  }
+
+  /** Marks a subscribed tasks URI only when what it reads differs from what was last seen. */
+  #markTasks(uri: string, fingerprint: string): void {
+    if (!this.#uris.has(uri) || this.#tasksSeen.get(uri) === fingerprint) return;
+    this.#tasksSeen.set(uri, fingerprint);
+    this.#pending.add(uri);
   }
 
   #markAll(): void {

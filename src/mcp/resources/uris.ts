@@ -19,6 +19,7 @@ export type ResourceRef =
   | { kind: "runs" }
   | { kind: "run"; runId: string; timeline: boolean }
   | { kind: "command"; runId: string }
+  | { kind: "tasks"; runId: string }
   | { kind: "artifact"; flowName: string; stageName: string };
 
 /** The templates of `resources/templates/list`. */
@@ -42,6 +43,16 @@ export const RESOURCE_TEMPLATES = [
     mimeType: "application/json",
   },
   {
+    uriTemplate: "weft://runs/{runId}/tasks",
+    name: "run-tasks",
+    title: "The tasks of a Run's list",
+    description: "The items of the list the Run works through, as the Run's `list` holds them ({ runId, " +
+      "flowName, status, list }: each item's id, title, status, attempts, dependencies and last verify; list " +
+      "is null before the Run enters a list stage). Subscribe to be notified when an item's status, " +
+      "attempts or verify changes.",
+    mimeType: "application/json",
+  },
+  {
     uriTemplate: "weft://artifacts/{flowName}/{stageName}",
     name: "artifact",
     title: "The latest Artifact of a stage",
@@ -56,8 +67,8 @@ const MAX_URI_CHARS = 1024;
 /** Ids and names are plain tokens: no slashes, no percent-escapes, nothing to normalize. */
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
 
-const USAGE = `expected ${RUNS_URI}, weft://runs/{runId}[?timeline=true], weft://runs/{runId}/command ` +
-  "or weft://artifacts/{flowName}/{stageName}";
+const USAGE = `expected ${RUNS_URI}, weft://runs/{runId}[?timeline=true], weft://runs/{runId}/command, ` +
+  "weft://runs/{runId}/tasks or weft://artifacts/{flowName}/{stageName}";
 
 /** Reads `uri`; a malformed one is refused as invalid params, quoting it (shortened) and the accepted forms. */
 export function parseResourceUri(uri: unknown): ResourceRef {
@@ -77,6 +88,9 @@ export function parseResourceUri(uri: unknown): ResourceRef {
   }
   if (segments.length === 3 && segments[0] === "runs" && segments[2] === "command" && !timeline.given) {
     return { kind: "command", runId: segments[1] };
+  }
+  if (segments.length === 3 && segments[0] === "runs" && segments[2] === "tasks" && !timeline.given) {
+    return { kind: "tasks", runId: segments[1] };
   }
   if (segments.length === 2 && segments[0] === "docs") {
     throw resourceNotFound(`no document ${quoted}; the protocol is ${PROTOCOL_DOC_URI}`);
@@ -98,6 +112,8 @@ export function formatResourceUri(ref: ResourceRef): string {
       return `weft://runs/${ref.runId}${ref.timeline ? "?timeline=true" : ""}`;
     case "command":
       return commandOutputUri(ref.runId);
+    case "tasks":
+      return runTasksUri(ref.runId);
     case "artifact":
       return `weft://artifacts/${ref.flowName}/${ref.stageName}`;
   }
@@ -106,6 +122,11 @@ export function formatResourceUri(ref: ResourceRef): string {
 /** The URI of the output of Run `runId`'s running command. */
 export function commandOutputUri(runId: string): string {
   return `weft://runs/${runId}/command`;
+}
+
+/** The URI of the items of Run `runId`'s list. */
+export function runTasksUri(runId: string): string {
+  return `weft://runs/${runId}/tasks`;
 }
 
 /** The only query is `timeline=true|false`, on a Run. */

@@ -1,7 +1,7 @@
 /**
  * One Run: its intent (as text), status and where it is, the form of its pending action, Cancel and Retry,
- * its timeline, and the raw data on demand. It follows `weft://runs/<id>`, so an answer, a cancel or an
- * agent's progress made anywhere shows within a moment.
+ * the board of its tasks when it works through a list, its timeline, and the raw data on demand. It follows
+ * `weft://runs/<id>`, so an answer, a cancel or an agent's progress made anywhere shows within a moment.
  *
  * @module
  */
@@ -15,6 +15,7 @@ import { CancelRun } from "./cancel_run.ts";
 import { connection, type StudioError } from "./connection.ts";
 import { useLoad } from "./hooks.ts";
 import { html } from "./html.ts";
+import { TaskBoard } from "./task_board.ts";
 import { Timeline } from "./timeline.ts";
 import { canRetry, isActive, type RunEvent, type RunView, sourceName } from "./types.ts";
 
@@ -160,6 +161,7 @@ export function RunPage(props: { runId: string }): ComponentChildren {
   }
     </div>
     ${problem && html`<p role="alert" class="problem">${problem}</p>`}
+    ${run.list && html`<${TaskBoard} list=${run.list} timeline=${timeline} />`}
     <h3>Timeline</h3>
     <${Timeline} events=${timeline} run=${run} />
     <${RawJson} value=${loaded.data} />
