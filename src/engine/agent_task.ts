@@ -37,7 +37,17 @@ export function buildAgentTask(
     })),
     tools: (step.tools ?? []).map((tool) => publishTool(tool, stateSchema)),
     outputSchema: step.output.schema,
+    ...itemOf(run),
   };
+}
+
+/** The list item the Run works on now, when its stage is a list stage. */
+function itemOf(run: RunState): Pick<AgentTaskDefinition, "item"> {
+  const item = run.list?.stageName === run.stageName && run.list.current !== undefined
+    ? run.list.items.find((entry) => entry.id === run.list!.current)
+    : undefined;
+  if (!item) return {};
+  return { item: { id: item.id, title: item.title, attempt: item.attempts, data: item.data } };
 }
 
 /** The document the `run_context` tool returns, with what the Run's stages committed (`committed`). */

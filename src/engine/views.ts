@@ -291,6 +291,9 @@ export const AgentTaskDefinitionSchema = z.object({
   })),
   tools: z.array(AgentToolViewSchema),
   outputSchema: JsonSchemaObject,
+  /** In a list stage: the item this call works on (its data as the list holds it) and which attempt this is. */
+  item: z.object({ id: z.string(), title: z.string(), attempt: z.number().int(), data: z.unknown() })
+    .optional(),
 });
 /** The task of one agent call: everything the agent needs, never a machine path. */
 export type AgentTaskDefinition = z.infer<typeof AgentTaskDefinitionSchema>;

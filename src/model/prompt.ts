@@ -86,8 +86,12 @@ export function openingMessage(task: AgentTaskDefinition, offered: OfferedTools)
   const finish = offered.resultTool
     ? `When the work is done, call ${offered.resultTool} with the final result.`
     : "When the work is done, answer with the final result as one JSON object and nothing else.";
-  return `You are doing step "${task.cursor.stepName}" of stage "${task.cursor.stageName}" of Run ${task.runId}. ` +
-    `Follow the instructions; use the tools to read what you need and to submit your work. ${finish}`;
+  const item = task.item
+    ? ` It works on item "${task.item.id}" (${task.item.title}) of the stage's list, attempt ${task.item.attempt}: ` +
+      `${JSON.stringify(task.item.data)}.`
+    : "";
+  return `You are doing step "${task.cursor.stepName}" of stage "${task.cursor.stageName}" of Run ${task.runId}.` +
+    `${item} Follow the instructions; use the tools to read what you need and to submit your work. ${finish}`;
 }
 
 /** The message that sends an invalid result back with what is wrong with it. */

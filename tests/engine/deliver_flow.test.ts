@@ -182,6 +182,7 @@ Deno.test("deliver: no tool of the agent's, and no result it can give, marks a t
     assert.deepEqual((agentTask.outputSchema.properties as { outcome: unknown }).outcome, {
       enum: ["implemented"],
     });
+    assert.deepEqual(agentTask.item, { id: "T1", title: "Task T1", attempt: 1, data: task("T1") });
     await assert.rejects(
       engine.completeAgentCall({
         runId: run.runId,

@@ -8,7 +8,7 @@ import type { RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, serve, tempProject, trustProject } from "../support/service.ts";
 import { Terminal } from "../cli/support.ts";
 import { confirmedPlanOverMcp } from "../support/deliver_mcp.ts";
-import { scriptedServer, turnOf } from "./scripted_server.ts";
+import { conversationText, scriptedServer, turnOf } from "./scripted_server.ts";
 import { timelineOf } from "./support.ts";
 
 Deno.test("deliver from the CLI: the service's model writes each task's file through the edit tools, verify passes, the person confirms", async () => {
@@ -16,6 +16,9 @@ Deno.test("deliver from the CLI: the service's model writes each task's file thr
   const model = scriptedServer("openai", (request) => {
     if (turnOf(request) === 0) {
       calls++;
+      // The opening message names the task the call works on (as JSON text, its quotes escaped).
+      const told = JSON.stringify(`works on item "T${calls}" (Task T${calls})`).slice(1, -1);
+      assert.ok(conversationText(request).includes(told), conversationText(request));
       return {
         calls: [{
           name: "write",
