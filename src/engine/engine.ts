@@ -42,8 +42,9 @@ import { committedMarkdown } from "./markdown_fields.ts";
 import { RunAccess } from "./run_access.ts";
 import { committedPointer, readEdit, revisionWorkflow } from "./revision.ts";
 import { resolvePlanInput } from "./plan_input.ts";
-import { newRunState, toRunView } from "./run_state.ts";
+import { newRunState, type RunState, toRunView } from "./run_state.ts";
 import type { ArtifactQuery, Storage, StorageUnit } from "./storage.ts";
+import type { LoadedWorkflow } from "./workflow/loader.ts";
 import type {
   AgentAssetView,
   AgentCallPhase,
@@ -193,13 +194,9 @@ export class Engine {
     if (blocked) throw new WeftError(blocked.code, `workflow "${input.flowName}": ${blocked.reason}`);
     const { intent, source, agentExecutor } = input;
     const run = newRunState(workflow, { intent, source, agentExecutor, at: this.#access.timestamp() });
-    return this.#access.create(run, workflow, async (unit) => {
-      if (workflow.manifest.exclusive && await unit.runs.hasActive(run.flowName)) {
-        throw conflict(`workflow "${run.flowName}" is exclusive and already has an active Run`);
-      }
-      run.version = await this.#versions.pin(unit.definitions, workflow, run.createdAt);
+    return this.#create(run, workflow, workflow, async (unit) => {
       if (workflow.manifest.input === "plan") run.input = await resolvePlanInput(unit, intent);
-    }, (change) => change.start(input.source));
+    });
   }
 
   /**
@@ -239,12 +236,26 @@ export class Engine {
     const intent = `Bring the edits of ${path} back into ${artifact.flowName}/${artifact.stageName}`;
     const run = newRunState(workflow, { intent, source, agentExecutor, at: this.#access.timestamp() });
     run.revision = origin;
+    return this.#create(run, workflow, entry.workflow);
+  }
+
+  /**
+   * Creates `run`, driven by `workflow` and pinned to the version of `pinned` (the workflow as loaded, which a
+   * revision Run's derived definition comes from); an exclusive workflow's second active Run is `CONFLICT`.
+   */
+  #create(
+    run: RunState,
+    workflow: LoadedWorkflow,
+    pinned: LoadedWorkflow,
+    prepare?: (unit: StorageUnit) => Promise<void>,
+  ): Promise<RunView> {
     return this.#access.create(run, workflow, async (unit) => {
       if (workflow.manifest.exclusive && await unit.runs.hasActive(run.flowName)) {
         throw conflict(`workflow "${run.flowName}" is exclusive and already has an active Run`);
       }
-      run.version = await this.#versions.pin(unit.definitions, entry.workflow, run.createdAt);
-    }, (change) => change.start(source));
+      run.version = await this.#versions.pin(unit.definitions, pinned, run.createdAt);
+      await prepare?.(unit);
+    }, (change) => change.start(run.source));
   }
 
   /** One Run; `NOT_FOUND` when unknown. */
