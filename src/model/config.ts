@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { z } from "../lib/zod.ts";
 import { DURATION_FORMS, DURATION_PATTERN, parseDuration } from "../lib/duration.ts";
@@ -391,6 +392,10 @@ function readEnv(name: string): string | undefined {
 }
 
 function readFile(path: string, label: string): FileState {
+  // Most projects and users have no such file, and a failed read builds an error with its stack trace: asking
+  // first costs a quarter as much, on every `status` and model step. A file that exists but cannot be read
+  // still reads as invalid below; one removed in between still reads as absent.
+  if (!existsSync(path)) return { kind: "absent" };
   let text: string;
   try {
     text = Deno.readTextFileSync(path);
