@@ -113,7 +113,7 @@ async function benchOnOneServer(projectDir: string): Promise<void> {
     weftServer = await startChild("weft", projectDir, true);
     bareServer = await startChild("bare", undefined, true);
     const bare = await connect(bareServer, "/mcp");
-    if (runs("latency")) await benchLatency(weftServer, bare);
+    if (runs("latency")) await benchLatency(weftServer, bare, bareServer.pid);
     measured = true;
     if (runs("gate")) await benchGateLatency(bare);
     if (runs("fixture")) await benchFixtureRun(weftServer, bare);
