@@ -8,7 +8,9 @@
  *
  * @module
  */
+import type * as fs from "node:fs";
 import { isAbsolute, join } from "node:path";
+import process from "node:process";
 import { z } from "../lib/zod.ts";
 import { DURATION_FORMS, DURATION_PATTERN, parseDuration } from "../lib/duration.ts";
 import type { ModelRoles, RoleReadiness } from "../engine/model_roles.ts";
@@ -220,35 +222,46 @@ export interface ProjectTrustState extends DigestedContent {
 
 /** The model configuration of one project as read from disk now. */
 export class ModelConfig {
+  #trust: ProjectTrustState | undefined;
+
   private constructor(
     readonly locations: ConfigLocations,
     readonly project: FileState,
     readonly user: FileState,
-    readonly trust: ProjectTrustState,
+    private readonly readTrust: () => ProjectTrustState,
     readonly env: (name: string) => string | undefined,
   ) {}
 
   /**
-   * Reads both files and the trust record; a missing file is no configuration, a broken one is reported by
-   * every role it hides.
+   * Reads both files; the trust record and the project's content that needs trust are read at the first
+   * question about them, since most questions (a role the project does not name) never ask: walking the
+   * project's workflows and hashing them on every `status` cost more than the rest of the call.
    */
   static read(projectDir: string, env: (name: string) => string | undefined = readEnv): ModelConfig {
     const locations = configLocations(projectDir, env);
     const project = readFile(locations.projectFile, "weft.json");
-    const content = trustedContentOf({
-      models: project.kind === "ok" ? project.models : {},
-      commands: project.kind === "ok" ? project.commands : {},
-      ...projectTrustedSteps(projectTreeAt(projectDir)),
-    });
-    const record = readTrustRecord(locations.trustFile);
-    const key = projectKey(projectDir);
+    const readTrust = (): ProjectTrustState => {
+      const content = trustedContentOf({
+        models: project.kind === "ok" ? project.models : {},
+        commands: project.kind === "ok" ? project.commands : {},
+        ...projectTrustedSteps(projectTreeAt(projectDir)),
+      });
+      const record = readTrustRecord(locations.trustFile);
+      const key = projectKey(projectDir);
+      return { ...content, key, record, trusted: !content.empty && isTrusted(record, key, content.digest) };
+    };
     return new ModelConfig(
       locations,
       project,
       locations.userFile ? readFile(locations.userFile, locations.userFile) : { kind: "absent" },
-      { ...content, key, record, trusted: !content.empty && isTrusted(record, key, content.digest) },
+      readTrust,
       env,
     );
+  }
+
+  /** The project's content that needs trust and whether the person trusts it, read once at first use. */
+  get trust(): ProjectTrustState {
+    return this.#trust ??= this.readTrust();
   }
 
   /** Every role either file names, `default` first. */
@@ -379,7 +392,19 @@ function readEnv(name: string): string | undefined {
   }
 }
 
+let nodeExistsSync: typeof fs.existsSync | undefined;
+
+/** node:fs's `existsSync`, loaded at the first question: importing node:fs costs ~5–9 ms of a service's start. */
+function existsSync(path: string): boolean {
+  nodeExistsSync ??= (process.getBuiltinModule("node:fs") as typeof fs).existsSync;
+  return nodeExistsSync(path);
+}
+
 function readFile(path: string, label: string): FileState {
+  // Most projects and users have no such file, and a failed read builds an error with its stack trace: asking
+  // first costs a quarter as much, on every `status` and model step. A file that exists but cannot be read
+  // still reads as invalid below; one removed in between still reads as absent.
+  if (!existsSync(path)) return { kind: "absent" };
   let text: string;
   try {
     text = Deno.readTextFileSync(path);

@@ -17,6 +17,50 @@ export const STARTUP_ONLY = Deno.args.includes("--startup");
  */
 export const REST_SECONDS = Number(flagValue("--rest-seconds") ?? 60);
 
+/** The row groups `--only` may name, each a function of `tests/bench/main.ts`. */
+export const GROUPS = [
+  "startup",
+  "latency",
+  "gate",
+  "fixture",
+  "handoff",
+  "notification",
+  "concurrent",
+  "sizes",
+  "bridge",
+  "cold",
+  "memory",
+  "artifacts",
+  "runs",
+  "soak",
+  "turns",
+  "studio",
+  "context",
+] as const;
+/** One of {@link GROUPS}. */
+export type Group = typeof GROUPS[number];
+
+/**
+ * The groups `--only GROUP,…` asked for (every group without it): one row group alone makes an iteration
+ * affordable on a busy machine. An unknown name stops the bench before it measures anything.
+ */
+export const ONLY: ReadonlySet<Group> = parseOnly(flagValue("--only"));
+
+/** Whether `group` runs in this bench (named by `--only`, or no `--only`). */
+export function runs(group: Group): boolean {
+  return ONLY.has(group);
+}
+
+function parseOnly(value: string | undefined): ReadonlySet<Group> {
+  if (value === undefined) return new Set(GROUPS);
+  const names = value.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  const unknown = names.filter((name) => !(GROUPS as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new Error(`--only takes groups among ${GROUPS.join(", ")}; got ${JSON.stringify(value)}`);
+  }
+  return new Set(names as Group[]);
+}
+
 function flagValue(name: string): string | undefined {
   const at = Deno.args.indexOf(name);
   return at >= 0 ? Deno.args[at + 1] : undefined;

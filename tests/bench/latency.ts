@@ -7,7 +7,7 @@
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import { N } from "./config.ts";
 import { call, connect, echo } from "./clients.ts";
-import { alternate, summarize } from "./measure.ts";
+import { alternate, processCpuMs, round, summarize } from "./measure.ts";
 import { log, ratioRow } from "./report.ts";
 import { closeClient } from "./resources.ts";
 import type { Started } from "./servers.ts";
@@ -16,18 +16,28 @@ import type { Started } from "./servers.ts";
  * The `status` and `get_run` rows: their latency against the bare `echo` tool's, one session each,
  * interleaved.
  */
-export async function benchLatency(weftServer: Started, bare: Client): Promise<void> {
+export async function benchLatency(weftServer: Started, bare: Client, barePid: number): Promise<void> {
   log(`tool latency: ${N.latency} status calls vs ${N.latency} echo calls, one session each, interleaved`);
   const weft = await connect(weftServer, "/mcp");
   try {
     for (let i = 0; i < 30; i++) await call(weft, "status"), await echo(bare);
-    const [status, echoes] = await alternate(
-      N.latency,
-      N.block,
-      () => call(weft, "status"),
-      () => echo(bare),
+    const pids = [weftServer.pid, barePid] as const;
+    const [[status, echoes], statusCpu] = await onCpu(pids, N.latency, () =>
+      alternate(
+        N.latency,
+        N.block,
+        () => call(weft, "status"),
+        () => echo(bare),
+      ));
+    ratioRow(
+      "statusLatency",
+      "status tool latency",
+      summarize(status),
+      summarize(echoes),
+      "bare echo",
+      1.2,
+      statusCpu,
     );
-    ratioRow("statusLatency", "status tool latency", summarize(status), summarize(echoes), "bare echo", 1.2);
     // A Run waiting for its agent, as an IDE's agent reads it between its calls.
     const { run } = await call<{ run: { runId: string } }>(weft, "flow", {
       flowName: "intent",
@@ -35,7 +45,11 @@ export async function benchLatency(weftServer: Started, bare: Client): Promise<v
     });
     const getRun = () => call(weft, "get_run", { runId: run.runId });
     for (let i = 0; i < 30; i++) await getRun(), await echo(bare);
-    const [reads, moreEchoes] = await alternate(N.latency, N.block, getRun, () => echo(bare));
+    const [[reads, moreEchoes], getRunCpu] = await onCpu(
+      pids,
+      N.latency,
+      () => alternate(N.latency, N.block, getRun, () => echo(bare)),
+    );
     ratioRow(
       "getRunLatency",
       "get_run tool latency",
@@ -43,8 +57,29 @@ export async function benchLatency(weftServer: Started, bare: Client): Promise<v
       summarize(moreEchoes),
       "bare echo",
       1.2,
+      getRunCpu,
     );
   } finally {
     await closeClient(weft);
   }
+}
+
+/**
+ * Runs `work` (which makes `calls` calls on each of the two servers `pids`, and nothing else) and gives each
+ * server's on-CPU time per call over it, and their ratio, in the form the start-up rows give theirs: wall times
+ * on a busy machine are mostly waiting for a core, which the on-CPU time leaves out.
+ */
+async function onCpu<T>(
+  pids: readonly [number, number],
+  calls: number,
+  work: () => Promise<T>,
+): Promise<[T, Record<string, unknown>]> {
+  const before = pids.map(processCpuMs);
+  const result = await work();
+  const after = pids.map(processCpuMs);
+  if (before.some((ms) => ms === undefined) || after.some((ms) => ms === undefined)) return [result, {}];
+  const [weft, baseline] = pids.map((_, i) => round((after[i]! - before[i]!) / calls, 3));
+  return [result, {
+    cpu: { weft: summarize([weft]), baseline: summarize([baseline]), ratio: round(weft / baseline, 2) },
+  }];
 }

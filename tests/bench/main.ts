@@ -26,12 +26,13 @@
  * Prints a table, a Markdown section for docs/performance.md and, last, one JSON line of figures. Only 127.0.0.1 is
  * contacted; every child process and temp directory is removed at the end, on error, on Ctrl-C and when the
  * overall deadline passes. `--quick` runs fewer iterations (for a smoke test); `--startup` runs rows 1 and 7
- * only; `--rest-seconds N` sets how long row 13 stays quiet.
+ * only; `--only GROUP,…` runs the named groups only (`tests/bench/config.ts` lists them); `--rest-seconds N`
+ * sets how long row 13 stays quiet.
  *
  * @module
  */
 
-import { DEADLINE_MS, N, QUICK, STARTUP_ONLY } from "./config.ts";
+import { DEADLINE_MS, N, QUICK, runs, STARTUP_ONLY } from "./config.ts";
 import { connect } from "./clients.ts";
 import { round } from "./measure.ts";
 import { failedRow, figures, log, markdown, reason, table } from "./report.ts";
@@ -61,12 +62,14 @@ async function main(): Promise<number> {
     quick: QUICK,
   };
 
-  await benchStartup().catch((error) => {
-    failedRow("startToReady", "start-to-ready, weft serve", "≤ 1.15×", reason(error));
-  });
-  await benchBundleStartup().catch((error) => {
-    failedRow("bundleToReady", "start-to-ready from the bundle", "≤ 1.15×", reason(error));
-  });
+  if (runs("startup")) {
+    await benchStartup().catch((error) => {
+      failedRow("startToReady", "start-to-ready, weft serve", "≤ 1.15×", reason(error));
+    });
+    await benchBundleStartup().catch((error) => {
+      failedRow("bundleToReady", "start-to-ready from the bundle", "≤ 1.15×", reason(error));
+    });
+  }
 
   const projectDir = await tempDir({ ...fixtureFiles(), "README.md": "# bench\n" });
   if (STARTUP_ONLY) {
@@ -79,23 +82,47 @@ async function main(): Promise<number> {
     await benchColdCall();
     return report(meta, started);
   }
+  const onOneServer = [
+    "latency",
+    "gate",
+    "fixture",
+    "handoff",
+    "notification",
+    "concurrent",
+    "sizes",
+    "bridge",
+  ] as const;
+  if (onOneServer.some(runs)) await benchOnOneServer(projectDir);
+  if (runs("cold")) await benchColdCall();
+  if (runs("memory")) await benchMemoryAtRest();
+  if (runs("artifacts")) await benchListArtifacts();
+  if (runs("runs")) await benchListRuns();
+  if (runs("soak")) await benchSubscribedSoak();
+  if (runs("turns")) await benchModelTurns();
+  if (runs("studio")) await benchStudioLoad(), await benchStudioSize();
+  if (runs("context")) benchContext();
+  return report(meta, started);
+}
+
+/** The groups that share one weft service and one bare server, in the order they run. */
+async function benchOnOneServer(projectDir: string): Promise<void> {
   let weftServer: Started | undefined;
   let bareServer: Started | undefined;
-  let measured = false;
+  let measured = !runs("latency");
   try {
     weftServer = await startChild("weft", projectDir, true);
     bareServer = await startChild("bare", undefined, true);
     const bare = await connect(bareServer, "/mcp");
-    await benchLatency(weftServer, bare);
+    if (runs("latency")) await benchLatency(weftServer, bare, bareServer.pid);
     measured = true;
-    await benchGateLatency(bare);
-    await benchFixtureRun(weftServer, bare);
-    await benchHandoff(weftServer, bare);
-    await benchNotification(weftServer, bare);
+    if (runs("gate")) await benchGateLatency(bare);
+    if (runs("fixture")) await benchFixtureRun(weftServer, bare);
+    if (runs("handoff")) await benchHandoff(weftServer, bare);
+    if (runs("notification")) await benchNotification(weftServer, bare);
     await closeClient(bare);
-    await benchConcurrent(weftServer);
-    await benchResultSizes(weftServer);
-    await benchBridgeStartup(projectDir);
+    if (runs("concurrent")) await benchConcurrent(weftServer);
+    if (runs("sizes")) await benchResultSizes(weftServer);
+    if (runs("bridge")) await benchBridgeStartup(projectDir);
   } catch (error) {
     if (!measured) failedRow("statusLatency", "status tool latency", "≤ 1.2×", reason(error));
     log(`  stopped early: ${reason(error)}`);
@@ -104,16 +131,6 @@ async function main(): Promise<number> {
     await weftServer?.stop();
     await bareServer?.stop();
   }
-  await benchColdCall();
-  await benchMemoryAtRest();
-  await benchListArtifacts();
-  await benchListRuns();
-  await benchSubscribedSoak();
-  await benchModelTurns();
-  await benchStudioLoad();
-  await benchStudioSize();
-  benchContext();
-  return report(meta, started);
 }
 
 /** Prints the table, the docs section and the JSON line of figures. */

@@ -37,7 +37,8 @@ export function ratioRow(
   detail: Record<string, unknown> = {},
 ): void {
   const ratio = round(weft.median / baseline.median, 2);
-  // Start-up rows carry both sides' on-CPU time too: it says what the wall times say, with less noise.
+  // Start-up and tool-latency rows carry both sides' on-CPU time too: it says what the wall times say, with
+  // less noise.
   const cpu = detail.cpu as { weft: Sample; baseline: Sample; ratio: number } | undefined;
   const note = cpu
     ? `on-CPU ${fmt(cpu.weft.median)} ms vs ${fmt(cpu.baseline.median)} ms, ${cpu.ratio.toFixed(2)}×`
@@ -191,7 +192,8 @@ export function markdown(meta: Record<string, unknown>): string {
     "",
     "Start-to-ready is the time from spawning `deno run -A main.ts serve --project DIR --port 0` to its " +
     "ready line, in a fresh project (store created, tokens generated) or in one that has run before. Start-up rows also give each side's on-CPU time until ready (all threads of the process, from " +
-    "`/proc`; for `weft mcp` its own, not the service's work on the forwarded `initialize`), which a loaded " +
+    "`/proc`; for `weft mcp` its own, not the service's work on the forwarded `initialize`), and the `status` " +
+    "and `get_run` rows each server's on-CPU time per call over the interleaved calls, which a loaded " +
     "machine disturbs far less than wall time. The fixture Run is `flow` → `answer_ask` (questions) → `answer_ask` " +
     "(confirmation) → `completed` on `/internal/mcp`. A handoff is `claim_agent_call`, two `call_agent_tool` " +
     "calls and `complete_agent_call` on `/mcp`; the concurrent row drives whole `intent` Runs (two handoffs " +

@@ -12,6 +12,15 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
 const BARE = `${ROOT}tests/bench/bare_server.ts`;
 
+/**
+ * `WEFT_BENCH_CPU_PROF=DIR` has every weft service started from source write a V8 CPU profile into DIR when it
+ * stops: where a row's time goes, measured on the very calls the row makes.
+ */
+function profileFlags(kind: "weft" | "bare"): string[] {
+  const dir = kind === "weft" ? Deno.env.get("WEFT_BENCH_CPU_PROF") : undefined;
+  return dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : [];
+}
+
 /** A started child, from its ready line. */
 export interface Started {
   url: string;
@@ -44,7 +53,7 @@ export async function startChild(
   // A bundle runs alone in its own (otherwise empty) directory, without the repository's configuration.
   const program = bundle
     ? ["run", "-A", "--no-config", bundle]
-    : ["run", "-A", kind === "weft" ? MAIN : BARE];
+    : ["run", "-A", ...profileFlags(kind), kind === "weft" ? MAIN : BARE];
   const args = kind === "weft"
     ? [...program, "serve", "--project", projectDir!, "--port", "0"]
     : [...program, "--port", "0"];

@@ -149,6 +149,24 @@ Deno.test("a broken project weft.json hides every role with its reason; schema e
   assert.match((unknown as { problem: string }).problem, /models.default: Unrecognized key: "tempreature"/);
 });
 
+Deno.test("a weft.json that is there but cannot be read hides every role; an absent one is no configuration", async () => {
+  const projectDir = await tempProject({ "weft.json/inside": "a folder where the file should be" });
+  const userDir = await tempProject({ "weft/weft.json": JSON.stringify({ models: { default: LOCAL } }) });
+  const env: Record<string, string> = { XDG_CONFIG_HOME: userDir, HOME: userDir };
+  try {
+    const unreadable = ModelConfig.read(projectDir, (name) => env[name]).resolve("default");
+    assert.equal(unreadable.ok, false);
+    assert.match((unreadable as { reason: string }).reason, /^weft.json: cannot be read \(/);
+    await Deno.remove(`${projectDir}/weft.json`, { recursive: true });
+    const absent = ModelConfig.read(projectDir, (name) => env[name]).resolve("default");
+    assert.ok(absent.ok);
+    assert.equal(absent.model.origin, "user");
+  } finally {
+    await Deno.remove(projectDir, { recursive: true });
+    await Deno.remove(userDir, { recursive: true });
+  }
+});
+
 Deno.test("schema/weft.schema.json is generated from the zod configuration and committed up to date", () => {
   const committed = Deno.readTextFileSync(new URL("../../schema/weft.schema.json", import.meta.url));
   assert.equal(committed, renderModelConfigSchema(), "run: deno run -A src/model/generate_schema.ts");
