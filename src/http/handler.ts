@@ -17,7 +17,7 @@ import { compose, type Handler, jsonRpcError } from "./middleware.ts";
 import type { SessionTable } from "./sessions.ts";
 import { StudioAccess } from "./studio_access.ts";
 import { acceptStudioCookie } from "./studio_cookie.ts";
-import { isStudioPath, studioPages } from "./studio_pages.ts";
+import { isStudioPath, studioPages, type StudioPagesOptions } from "./studio_pages.ts";
 import type { StudioRedirectFiles } from "./studio_redirect.ts";
 import { Logger } from "../lib/logger.ts";
 
@@ -31,6 +31,8 @@ export interface HandlerOptions {
   /** Where `weft studio`'s redirect files go; without it, none are written. */
   redirectFiles?: StudioRedirectFiles;
   logger?: Logger;
+  /** Answers `list_runs` for the first view embedded in the page a Studio ticket opens. */
+  listRuns?: StudioPagesOptions["listRuns"];
 }
 
 /** Builds the handler given to `Deno.serve`. */
@@ -60,6 +62,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
       logger: options.logger ?? Logger.silent(),
       redirectFiles: options.redirectFiles,
       closeMcpSessions: () => options.sessions.closeOn(studioEndpoint.path),
+      listRuns: options.listRuns,
     }),
   );
   return async (request) => {

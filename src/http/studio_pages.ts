@@ -7,6 +7,12 @@
  */
 
 import { STUDIO_INDEX, STUDIO_SIGN_OUT_PATH, STUDIO_TICKET_PATH } from "../studio/paths.ts";
+import {
+  embeddedJson,
+  FIRST_VIEW_CALLS,
+  FIRST_VIEW_ELEMENT_ID,
+  type FirstAnswer,
+} from "../studio/first_view.ts";
 import { hasBearer } from "./checks.ts";
 import { acceptsGzip, etagOf, StudioFiles } from "./studio_files.ts";
 import { type Handler, jsonRpcError } from "./middleware.ts";
@@ -52,6 +58,8 @@ export interface StudioPagesOptions {
   redirectFiles?: StudioRedirectFiles;
   /** Closes the MCP sessions Studio's pages opened, when every Studio session ends. */
   closeMcpSessions: () => Promise<void>;
+  /** Answers `list_runs` as the page's endpoint would, for the first view embedded in the opened page. */
+  listRuns?: (query: { status: "waiting"; limit: number }) => Promise<unknown>;
 }
 
 /** The handler of Studio's paths, after the Host, target and Origin checks. */
@@ -186,9 +194,10 @@ export function studioPages(options: StudioPagesOptions): Handler {
     logger.log("studio.opened", {});
     const meta = `<meta name="${STUDIO_KEY_META}" content="${await access.tabKey(session)}">`;
     // The page as served everywhere else (linking the content-hashed files), with the key added.
-    const index = new TextDecoder().decode((await (files ??= StudioFiles.load())).at(STUDIO_INDEX)!.body);
+    const [served, first] = await Promise.all([files ??= StudioFiles.load(), firstView()]);
+    const index = new TextDecoder().decode(served.at(STUDIO_INDEX)!.body);
     const response = new Response(
-      index.replace("</head>", `${meta}\n</head>`),
+      index.replace("</head>", `${meta}\n${first}</head>`),
       {
         headers: {
           ...STUDIO_SECURITY_HEADERS,
@@ -199,6 +208,28 @@ export function studioPages(options: StudioPagesOptions): Handler {
     );
     for (const cookie of studioCookies(port(), session)) response.headers.append("set-cookie", cookie);
     return response;
+  }
+
+  /**
+   * The first view's answers as an inert data element (read by the page's script, never run: its type is not
+   * a script's, and the policy allows no inline code anyway); "" when they cannot be had, and the page then
+   * asks through its session as before.
+   */
+  async function firstView(): Promise<string> {
+    if (!options.listRuns) return "";
+    try {
+      const answers: FirstAnswer[] = await Promise.all(
+        FIRST_VIEW_CALLS.map(async (call) => ({ ...call, result: await options.listRuns!(call.arguments) })),
+      );
+      return `<script type="application/json" id="${FIRST_VIEW_ELEMENT_ID}">${
+        embeddedJson(answers)
+      }</script>\n`;
+    } catch (error) {
+      logger.log("studio.first_view_failed", {
+        message: error instanceof Error ? error.message : String(error),
+      });
+      return "";
+    }
   }
 }
 

@@ -156,6 +156,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // Those of a killed service are not worth keeping: their tickets died with it.
     await redirectFiles.removeAll();
     const studio = new StudioAccess(tokens.internalToken, { generations: studioGenerations(paths) });
+    const openEngine = engine;
     const handler = createHandler({
       tokens: { external: tokens.externalToken, internal: tokens.internalToken },
       port: () => port,
@@ -163,6 +164,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       studio,
       redirectFiles,
       logger,
+      listRuns: (query) => openEngine.listRuns(query),
     });
     // A killed service cannot remove its relay folder; the next start of any project clears such leftovers.
     const stale = await removeStaleRelayFolders(isProcessAlive);

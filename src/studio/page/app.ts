@@ -21,22 +21,24 @@ import type { RunView } from "./types.ts";
 
 /** The whole page. */
 export function App(): ComponentChildren {
-  const route = useRoute();
+  const addressed = useRoute();
   useEffect(() => {
-    if (!route) navigate(parseRoute(HOME)!, true);
-  }, [route === undefined]);
+    if (!addressed) navigate(parseRoute(HOME)!, true);
+  }, [addressed === undefined]);
+  // The first render already shows the home view (and the list the opened page carried), not an empty frame.
+  const route = addressed ?? parseRoute(HOME)!;
   // A new view (not a new filter) takes the focus, so keyboard use starts at its top, as after a page load.
-  const place = route?.view === "run" ? `run/${route.runId}` : route?.view;
+  const place = route.view === "run" ? `run/${route.runId}` : route.view;
   const first = useRef(true);
   useEffect(() => {
-    document.title = route ? `${TITLES[route.view]} · weft Studio` : "weft Studio";
+    document.title = `${TITLES[route.view]} · weft Studio`;
     if (first.current) first.current = false;
     else document.getElementById("view")?.focus();
   }, [place]);
   return html`
     <${Header} route=${route} />
     <${TrustNotice} />
-    <main id="view" tabindex="-1">${route && view(route)}</main>
+    <main id="view" tabindex="-1">${view(route)}</main>
   `;
 }
 

@@ -137,6 +137,11 @@ export class Connection {
     return result.structuredContent as T;
   }
 
+  /** Resolves once a session is up with every watched resource subscribed; rejects when none will be. */
+  async live(): Promise<void> {
+    await this.#ready();
+  }
+
   /** Reads the resource `uri` and parses its JSON; a missing resource and lost connections throw. */
   async read<T>(uri: string): Promise<T> {
     const client = await this.#ready();
@@ -229,7 +234,7 @@ export class Connection {
       let client: Client | undefined;
       try {
         client = await this.#open();
-        for (const uri of this.#watchers.keys()) await client.subscribeResource({ uri });
+        await Promise.all([...this.#watchers.keys()].map((uri) => client!.subscribeResource({ uri })));
         this.#client = client;
         this.#setState("Live");
         for (const waiter of this.#waiters.splice(0)) waiter();

@@ -25,12 +25,23 @@ export interface Loaded<T> {
 
 /**
  * Loads with `load` when `key` changes, and again whenever one of `uris` changes. Loads never overlap: a
- * change during a load asks for one more load after it, so a burst of changes costs at most two.
+ * change during a load asks for one more load after it, so a burst of changes costs at most two. When `early`
+ * has the data at the first render (the opened page carried it), that is shown at once and loaded again once
+ * the session is up, since it may have changed before the subscriptions were made.
  */
-export function useLoad<T>(key: string, load: () => Promise<T>, uris: readonly string[]): Loaded<T> {
-  const [state, setState] = useState<{ key: string; data?: T; error?: StudioError; loading: boolean }>({
-    key,
-    loading: true,
+export function useLoad<T>(
+  key: string,
+  load: () => Promise<T>,
+  uris: readonly string[],
+  early?: () => T | undefined,
+): Loaded<T> {
+  // Asked in the first render, so data the opened page carried is in the view's first paint.
+  const earlyKey = useRef<string | null>(null);
+  const [state, setState] = useState<{ key: string; data?: T; error?: StudioError; loading: boolean }>(() => {
+    const given = early?.();
+    if (given === undefined) return { key, loading: true };
+    earlyKey.current = key;
+    return { key, data: given, loading: false };
   });
   const latest = useRef({ key, load });
   latest.current = { key, load };
@@ -70,8 +81,13 @@ export function useLoad<T>(key: string, load: () => Promise<T>, uris: readonly s
   }, []);
 
   useEffect(() => {
-    setState((old) => old.key === key ? old : { key, loading: true });
-    run();
+    if (earlyKey.current === key) {
+      earlyKey.current = null;
+      connection.live().then(run, run);
+    } else {
+      setState((old) => old.key === key ? old : { key, loading: true });
+      run();
+    }
     const stops = uris.map((uri) => connection.watch(uri, run));
     return () => stops.forEach((stop) => stop());
   }, [key, uris.join("\n")]);

@@ -10,8 +10,10 @@ import { App } from "./app.ts";
 import { connection } from "./connection.ts";
 import { html } from "./html.ts";
 import { takeTabKey } from "./tab_key.ts";
+import { takeFirstAnswers } from "./first_answers.ts";
 
 // Before anything reads the address or talks to the service.
 takeTabKey();
+takeFirstAnswers();
 connection.start();
 render(html`<${App} />`, document.getElementById("studio")!);

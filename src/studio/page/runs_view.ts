@@ -9,14 +9,16 @@
 
 import type { ComponentChildren } from "./preact.ts";
 import { useEffect, useState } from "./preact.ts";
+import { FIRST_VIEW_CALLS, RUNS_PAGE_SIZE } from "../first_view.ts";
+import { firstAnswer } from "./first_answers.ts";
 import { connection } from "./connection.ts";
 import { useLoad } from "./hooks.ts";
 import { html } from "./html.ts";
 import { formatRoute, navigate, type Route } from "./route.ts";
 import { RUN_STATUSES, type RunView, type WorkflowView } from "./types.ts";
 
-/** Runs per page. */
-export const PAGE_SIZE = 50;
+/** Runs per page (the opened page's first answers are one such page). */
+export const PAGE_SIZE = RUNS_PAGE_SIZE;
 /** Runs read per request while searching. */
 const SCAN_SIZE = 200;
 
@@ -85,10 +87,25 @@ async function loadPage(route: RunsRoute): Promise<{ runs: RunView[]; older: boo
   }
 }
 
+/** The home view's first page as the opened page carried it (once), remembering where the next begins. */
+function earlyPage(route: RunsRoute): { runs: RunView[]; older: boolean } | undefined {
+  const [first] = FIRST_VIEW_CALLS;
+  const { status, limit } = first.arguments;
+  if (route.status !== status || route.workflow || route.q.trim() || route.page !== 1) return undefined;
+  const answer = firstAnswer(first.name, { status, limit });
+  if (!answer) return undefined;
+  const page = answer.result as { runs: RunView[]; nextCursor?: string };
+  starts.set(
+    filterKey(route),
+    page.nextCursor ? [{ skip: 0 }, { cursor: page.nextCursor, skip: 0 }] : [{ skip: 0 }],
+  );
+  return { runs: page.runs, older: page.nextCursor !== undefined };
+}
+
 /** The Runs view. */
 export function RunsPage(props: { route: RunsRoute }): ComponentChildren {
   const { route } = props;
-  const loaded = useLoad(formatRoute(route), () => loadPage(route), ["weft://runs"]);
+  const loaded = useLoad(formatRoute(route), () => loadPage(route), ["weft://runs"], () => earlyPage(route));
   const workflows = useLoad(
     "workflows",
     () => connection.call<{ workflows: WorkflowView[] }>("list_workflows"),
