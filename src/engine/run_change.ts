@@ -19,7 +19,7 @@ import { openAgentCall } from "./agent_call_transitions.ts";
 import { openCommand } from "./command_transitions.ts";
 import { beginBaseline, openChanges, type ProjectRead } from "./changes_transitions.ts";
 import { commitStage, type DecidedCommit, DEFAULT_PUBLISH_FOLDER } from "./commit_step.ts";
-import { beginList, endItem, itemStepEntered, type LatestInput } from "./list_transitions.ts";
+import { beginList, endItem, itemStepEntered, type LatestInput, runEnded } from "./list_transitions.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import {
   type PublishedQuestion,
@@ -169,6 +169,7 @@ export class RunChange {
     delete this.run.pendingAgentCall;
     delete this.run.pendingCommand;
     this.record("run_cancelled", { source });
+    runEnded(this, "the Run was cancelled");
   }
 
   /**
@@ -267,6 +268,7 @@ export class RunChange {
     delete this.run.pendingAgentCall;
     delete this.run.pendingCommand;
     this.record("run_failed", { error: this.run.lastError });
+    if (!RESUMABLE_FAILURES.includes(code)) runEnded(this, `the Run failed (${code}): ${message}`);
   }
 
   /** Writes what a client submits into the stage state; `INVALID_REQUEST` when the schema rejects it. */
