@@ -8,6 +8,13 @@
  * @module
  */
 
+import type { ListView } from "../../src/engine/views.ts";
+
+/** A list view's `counts`: the statuses named in `some`, every other status 0. */
+export function listCounts(some: Partial<ListView["counts"]>): ListView["counts"] {
+  return { pending: 0, running: 0, done: 0, failed: 0, skipped: 0, blocked: 0, ...some };
+}
+
 /** One item of `listFlow`'s initial list. */
 export interface ListFlowItem {
   id?: unknown;
