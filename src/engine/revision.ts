@@ -219,7 +219,8 @@ export function writeReview(change: RunChange): boolean {
  * committed a newer one meanwhile, the proposal was made from data that is no longer current, and committing it
  * as the newest revision would silently drop the newer one: the Run fails with `CONFLICT` instead, naming the
  * newer revision, before the person is asked to confirm it or as the commit is reached. The engine reads the
- * latest revision in the same transaction that would store the commit, so nothing commits in between.
+ * latest revision in the same transaction that would store the commit, so nothing commits in between (a
+ * revision Run has no `changes` step, whose read of the project's files would split the change in two).
  */
 export function revisionCurrent(change: RunChange): boolean {
   const origin = change.run.revision!;
