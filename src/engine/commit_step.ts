@@ -9,6 +9,7 @@ import { getAt } from "./json_pointer.ts";
 import { newId } from "./ids.ts";
 import { markdownPointers, schemaAt } from "./markdown_fields.ts";
 import { fillPublishPath, slugOf } from "./publish_path.ts";
+import { revisionCurrent } from "./revision.ts";
 import type { RunChange } from "./run_change.ts";
 import type { NewRunEvent } from "./run_state.ts";
 import type { StageCommit } from "./storage.ts";
@@ -45,6 +46,7 @@ export interface DecidedPublication {
 /** Commits the stage's data at `step.data`: `committed`, or undefined when there is none (the Run fails). */
 export function commitStage(change: RunChange, step: CommitStepDef): string | undefined {
   const { run } = change;
+  if (run.revision && !revisionCurrent(change)) return undefined;
   const data = getAt(run.state, step.data);
   if (data === undefined) {
     change.fail("INVALID_REQUEST", `nothing to commit: the stage state has no value at ${step.data || "/"}`);

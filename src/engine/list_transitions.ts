@@ -64,6 +64,23 @@ export function endItem(change: RunChange, end: (typeof ITEM_ENDS)[number]): str
   return end === "stopped" ? endList(change, "stopped") : nextItem(change);
 }
 
+/**
+ * Ends the current item of a Run that ends before the item does (cancelled, or failed in a way no retry
+ * resumes): `failed`, saying why, so no view shows an item running in a Run that has ended. A Run a retry
+ * can resume (`RESUMABLE_FAILURES`) does not come here: the retry opens the same step of the same item, which
+ * stays `running` to show where the Run will go on. The items not begun stay as they were.
+ */
+export function runEnded(change: RunChange, reason: string): void {
+  const list = change.run.list;
+  const item = list ? currentItem(list) : undefined;
+  if (!list || !item) return;
+  item.status = "failed";
+  item.reason = reason;
+  item.endedAt = change.at;
+  delete list.current;
+  change.record("item_ended", { itemId: item.id, end: "failed", attempts: item.attempts, reason });
+}
+
 /** Counts a new attempt of the current item when its stage's first step is entered; false when the Run failed. */
 export function itemStepEntered(change: RunChange, stepName: string): boolean {
   const { stage, run } = change;

@@ -5,7 +5,8 @@
  * the Artifact's current data and the edited file through `run_context` and answers with the new data under
  * the stage's data schema; the stage's check rules on that data (`check`); the person confirms the change
  * shown as diffs (`confirm`); the commit keeps it as the Artifact's next revision (`commit`), published over
- * the edited file, and only over that file as the person left it (`publication.ts`).
+ * the edited file, and only over that file as the person left it (`publication.ts`); and only on top of the
+ * revision it began from (`revisionCurrent`).
  *
  * Deriving the stage, rather than declaring a revision workflow, keeps one definition per Artifact: the
  * schema, checks, template and publish path are the stage's own, at the version the Run pinned.
@@ -211,6 +212,27 @@ export function writeReview(change: RunChange): boolean {
     before: current,
     data,
   });
+}
+
+/**
+ * Whether the Artifact a revision Run revises is still at the revision the Run began from. When another Run
+ * committed a newer one meanwhile, the proposal was made from data that is no longer current, and committing it
+ * as the newest revision would silently drop the newer one: the Run fails with `CONFLICT` instead, naming the
+ * newer revision, before the person is asked to confirm it or as the commit is reached. The engine reads the
+ * latest revision in the same transaction that would store the commit, so nothing commits in between (a
+ * revision Run has no `changes` step, whose read of the project's files would split the change in two).
+ */
+export function revisionCurrent(change: RunChange): boolean {
+  const origin = change.run.revision!;
+  const latest = change.revisedLatest;
+  if (latest === undefined || latest === origin.fromRevision) return true;
+  change.fail(
+    "CONFLICT",
+    `revision ${latest} of the Artifact was committed after this revision Run began from revision ` +
+      `${origin.fromRevision}, so its proposal would discard it; nothing was committed and ${origin.path} is ` +
+      `left as it is: run \`weft revise ${origin.path}\` again to bring the edit onto revision ${latest}`,
+  );
+  return false;
 }
 
 /** A published file without its frontmatter. */

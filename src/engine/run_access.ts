@@ -291,6 +291,11 @@ export class RunAccess {
     // A list that follows an Artifact (a plan) takes its latest revision at the next item boundary.
     const source = run.list?.source;
     if (source && isActive(run.status)) change.latestInput = await latestRevision(unit, source.artifactId);
+    // A revision Run commits only over the revision it began from (`revision.ts`).
+    if (run.revision && isActive(run.status)) {
+      change.revisedLatest = (await unit.artifacts.findArtifact({ artifactId: run.revision.artifactId }))
+        ?.revision;
+    }
     return change;
   }
 

@@ -19,7 +19,7 @@ import { openAgentCall } from "./agent_call_transitions.ts";
 import { openCommand } from "./command_transitions.ts";
 import { beginBaseline, openChanges, type ProjectRead } from "./changes_transitions.ts";
 import { commitStage, type DecidedCommit, DEFAULT_PUBLISH_FOLDER } from "./commit_step.ts";
-import { beginList, endItem, itemStepEntered, type LatestInput } from "./list_transitions.ts";
+import { beginList, endItem, itemStepEntered, type LatestInput, runEnded } from "./list_transitions.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import {
   type PublishedQuestion,
@@ -34,7 +34,7 @@ import { checkFeedback } from "./check_rules.ts";
 import { getAt, setAt } from "./json_pointer.ts";
 import { markdownPointers, schemaAt } from "./markdown_fields.ts";
 import { isActive, type Source } from "./views.ts";
-import { writeReview } from "./revision.ts";
+import { revisionCurrent, writeReview } from "./revision.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import { Question, type StageDef, type StepDef } from "./workflow/manifest.ts";
 
@@ -64,6 +64,8 @@ export class RunChange {
   readonly projectReads: ProjectRead[] = [];
   /** The latest revision of the Artifact the Run's list follows, when the engine read one for this change. */
   latestInput?: LatestInput;
+  /** The latest revision of the Artifact a revision Run revises, as the engine read it for this change. */
+  revisedLatest?: number;
 
   readonly #workflowOf: () => LoadedWorkflow;
   #workflow: LoadedWorkflow | undefined;
@@ -167,6 +169,7 @@ export class RunChange {
     delete this.run.pendingAgentCall;
     delete this.run.pendingCommand;
     this.record("run_cancelled", { source });
+    runEnded(this, "the Run was cancelled");
   }
 
   /**
@@ -265,6 +268,7 @@ export class RunChange {
     delete this.run.pendingAgentCall;
     delete this.run.pendingCommand;
     this.record("run_failed", { error: this.run.lastError });
+    if (!RESUMABLE_FAILURES.includes(code)) runEnded(this, `the Run failed (${code}): ${message}`);
   }
 
   /** Writes what a client submits into the stage state; `INVALID_REQUEST` when the schema rejects it. */
@@ -305,7 +309,7 @@ export class RunChange {
       case "ask":
         return this.#ask(step);
       case "confirm": {
-        if (this.run.revision && !writeReview(this)) return undefined;
+        if (this.run.revision && (!revisionCurrent(this) || !writeReview(this))) return undefined;
         const context = getAt(this.run.state, step.context) ?? null;
         const markdown = markdownPointers(schemaAt(this.stage.state.schema, step.context), context);
         this.#publishAction("user_ask_confirmation", { context, ...(markdown.length ? { markdown } : {}) });

@@ -106,7 +106,7 @@ export const LIST_ITEM_STATUSES = ["pending", "running", "done", "failed", "skip
 export const ListItemStatusSchema = z.enum(LIST_ITEM_STATUSES);
 /**
  * Where one item of a list stage stands: `pending` (not begun), `running` (its steps run now), `done`,
- * `failed` (it ended failed, or stopped the list), `skipped` (it ended skipped, or its input dropped it) or
+ * `failed` (it ended failed, stopped the list, or its Run was cancelled or failed for good amid it), `skipped` (it ended skipped, or its input dropped it) or
  * `blocked` (an item it depends on did not end `done`, so it never begins).
  */
 export type ListItemStatus = z.infer<typeof ListItemStatusSchema>;

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import type { Engine } from "../../src/engine/engine.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { MemoryDatabase } from "../support/memory_storage.ts";
-import { listFlow, type ListFlowItem } from "../support/list_workflows.ts";
+import { listCounts, listFlow, type ListFlowItem } from "../support/list_workflows.ts";
 import { openEngine } from "./support.ts";
 
 async function start(engine: Engine): Promise<RunView> {
@@ -45,14 +45,7 @@ Deno.test("list: items run one after another in dependency order, each with its 
     let run = await start(engine);
     assert.equal(run.list?.current, "a", "b waits for a");
     assert.deepEqual(run.list?.items.map((item) => item.id), ["a", "b", "c"]);
-    assert.deepEqual(run.list?.counts, {
-      pending: 2,
-      running: 1,
-      done: 0,
-      failed: 0,
-      skipped: 0,
-      blocked: 0,
-    });
+    assert.deepEqual(run.list?.counts, listCounts({ pending: 2, running: 1 }));
     run = await end(engine, run, "again");
     assert.equal(run.list?.current, "a");
     assert.equal(run.list?.items[0].attempts, 2, "routing back to the first step is a new attempt");
@@ -270,5 +263,111 @@ Deno.test("list: a Run amid its items moves to a new version only where its stag
     assert.equal(moved.list?.current, "a");
   } finally {
     await retitled.close();
+  }
+});
+
+Deno.test("list: cancelling a Run ends its running item `failed`, saying so; the items not begun stay as they were", async () => {
+  const engine = await openEngine({ manifest: listFlow(THREE) });
+  try {
+    let run = await start(engine);
+    run = await end(engine, run, "done");
+    assert.equal(run.list?.current, "b");
+    run = await engine.cancelRun(run.runId, "cli");
+    assert.equal(run.status, "cancelled");
+    assert.deepEqual(statuses(run), { a: "done", b: "failed", c: "pending" });
+    assert.equal(run.list?.current, undefined, "no item runs in a cancelled Run");
+    assert.deepEqual(run.list?.counts, listCounts({ done: 1, failed: 1, pending: 1 }));
+    const b = run.list!.items[1];
+    assert.equal(b.reason, "the Run was cancelled");
+    assert.ok(b.endedAt);
+    const events = await engine.getRunTimeline(run.runId);
+    const last = events.slice(-2);
+    assert.deepEqual(last.map((event) => event.type), ["run_cancelled", "item_ended"]);
+    assert.equal(last[1].itemId, "b");
+    assert.equal(last[1].end, "failed");
+    assert.equal(last[1].reason, "the Run was cancelled");
+  } finally {
+    await engine.close();
+  }
+});
+
+Deno.test("list: a Run that fails for good ends its running item `failed` with the Run's error", async () => {
+  const manifest = listFlow(THREE);
+  Object.assign(manifest.stages.items.steps.work, { budget: { maxVisits: 1 } });
+  const engine = await openEngine({ manifest });
+  try {
+    let run = await start(engine);
+    run = await end(engine, run, "again");
+    assert.equal(run.status, "failed");
+    assert.equal(run.lastError?.code, "BUDGET_EXCEEDED");
+    assert.deepEqual(statuses(run), { a: "failed", b: "pending", c: "pending" });
+    assert.equal(run.list?.current, undefined);
+    assert.match(run.list!.items[0].reason!, /^the Run failed \(BUDGET_EXCEEDED\): step items\/work/);
+  } finally {
+    await engine.close();
+  }
+});
+
+Deno.test("list: a Run interrupted amid an item keeps it `running`, and a retry goes on with that item", async () => {
+  const manifest = listFlow(THREE);
+  const work = {
+    kind: "agent",
+    agentId: "worker",
+    instructions: "work.md",
+    output: {
+      schema: {
+        type: "object",
+        required: ["outcome"],
+        properties: { outcome: { type: "string", enum: ["done", "stop"] } },
+      },
+    },
+    routes: { done: { endItem: "done" }, stop: { endItem: "stopped" } },
+  };
+  // The item's only step is an agent call, which a restart interrupts.
+  Object.assign(manifest.stages.items, { steps: { work } });
+  const fixture = { manifest, manifestFiles: { "work.md": "# Work\n" }, database: new MemoryDatabase() };
+  let engine = await openEngine(fixture);
+  let run = await engine.startRun({
+    flowName: "review",
+    intent: "work through",
+    source: "agent_ide",
+    agentExecutor: "mcp_client",
+  });
+  const first = run.pendingAgentCall!.id;
+  await engine.claimAgentCall({ runId: run.runId, callId: first, claimant: "mcp_client" });
+  await engine.close();
+  engine = await openEngine(fixture);
+  try {
+    run = await engine.getRun(run.runId);
+    assert.equal(run.status, "failed");
+    assert.equal(run.lastError?.code, "RUN_INTERRUPTED");
+    assert.equal(run.list?.current, "a", "the item the retry resumes");
+    assert.deepEqual(statuses(run), { a: "running", b: "pending", c: "pending" });
+    run = await engine.retryRun(run.runId, "cli");
+    assert.equal(run.status, "waiting");
+    assert.equal(run.list?.current, "a");
+    assert.equal(run.list?.items[0].attempts, 1, "a retry is not a new attempt");
+    const callId = run.pendingAgentCall!.id;
+    assert.notEqual(callId, first);
+    await engine.claimAgentCall({ runId: run.runId, callId, claimant: "mcp_client" });
+    run = await engine.completeAgentCall({ runId: run.runId, callId, result: { outcome: "done" } });
+    assert.equal(run.list?.current, "b");
+    assert.deepEqual(statuses(run), { a: "done", b: "running", c: "pending" });
+
+    // A model that did not answer fails the Run in a way a retry resumes: b still shows where it goes on.
+    run = await engine.failAgentCall({
+      runId: run.runId,
+      callId: run.pendingAgentCall!.id,
+      message: "the model server did not answer",
+      code: "MODEL_UNAVAILABLE",
+    });
+    assert.equal(run.lastError?.code, "MODEL_UNAVAILABLE");
+    assert.equal(run.list?.current, "b");
+    assert.deepEqual(statuses(run), { a: "done", b: "running", c: "pending" });
+    run = await engine.retryRun(run.runId, "cli");
+    assert.equal(run.status, "waiting");
+    assert.equal(run.list?.current, "b");
+  } finally {
+    await engine.close();
   }
 });

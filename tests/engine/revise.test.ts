@@ -239,3 +239,42 @@ Deno.test("revise: an exclusive workflow with an active Run refuses a revision R
     await engine.close();
   }
 });
+
+Deno.test("revise: a revision committed by another Run meanwhile is not committed over; the Run fails with CONFLICT", async () => {
+  for (const when of ["before the proposal", "before confirming"]) {
+    const { engine, files, edited } = await editedProject();
+    try {
+      let run = await engine.reviseArtifact({ path: FILE, ...IDE });
+      if (when === "before the proposal") await commit(engine, "Fourth");
+      run = (await propose(engine, run, "Revised")).run;
+      if (when === "before confirming") {
+        assert.equal(run.pendingAction?.kind, "user_ask_confirmation");
+        await commit(engine, "Fourth");
+        run = await engine.answerAsk({
+          runId: run.runId,
+          actionId: run.pendingAction!.id,
+          answer: { isConfirmed: true },
+          source: IDE.source,
+        });
+      }
+      assert.equal(run.status, "failed", when);
+      assert.equal(run.lastError?.code, "CONFLICT");
+      assert.match(
+        run.lastError!.message,
+        /revision 4 of the Artifact was committed after this revision Run began/,
+      );
+      assert.match(run.lastError!.message, /weft revise docs\/notes\.md/);
+      const artifact = await engine.getArtifact({ flowName: "notes", stageName: "collect" });
+      assert.equal(artifact?.revision, 4, `the newer revision stays the newest (${when})`);
+      assert.equal((artifact?.data as Json).answers[0].answer, "Fourth");
+      assert.equal(files.text(FILE), edited, "the person's edit is left as it is");
+      const types = (await engine.getRunTimeline(run.runId)).map((event) => event.type);
+      assert.ok(!types.includes("artifact_committed"), types.join());
+
+      const again = await engine.reviseArtifact({ path: FILE, ...IDE });
+      assert.equal(again.revisionOf?.fromRevision, 4, "revising again starts from the newer revision");
+    } finally {
+      await engine.close();
+    }
+  }
+});

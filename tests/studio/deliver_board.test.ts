@@ -17,6 +17,7 @@ import { personGit } from "../support/git.ts";
 import { readJson } from "../support/notifications.ts";
 import { call, closeClient, mcpClient, runWeft, withServedProject } from "../support/service.ts";
 import { taskStatuses } from "../support/task_board.ts";
+import { boardTasks, openVerify } from "./board_task.ts";
 import { waitForRun } from "../model/support.ts";
 import { answer, claim, complete } from "../agent/support.ts";
 import {
@@ -55,12 +56,7 @@ async function implement(
 
 /** Each task's status as the board's badges say it. */
 async function boardStatuses(board: Locator): Promise<Record<string, string>> {
-  const found: Record<string, string> = {};
-  for (const task of await board.locator("details.task").all()) {
-    found[(await task.getAttribute("data-task")) ?? ""] = ((await task.locator(".badge").textContent()) ?? "")
-      .trim();
-  }
-  return found;
+  return Object.fromEntries(Object.entries(await boardTasks(board)).map(([id, task]) => [id, task.status]));
 }
 
 Deno.test({
@@ -124,13 +120,9 @@ Deno.test({
           });
 
           await step("T1 opens to its passing verify and its diff; T2 to the file it added", async () => {
-            const t1 = board.locator('details.task[data-task="T1"]');
-            await t1.locator(":scope > summary").click();
-            await shown(t1.getByText("Last verify:"), "T1's last verify");
-            assert.match((await t1.locator(".verify p").first().textContent()) ?? "", /passed \(exit 0\)/);
-            const stdout = t1.locator("details.command-output").filter({ hasText: "stdout" });
-            await stdout.locator(":scope > summary").click();
-            assert.equal((await stdout.locator("pre").textContent())?.trim(), "ok");
+            const { task: t1, line, output } = await openVerify(board, "T1", "stdout");
+            assert.match(line, /passed \(exit 0\)/);
+            assert.equal(output, "ok");
             const diff = t1.getByRole("region", { name: "Diff" });
             assert.match((await diff.locator("ins").allTextContents()).join("\n"), /export const t1 = 1;/);
             assert.doesNotMatch(

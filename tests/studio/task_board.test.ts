@@ -10,29 +10,9 @@ import { eventually } from "../support/deadline.ts";
 import { closeClient, mcpClient, runWeft, withServedProject } from "../support/service.ts";
 import { readJson } from "../support/notifications.ts";
 import { BOARD_PROJECT, driveBoard, DRIVEN, endTask, taskStatuses } from "../support/task_board.ts";
+import { boardTasks, openVerify } from "./board_task.ts";
 import type { RunTasks } from "../../src/engine/run_tasks.ts";
-import {
-  browserSteps,
-  type Locator,
-  newPerson,
-  openStudio,
-  screenshot,
-  shown,
-  withBrowser,
-} from "./support.ts";
-
-/** Each task on the board by id: the column it is in and the status its badge says. */
-async function boardStatuses(board: Locator): Promise<Record<string, { column: string; status: string }>> {
-  const found: Record<string, { column: string; status: string }> = {};
-  for (const column of await board.locator("section.column").all()) {
-    const title = (await column.getAttribute("aria-label")) ?? "";
-    for (const task of await column.locator("details.task").all()) {
-      const id = (await task.getAttribute("data-task")) ?? "";
-      found[id] = { column: title, status: ((await task.locator(".badge").textContent()) ?? "").trim() };
-    }
-  }
-  return found;
-}
+import { browserSteps, newPerson, openStudio, screenshot, shown, withBrowser } from "./support.ts";
 
 const COLUMN_OF: Record<string, string> = {
   pending: "Pending",
@@ -75,18 +55,14 @@ Deno.test({
             const resource = taskStatuses(await readJson<RunTasks>(client, `weft://runs/${run.runId}/tasks`));
             assert.deepEqual(printed, DRIVEN);
             assert.deepEqual(resource, printed);
-            assert.deepEqual(await boardStatuses(board), expectedBoard(printed));
+            assert.deepEqual(await boardTasks(board), expectedBoard(printed));
             await screenshot(page, "task-board");
           });
 
           await step("a task opens to its last verify's output and the diff of what it changed", async () => {
-            const b = board.locator('details.task[data-task="b"]');
-            await b.locator(":scope > summary").click();
-            await shown(b.getByText("Last verify:"), "b's last verify");
-            assert.match((await b.locator(".verify p").first().textContent()) ?? "", /failed \(exit 3\)/);
-            const stderr = b.locator("details.command-output").filter({ hasText: "stderr" });
-            await stderr.locator(":scope > summary").click();
-            assert.equal((await stderr.locator("pre").textContent())?.trim(), "broken 2");
+            const { task: b, line, output } = await openVerify(board, "b", "stderr");
+            assert.match(line, /failed \(exit 3\)/);
+            assert.equal(output, "broken 2");
             const diff = b.getByRole("region", { name: "Diff" });
             assert.equal((await diff.locator("del").textContent())?.replace(/^−\s*/, "").trim(), "1");
             assert.equal((await diff.locator("ins").textContent())?.replace(/^\+\s*/, "").trim(), "2");
@@ -103,7 +79,7 @@ Deno.test({
             await endTask(client, run, "done");
             const after = { ...DRIVEN, d: "done", e: "running" };
             await eventually("d to show as done", async () => {
-              const now = await boardStatuses(board);
+              const now = await boardTasks(board);
               return isDeepStrictEqual(now, expectedBoard(after)) || undefined;
             });
             const resource = await readJson<RunTasks>(client, `weft://runs/${run.runId}/tasks`);

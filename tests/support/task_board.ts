@@ -11,17 +11,12 @@ import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { waitForRun } from "../model/support.ts";
 import { personGit } from "./git.ts";
+import { answered, askHowItEnded, LIST_POINTERS, listStateSchema } from "./list_workflows.ts";
 import { call } from "./service.ts";
 
 /** The verify command: counts its runs, prints the count, and fails (exit 3) while `fail` exists. */
 export const VERIFY_SCRIPT = 'n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo "$n" > count; ' +
   'echo "check $n"; if [ -f fail ]; then echo "broken $n" >&2; exit 3; fi';
-
-const pick = (answer: string, valid: unknown, invalid: unknown) => ({
-  kind: "check",
-  rules: [{ at: "/answers/0/answer", schema: { const: answer } }],
-  routes: { valid, invalid },
-});
 
 /** The `board` workflow: tasks a to e, c waiting for b. */
 export function boardFlow() {
@@ -32,25 +27,9 @@ export function boardFlow() {
     entryStage: "tasks",
     stages: {
       tasks: {
-        forEach: {
-          items: "/items",
-          dependsOn: "/dependsOn",
-          as: "/item",
-          attemptTo: "/attempt",
-          verifyStep: "verify",
-        },
+        forEach: { ...LIST_POINTERS, verifyStep: "verify" },
         state: {
-          schema: {
-            type: "object",
-            properties: {
-              items: {},
-              item: { type: "object" },
-              attempt: { type: "integer" },
-              verify: { type: "object" },
-              changes: { type: "object" },
-              answers: { type: "array" },
-            },
-          },
+          schema: listStateSchema({ verify: { type: "object" }, changes: { type: "object" } }),
           initial: {
             items: [
               { id: "a", title: "Write the parser" },
@@ -75,14 +54,9 @@ export function boardFlow() {
             resultTo: "/changes",
             routes: { changed: "work", unchanged: "work" },
           },
-          work: {
-            kind: "ask",
-            questions: [{ id: "end", question: "How did it end?" }],
-            answersTo: "/answers",
-            routes: { answered: "done" },
-          },
-          done: pick("done", { endItem: "done" }, "fail"),
-          fail: pick("fail", { endItem: "failed" }, "verify"),
+          work: askHowItEnded(),
+          done: answered("done", { endItem: "done" }, "fail"),
+          fail: answered("fail", { endItem: "failed" }, "verify"),
         },
         routes: { finished: { end: "completed" } },
       },
