@@ -234,7 +234,7 @@ export class Connection {
       let client: Client | undefined;
       try {
         client = await this.#open();
-        await Promise.all([...this.#watchers.keys()].map((uri) => client!.subscribeResource({ uri })));
+        await this.#subscribeAll(client);
         this.#client = client;
         this.#setState("Live");
         for (const waiter of this.#waiters.splice(0)) waiter();
@@ -252,6 +252,20 @@ export class Connection {
         this.#setState(this.#state, error instanceof TypeError);
       }
       await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt + 1)));
+    }
+  }
+
+  /**
+   * Subscribes `client` to every watched resource, including those watched while the subscriptions were on
+   * their way: until the client is set, `watch` cannot subscribe one itself, and it would never hear of it.
+   */
+  async #subscribeAll(client: Client): Promise<void> {
+    const subscribed = new Set<string>();
+    for (;;) {
+      const fresh = [...this.#watchers.keys()].filter((uri) => !subscribed.has(uri));
+      if (fresh.length === 0) return;
+      await Promise.all(fresh.map((uri) => client.subscribeResource({ uri })));
+      for (const uri of fresh) subscribed.add(uri);
     }
   }
 
