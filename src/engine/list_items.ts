@@ -56,8 +56,10 @@ export function pendingItems(entries: ListEntry[]): ListItemState[] {
 /**
  * The items after the list's input changed to `entries`: an item not begun takes its new data, title and
  * dependencies, a new one is added pending, one no longer listed is skipped with `reason`, and the order is
- * the new one (items no longer listed after the rest). Items that began keep what they were. `LIST_INVALID`
- * when the result cannot be worked through, or when the new list keeps none of the items.
+ * the new one (items no longer listed after the rest). A blocked item never began either, so it is pending
+ * again under its new dependencies (the list blocks it again if they still cannot be met). Items that began
+ * keep what they were. `LIST_INVALID` when the result cannot be worked through, or when the new list keeps
+ * none of the items.
  */
 export function followRevision(
   items: ListItemState[],
@@ -76,14 +78,21 @@ export function followRevision(
   const next = entries.map((entry): ListItemState => {
     const kept = byId.get(entry.id);
     if (kept === undefined) return { ...entry, status: "pending", attempts: 0 };
-    return kept.status === "pending" ? { ...kept, ...entry } : kept;
+    if (!notBegun(kept)) return kept;
+    const { reason: _blockedBecause, ...rest } = kept;
+    return { ...rest, ...entry, status: "pending" };
   });
   const dropped = items.filter((item) => !listed.has(item.id)).map((item): ListItemState =>
-    item.status === "pending" ? { ...item, status: "skipped", reason } : item
+    notBegun(item) ? { ...item, status: "skipped", reason } : item
   );
   const merged = [...next, ...dropped];
   checkGraph(merged);
   return merged;
+}
+
+/** Whether `item` never began: pending, or blocked by what it depended on. */
+function notBegun(item: ListItemState): boolean {
+  return item.status === "pending" || item.status === "blocked";
 }
 
 /** Every id unique, every dependency a listed id, and no item waiting on itself through others. */

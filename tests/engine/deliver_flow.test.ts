@@ -225,6 +225,30 @@ Deno.test("deliver: the intent names the plan by its intent Run, its Artifact or
   }
 });
 
+Deno.test("deliver: a blocked task whose dependency a new revision of the plan drops begins after all", async () => {
+  const engine = await openEngine();
+  try {
+    const first = await confirmedPlan(engine, {
+      ...plan(),
+      tasks: [task("T3", ["T1"]), task("T1"), task("T2")],
+    });
+    let run = await startDeliver(engine, first.runId);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      run = await verify(engine, (await implement(engine, run)).run, 1, `attempt ${attempt} failed`);
+    }
+    run = await answer(engine, run, decision("skip"));
+    assert.deepEqual(statuses(run), { T1: "skipped", T3: "blocked", T2: "running" });
+    // The person revises the plan: T3 no longer needs T1.
+    await confirmedPlan(engine, { ...plan(), tasks: [task("T3"), task("T1"), task("T2")] });
+    run = await verify(engine, (await implement(engine, run)).run, 0);
+    run = await answer(engine, run, { isConfirmed: true });
+    assert.deepEqual(statuses(run), { T1: "skipped", T3: "running", T2: "done" });
+    assert.equal(run.list?.items.find((item) => item.id === "T3")?.reason, undefined);
+  } finally {
+    await engine.close();
+  }
+});
+
 Deno.test("deliver: a new revision of the plan changes the tasks not begun at the next task's start; done ones stay done", async () => {
   const engine = await openEngine();
   try {
