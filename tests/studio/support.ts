@@ -82,9 +82,19 @@ export function browserSteps(
   return (name, fn) => t.step({ name, fn, sanitizeOps: false, sanitizeResources: false });
 }
 
-/** A new browser context (a person with no cookies yet) whose every wait gives up after the test deadline. */
-export async function newPerson(browser: Browser): Promise<BrowserContext> {
-  const context = await browser.newContext({ colorScheme: "light", viewport: { width: 1200, height: 800 } });
+/**
+ * A new browser context (a person with no cookies yet) whose every wait gives up after the test deadline;
+ * `javaScriptEnabled: false` for a browser that runs no page script.
+ */
+export async function newPerson(
+  browser: Browser,
+  options: { javaScriptEnabled?: boolean } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    colorScheme: "light",
+    viewport: { width: 1200, height: 800 },
+    ...options,
+  });
   context.setDefaultTimeout(WAIT_MS);
   context.setDefaultNavigationTimeout(WAIT_MS);
   return context;
