@@ -571,7 +571,7 @@ ${x}`,d++;break;case"id":x.includes("\0")||(l=x);break;case"retry":/^\d+$/.test(
       <a href="#/artifacts" aria-current=${i(["artifacts","artifact"])}>Artifacts</a>
     </nav>
     <${Hb} />
-  </header>`}Kv();wb();U.start();var Xb=document.getElementById("studio");Ld(y`<${Gb} />`,Xb);Xb.dataset.running="";
+  </header>`}Kv();wb();U.start();var Xb=document.getElementById("studio");Ld(y`<${Gb} />`,Xb);Xb.dataset.running="";performance.mark("weft-studio-running");
 /*! Bundled license information:
 
 content-type/index.js:

@@ -1,5 +1,5 @@
 /**
- * The Studio page's entry: bundled by `deno task studio` into `src/studio/assets/studio.js`.
+ * The Studio page's program: bundled by `deno task studio` into `src/studio/assets/studio.js`, loaded by `loader.ts`.
  *
  * @module
  */
@@ -19,5 +19,6 @@ connection.start();
 const root = document.getElementById("studio")!;
 // Replaces the home view the service drew into the root (the same markup) in place.
 render(html`<${App} />`, root);
-// The script has taken over: tests and the bench read this.
+// The program has taken the page over: tests wait for the mark, the bench reads the time.
 root.dataset.running = "";
+performance.mark("weft-studio-running");
