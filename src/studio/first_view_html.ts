@@ -64,7 +64,13 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ENTITIES[char]);
 }
 
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
 
 /**
  * The inside of the page's root element as the script's first render of the home view draws it from `page`
@@ -97,11 +103,11 @@ export function firstViewHtml(page: RunsPageFields): string {
 
 function runRow(run: RunRowFields): string {
   const status = escapeHtml(run.status);
-  return `<tr><td class="intent-cell"><a href="${escapeHtml(runHash(run.runId))}">${escapeHtml(run.intent)}</a></td>` +
-    `<td>${escapeHtml(run.flowName)}</td>` +
+  const link = `<a href="${escapeHtml(runHash(run.runId))}">${escapeHtml(run.intent)}</a>`;
+  const time = `<time datetime="${escapeHtml(run.updatedAt)}">${escapeHtml(utcTime(run.updatedAt))}</time>`;
+  return `<tr><td class="intent-cell">${link}</td><td>${escapeHtml(run.flowName)}</td>` +
     `<td><span class="badge ${status}">${status}</span>${escapeHtml(waitsFor(run))}</td>` +
-    `<td>${escapeHtml(run.cursor.stageName)}/${escapeHtml(run.cursor.stepName)}</td>` +
-    `<td><time datetime="${escapeHtml(run.updatedAt)}">${escapeHtml(utcTime(run.updatedAt))}</time></td></tr>`;
+    `<td>${escapeHtml(run.cursor.stageName)}/${escapeHtml(run.cursor.stepName)}</td><td>${time}</td></tr>`;
 }
 
 /** `2026-12-02T06:45:37.123Z` as `2026-12-02 06:45:37 UTC`; anything else as it is. */
