@@ -1,9 +1,9 @@
 /**
  * The Studio page's files, embedded in the program (text imports travel inside `deno bundle` and
  * `deno compile`), by the URL path the service serves each one at. `src/studio/assets/` holds the files the
- * page's build writes (`deno task studio` bundles `src/studio/page/` into `studio.js`, and its first script into `loader.js`); a file added there
- * needs its line here. Nothing else of `src/studio/` is imported by the server: the page's source is only the
- * bundle's input.
+ * page's build writes (`deno task studio` bundles `src/studio/page/` into `studio.js`, and its first script
+ * into `loader.js`); a file added there needs its line here. Nothing else of `src/studio/` is imported by the
+ * server: the page's source is only the bundles' input.
  *
  * Only text imports are stable in Deno 2.9, so every asset is text (icons as SVG). The HTTP layer imports this
  * module at Studio's first request (`src/http/studio_files.ts`), which names the files by their content and

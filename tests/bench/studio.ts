@@ -36,11 +36,11 @@ export async function benchStudioSize(): Promise<void> {
 }
 
 /**
- * The page-load rows: alternating Studio and the static page, each in a fresh browser context. The first row is
- * timed here (to when Playwright sees the first Run's row, which it can only see while the page's main thread
- * is free); the others by Chromium itself, from the navigation's start: the first contentful paint (Studio's
- * first paint is its header and Runs list at once, whether the service or the script drew them), and the
- * page's program having rendered (its performance mark) against the static page's load event.
+ * The page-load rows: alternating Studio and the static page, each in a fresh browser context. The first row
+ * is timed here (to when Playwright sees the first Run's row, which it can only see while the page's main
+ * thread is free); the others by Chromium itself, from the navigation's start: the first contentful paint
+ * (Studio's first paint is its header and Runs list at once, whether the service or the script drew them),
+ * and the page's program having rendered (its performance mark) against the static page's load event.
  */
 export async function benchStudioLoad(): Promise<void> {
   const rows = {

@@ -11,10 +11,10 @@
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** Where the service embeds the bundles from (folder), and each bundle's entry by its file name. */
+/** The folder the service embeds the bundles from. */
 export const STUDIO_ASSETS_DIR = "src/studio/assets";
 
-/** Each bundle the service embeds (a file of {@linkcode STUDIO_ASSETS_DIR}) and the page source it is built from. */
+/** Each bundle the service embeds (a file of {@linkcode STUDIO_ASSETS_DIR}), and the source it is built from. */
 export const STUDIO_BUNDLES: Readonly<Record<string, string>> = {
   "studio.js": "src/studio/page/main.ts",
   "loader.js": "src/studio/page/loader.ts",
