@@ -13,6 +13,7 @@ import {
   FIRST_VIEW_ELEMENT_ID,
   type FirstAnswer,
 } from "../studio/first_view.ts";
+import { firstViewHtml, type RunsPageFields } from "../studio/first_view_html.ts";
 import { hasBearer } from "./checks.ts";
 import { acceptsGzip, etagOf, StudioFiles } from "./studio_files.ts";
 import { type Handler, jsonRpcError } from "./middleware.ts";
@@ -20,6 +21,9 @@ import type { StudioAccess } from "./studio_access.ts";
 import { endedStudioCookies, judgeStudioCookie, studioCookies, withRenewal } from "./studio_cookie.ts";
 import type { StudioRedirectFiles } from "./studio_redirect.ts";
 import type { Logger } from "../lib/logger.ts";
+
+/** The page's root element, empty in the embedded page; the script renders into it. */
+const STUDIO_ROOT = '<div id="studio"></div>';
 
 /** The `<meta>` element of the exchanged page that holds the tab key. */
 const STUDIO_KEY_META = "weft-studio-key";
@@ -197,7 +201,13 @@ export function studioPages(options: StudioPagesOptions): Handler {
     const [served, first] = await Promise.all([files ??= StudioFiles.load(), firstView()]);
     const index = new TextDecoder().decode(served.at(STUDIO_INDEX)!.body);
     const response = new Response(
-      index.replace("</head>", `${meta}\n${first}</head>`),
+      // Replaced by functions: a replacement string would read a Run's `$&` or `` $` `` as a pattern.
+      index.replace("</head>", () => `${meta}\n${first.data}</head>`)
+        .replace(STUDIO_ROOT, () => `<div id="studio">${first.html}</div>`)
+        .replace(
+          "<title>weft Studio</title>",
+          (title) => first.html ? "<title>Runs · weft Studio</title>" : title,
+        ),
       {
         headers: {
           ...STUDIO_SECURITY_HEADERS,
@@ -211,25 +221,37 @@ export function studioPages(options: StudioPagesOptions): Handler {
   }
 
   /**
-   * The first view's answers as an inert data element (read by the page's script, never run: its type is not
-   * a script's, and the policy allows no inline code anyway); "" when they cannot be had, and the page then
-   * asks through its session as before.
+   * The first view: its answers as an inert data element (read by the page's script, never run: its type is
+   * not a script's, and the policy allows no inline code anyway) and the home view drawn from them as HTML,
+   * for the page's root, so the list shows before the script has run. Each is "" when it cannot be had: the
+   * page then draws the list itself, or asks through its session as before.
    */
-  async function firstView(): Promise<string> {
-    if (!options.listRuns) return "";
+  async function firstView(): Promise<{ data: string; html: string }> {
+    if (!options.listRuns) return { data: "", html: "" };
+    let answers: FirstAnswer[];
     try {
-      const answers: FirstAnswer[] = await Promise.all(
+      answers = await Promise.all(
         FIRST_VIEW_CALLS.map(async (call) => ({ ...call, result: await options.listRuns!(call.arguments) })),
       );
-      return `<script type="application/json" id="${FIRST_VIEW_ELEMENT_ID}">${
-        embeddedJson(answers)
-      }</script>\n`;
     } catch (error) {
-      logger.log("studio.first_view_failed", {
-        message: error instanceof Error ? error.message : String(error),
-      });
-      return "";
+      failed(error);
+      return { data: "", html: "" };
     }
+    const data = `<script type="application/json" id="${FIRST_VIEW_ELEMENT_ID}">${
+      embeddedJson(answers)
+    }</script>\n`;
+    try {
+      return { data, html: firstViewHtml(answers[0].result as RunsPageFields) };
+    } catch (error) {
+      failed(error);
+      return { data, html: "" };
+    }
+  }
+
+  function failed(error: unknown): void {
+    logger.log("studio.first_view_failed", {
+      message: error instanceof Error ? error.message : String(error),
+    });
   }
 }
 

@@ -78,6 +78,7 @@ const PAGE_SHARES = [
   "lib/edit_script.ts",
   "client/reconnect.ts",
   "studio/first_view.ts",
+  "studio/first_view_html.ts",
 ];
 
 /**

@@ -192,9 +192,10 @@ Deno.test("studio: a ticket sets an HttpOnly, SameSite=Strict cookie per Studio 
     const page = await exchanged.text();
     assert.match(
       page,
-      /<script type="module" src="\/studio\/studio\.[A-Za-z0-9_-]{12}\.js"><\/script>/,
-      "the page itself, linking the content-hashed script as everywhere else",
+      /<script type="module" src="\/studio\/loader\.[A-Za-z0-9_-]{12}\.js"><\/script>/,
+      "the page itself, linking the content-hashed first script as everywhere else",
     );
+    assert.match(page, /<meta name="weft-studio-program" content="\/studio\/studio\.[A-Za-z0-9_-]{12}\.js">/);
     const key = tabKeyIn(page);
     assert.ok(!page.includes(ticket), "the page does not repeat the ticket");
     assert.equal(exchanged.headers.get("cache-control"), "no-store");
@@ -259,9 +260,15 @@ Deno.test("studio: the cookie opens the page and its files under a strict policy
     const page = await handle(request("/studio/", { headers: { cookie, "sec-fetch-site": "none" } }));
     assert.equal(page.status, 200);
     const html = await page.text();
-    const scriptPath = /<script type="module" src="(\/studio\/studio\.[A-Za-z0-9_-]{12}\.js)"><\/script>/
+    // The page's first script loads its program, which the page names (and prefetches) by a content-hashed name.
+    assert.match(html, /<script type="module" src="\/studio\/loader\.[A-Za-z0-9_-]{12}\.js"><\/script>/);
+    const scriptPath = /<meta name="weft-studio-program" content="(\/studio\/studio\.[A-Za-z0-9_-]{12}\.js)">/
       .exec(html)?.[1];
-    assert.ok(scriptPath, `the page links its script by a content-hashed name: ${html}`);
+    assert.ok(scriptPath, `the page names its program by a content-hashed name: ${html}`);
+    assert.ok(
+      html.includes(`<link rel="prefetch" href="${scriptPath}">`),
+      "and has the browser fetch it early",
+    );
     assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
     assert.equal(page.headers.get("cache-control"), "no-store");
     const policy = page.headers.get("content-security-policy")!;

@@ -1,29 +1,31 @@
 /**
- * The committed Studio bundle is the build of the committed page source: `deno task studio` run again, into
- * a temporary file, gives the same bytes. The build is deterministic (no paths, times or hashes of this
+ * The committed Studio bundles are the build of the committed page source: `deno task studio` run again, into
+ * a temporary folder, gives the same bytes. The build is deterministic (no paths, times or hashes of this
  * machine), so any difference means the page source changed without a rebuild.
  */
 
 import assert from "node:assert/strict";
 import { join, resolve } from "node:path";
-import { buildStudio, GENERATED_HEADER, STUDIO_BUNDLE } from "../build/studio.ts";
+import { buildStudio, GENERATED_HEADER, STUDIO_ASSETS_DIR, STUDIO_BUNDLES } from "../build/studio.ts";
 
 const ROOT = resolve(import.meta.dirname!, "../..");
 
-Deno.test("studio: the committed bundle is the build of the page's source (run `deno task studio` after a change)", async () => {
+Deno.test("studio: the committed bundles are the build of the page's source (run `deno task studio` after a change)", async () => {
   const dir = await Deno.makeTempDir({ prefix: "weft-studio-bundle-" });
   try {
-    const output = join(dir, "studio.js");
-    await buildStudio(output);
-    const built = await Deno.readTextFile(output);
-    const committed = await Deno.readTextFile(join(ROOT, STUDIO_BUNDLE));
-    assert.ok(built.startsWith(GENERATED_HEADER), "the bundle opens by saying it is generated");
-    assert.ok(
-      built === committed,
-      `${STUDIO_BUNDLE} is stale: it differs from a fresh build of src/studio/page/ (${committed.length} bytes ` +
-        `committed, ${built.length} built). Run \`deno task studio\` and commit the result.`,
-    );
-    assert.doesNotMatch(built, /\/work\/|\/home\/|\/tmp\//, "the bundle holds no path of this machine");
+    await buildStudio(dir);
+    for (const file of Object.keys(STUDIO_BUNDLES)) {
+      const built = await Deno.readTextFile(join(dir, file));
+      const committed = await Deno.readTextFile(join(ROOT, STUDIO_ASSETS_DIR, file));
+      assert.ok(built.startsWith(GENERATED_HEADER), `${file} opens by saying it is generated`);
+      assert.ok(
+        built === committed,
+        `${STUDIO_ASSETS_DIR}/${file} is stale: it differs from a fresh build of src/studio/page/ ` +
+          `(${committed.length} bytes committed, ${built.length} built). Run \`deno task studio\` and commit ` +
+          "the result.",
+      );
+      assert.doesNotMatch(built, /\/work\/|\/home\/|\/tmp\//, `${file} holds no path of this machine`);
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -82,9 +82,19 @@ export function browserSteps(
   return (name, fn) => t.step({ name, fn, sanitizeOps: false, sanitizeResources: false });
 }
 
-/** A new browser context (a person with no cookies yet) whose every wait gives up after the test deadline. */
-export async function newPerson(browser: Browser): Promise<BrowserContext> {
-  const context = await browser.newContext({ colorScheme: "light", viewport: { width: 1200, height: 800 } });
+/**
+ * A new browser context (a person with no cookies yet) whose every wait gives up after the test deadline;
+ * `javaScriptEnabled: false` for a browser that runs no page script.
+ */
+export async function newPerson(
+  browser: Browser,
+  options: { javaScriptEnabled?: boolean } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    colorScheme: "light",
+    viewport: { width: 1200, height: 800 },
+    ...options,
+  });
   context.setDefaultTimeout(WAIT_MS);
   context.setDefaultNavigationTimeout(WAIT_MS);
   return context;
@@ -101,7 +111,7 @@ export async function studioAddress(served: ServedProject): Promise<{ url: strin
   return { url, ticket };
 }
 
-/** Opens Studio through a fresh ticket in a new page of `context`; resolves once the page has loaded. */
+/** Opens Studio through a fresh ticket in a new page of `context`; resolves once the page's program runs. */
 export async function openStudio(
   context: BrowserContext,
   served: ServedProject,
@@ -110,7 +120,16 @@ export async function openStudio(
   const page = await context.newPage();
   const response = await page.goto(url, { waitUntil: "load" });
   if (response?.status() !== 200) throw new Error(`Studio did not open: HTTP ${response?.status()}`);
+  await running(page);
   return { page, ticket };
+}
+
+/**
+ * Waits (within the deadline) until the page's program has rendered: it loads after the first paint, and
+ * until then the page is the service's HTML, whose controls do nothing yet.
+ */
+export async function running(page: Page): Promise<void> {
+  await page.locator("#studio[data-running]").waitFor({ state: "attached", timeout: WAIT_MS });
 }
 
 /** Waits (within the deadline) until `locator` is visible; the failure names `what`. */

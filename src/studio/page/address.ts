@@ -7,6 +7,8 @@
  * @module
  */
 
+import { HOME_HASH, runHash } from "../first_view_html.ts";
+
 /** A view and its parameters. */
 export type Route =
   | { view: "runs"; status: string; workflow: string; q: string; page: number }
@@ -16,7 +18,7 @@ export type Route =
   | { view: "artifact"; workflow: string; stage: string; name: string; from?: number; to?: number };
 
 /** The first view: the Runs waiting for the person. */
-export const HOME = "#/runs?status=waiting";
+export const HOME = HOME_HASH;
 
 /** Reads a hash (with or without its `#`); anything unknown is undefined. */
 export function parseRoute(hash: string): Route | undefined {
@@ -76,7 +78,7 @@ export function formatRoute(route: Route): string {
         query({ status: route.status, workflow: route.workflow, q: route.q, page: route.page })
       }`;
     case "run":
-      return `#/runs/${segment(route.runId)}`;
+      return runHash(route.runId);
     case "start":
       return "#/start";
     case "artifacts":

@@ -9,6 +9,9 @@ import type { ComponentChildren } from "./preact.ts";
 import { useEffect, useRef } from "./preact.ts";
 import { ArtifactPage, ArtifactsPage } from "./artifacts_view.ts";
 import { connection } from "./connection.ts";
+import { FIRST_VIEW_CALLS } from "../first_view.ts";
+import { waitingForYou } from "../first_view_html.ts";
+import { firstAnswer } from "./first_answers.ts";
 import { useLink, useLoad } from "./hooks.ts";
 import { html } from "./html.ts";
 import { HOME, navigate, parseRoute, type Route, useRoute } from "./route.ts";
@@ -68,18 +71,20 @@ function view(route: Route): ComponentChildren {
 function Header(props: { route: Route | undefined }): ComponentChildren {
   const link = useLink();
   // A waiting Run may wait for a person or for an agent's work: only the first kind waits for you. The newest
-  // page of waiting Runs is counted; past it the count says "or more".
+  // page of waiting Runs, the home view's first page, is counted (at first from the answer the opened page
+  // carried, as the service's HTML counted it); past it the count says "or more".
+  const [home] = FIRST_VIEW_CALLS;
   const waitingPage = useLoad(
     "waiting-for-you",
-    () =>
-      connection.call<{ runs: RunView[]; nextCursor?: string }>("list_runs", {
-        status: "waiting",
-        limit: 200,
-      }),
+    () => connection.call<{ runs: RunView[]; nextCursor?: string }>(home.name, home.arguments),
     ["weft://runs"],
+    () =>
+      firstAnswer(home.name, home.arguments, { keep: true })?.result as {
+        runs: RunView[];
+        nextCursor?: string;
+      },
   );
-  const forYou = waitingPage.data?.runs.filter((run) => run.pendingAction).length ?? 0;
-  const waiting = waitingPage.data?.nextCursor ? `${forYou}+` : String(forYou);
+  const waiting = waitingPage.data ? waitingForYou(waitingPage.data) : "0";
   const current = props.route?.view;
   const here = (views: string[]) => current && views.includes(current) ? "page" : undefined;
   return html`<header class="top">

@@ -23,14 +23,21 @@ export function takeFirstAnswers(): void {
   }
 }
 
-/** The embedded result of calling `name` with exactly `args`, given once; undefined when there is none. */
-export function firstAnswer(name: string, args: Record<string, unknown>): { result: unknown } | undefined {
+/**
+ * The embedded result of calling `name` with exactly `args`, given once (unless `keep`: the header's count
+ * reads the answer the list then takes); undefined when there is none.
+ */
+export function firstAnswer(
+  name: string,
+  args: Record<string, unknown>,
+  { keep = false }: { keep?: boolean } = {},
+): { result: unknown } | undefined {
   const wanted = JSON.stringify(sorted(args));
   const index = answers.findIndex((answer) =>
     answer.name === name && JSON.stringify(sorted(answer.arguments)) === wanted
   );
   if (index < 0) return undefined;
-  const [answer] = answers.splice(index, 1);
+  const answer = keep ? answers[index] : answers.splice(index, 1)[0];
   return { result: answer.result };
 }
 

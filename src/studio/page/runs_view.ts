@@ -10,6 +10,7 @@
 import type { ComponentChildren } from "./preact.ts";
 import { useEffect, useState } from "./preact.ts";
 import { FIRST_VIEW_CALLS, RUNS_PAGE_SIZE } from "../first_view.ts";
+import { waitsFor } from "../first_view_html.ts";
 import { firstAnswer } from "./first_answers.ts";
 import { connection } from "./connection.ts";
 import { useLoad } from "./hooks.ts";
@@ -171,16 +172,6 @@ function RunRow(props: { run: RunView }): ComponentChildren {
       <td><time datetime=${run.updatedAt}>${new Date(run.updatedAt).toLocaleString()}</time></td>
     </tr>
   `;
-}
-
-/** Who a waiting Run waits for: the person (an answer) or an agent (its work). */
-function waitsFor(run: RunView): string {
-  if (run.pendingAction || run.pendingCommand?.phase === "untrusted") return " for you";
-  if (run.pendingCommand) return " for its command";
-  if (run.pendingAgentCall) {
-    return run.execution.agentExecutor === "service" ? " for the model" : " for the agent";
-  }
-  return "";
 }
 
 /** The search box: the address follows the typing after a short pause, as one history entry. */

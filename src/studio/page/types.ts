@@ -19,11 +19,12 @@ import type {
   StreamTail,
   WorkflowView,
 } from "../../client/views.ts";
+import { RUN_STATUS_NAMES } from "../first_view_html.ts";
 
 export type { ArtifactView, RecordView, RunningCommandOutput, RunStatus, StreamTail, WorkflowView };
 
 /** Every status, in the order the filter lists them. */
-export const RUN_STATUSES: readonly RunStatus[] = ["waiting", "running", "completed", "failed", "cancelled"];
+export const RUN_STATUSES: readonly RunStatus[] = RUN_STATUS_NAMES;
 
 /** A business error of a tool call, as a Run's `lastError` carries it too. */
 export type ErrorPayload = NonNullable<WireRunView["lastError"]>;
