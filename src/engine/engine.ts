@@ -43,7 +43,8 @@ import { RunAccess } from "./run_access.ts";
 import { committedPointer, readEdit, revisionWorkflow } from "./revision.ts";
 import { resolvePlanInput } from "./plan_input.ts";
 import { newRunState, type RunState, toRunView } from "./run_state.ts";
-import type { ArtifactQuery, Storage, StorageUnit } from "./storage.ts";
+import type { ArtifactQuery, PublicationRecord, Storage, StorageUnit } from "./storage.ts";
+import { StoreWrites } from "./store_writes.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import type {
   AgentAssetView,
@@ -113,9 +114,13 @@ export class Engine {
   readonly #access: RunAccess;
   readonly #agentCalls: AgentCallOperations;
   readonly #commands: CommandOperations;
+  readonly #storedCounts: () => Promise<
+    readonly [Record<string, number>, { artifacts: number; records: number }, PublicationRecord[]]
+  >;
 
   private constructor(options: EngineOptions) {
-    const storage = options.storage;
+    const writes = new StoreWrites(options.storage);
+    const storage = writes.storage;
     const log = options.log ?? (() => {});
     const registry = new WorkflowRegistry(options.embedded, options.projectTree);
     const versions = new WorkflowVersions(registry);
@@ -149,6 +154,16 @@ export class Engine {
       log,
     });
     this.#commands = new CommandOperations(this.#access, storage);
+    // `status` asks for these counts on every call; they change only when something is written.
+    this.#storedCounts = writes.keep(() =>
+      storage.read(async (unit) =>
+        [
+          await unit.runs.countByStatus(),
+          await unit.artifacts.counts(),
+          await unit.publications.list(),
+        ] as const
+      )
+    );
   }
 
   /** Opens the store, loads the workflows and applies the restart rules (docs/reference.md, "Durability and restart"). */
@@ -373,13 +388,7 @@ export class Engine {
 
   /** Counts for the `status` tool. */
   async stats(): Promise<EngineStats> {
-    const [counts, stored, written] = await this.#storage.read(async (unit) =>
-      [
-        await unit.runs.countByStatus(),
-        await unit.artifacts.counts(),
-        await unit.publications.list(),
-      ] as const
-    );
+    const [counts, stored, written] = await this.#storedCounts();
     return {
       runs: Object.fromEntries(
         RUN_STATUSES.map((status) => [status, counts[status] ?? 0]),

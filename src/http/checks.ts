@@ -41,9 +41,15 @@ export function requireBearer(tokens: Record<TokenClass, string>): Middleware {
 }
 
 /** The loopback authorities this instance answers to. */
-export function loopbackHosts(port: number): Set<string> {
-  return new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+export function loopbackHosts(port: number): ReadonlySet<string> {
+  // Asked on every request, always for the same port: the last answer is kept.
+  if (lastHosts?.port !== port) {
+    lastHosts = { port, hosts: new Set([`127.0.0.1:${port}`, `localhost:${port}`]) };
+  }
+  return lastHosts.hosts;
 }
+
+let lastHosts: { port: number; hosts: ReadonlySet<string> } | undefined;
 
 /** Rejects a `Host` other than this instance's loopback address and port (DNS rebinding). */
 export function requireLoopbackHost(port: () => number): Middleware {
@@ -87,8 +93,12 @@ export function readJsonBody(limit = MAX_BODY_BYTES): Middleware {
       await request.body?.cancel();
       return tooLarge(limit);
     }
-    const bytes = await readCappedBody(request.body, limit);
-    if (bytes === null) return tooLarge(limit);
+    // A declared length holds the body to it (the HTTP server reads no further), so it is read whole at once;
+    // without one (chunked), it is read chunk by chunk up to the cap.
+    const bytes = declared >= 0 && !request.headers.has("transfer-encoding")
+      ? new Uint8Array(await request.arrayBuffer())
+      : await readCappedBody(request.body, limit);
+    if (bytes === null || bytes.byteLength > limit) return tooLarge(limit);
     if (nestingDepth(bytes) > MAX_JSON_DEPTH) {
       return jsonRpcError(
         400,
@@ -112,8 +122,8 @@ export function readJsonBody(limit = MAX_BODY_BYTES): Middleware {
  * loopback address, so only a target that names its own authority can differ from it.
  */
 export function requireOriginForm(port: () => number): Middleware {
-  return (request, _state, next) => {
-    if (!loopbackHosts(port()).has(new URL(request.url).host.toLowerCase())) {
+  return (request, state, next) => {
+    if (!loopbackHosts(port()).has((state.url ?? new URL(request.url)).host.toLowerCase())) {
       return Promise.resolve(
         jsonRpcError(400, -32600, "Bad Request: the request target must be a path (origin form), not a URL"),
       );

@@ -66,24 +66,25 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
     }),
   );
   return async (request) => {
-    const path = pathOf(request);
+    const url = urlOf(request);
     // An unparseable URL can only come from a forged Host; refuse it the way the Host check would.
-    if (path === null) {
+    if (url === null) {
       return jsonRpcError(403, -32000, "Forbidden: Host must be this service's loopback address");
     }
-    if (isStudioPath(path)) return await toStudioPage(request, { endpoint: studioEndpoint });
+    const path = url.pathname;
+    if (isStudioPath(path)) return await toStudioPage(request, { endpoint: studioEndpoint, url });
     const endpoint = endpointAt(path);
     if (!endpoint) {
       await request.body?.cancel();
       return jsonRpcError(404, -32000, "Not found");
     }
-    return await (endpoint === studioEndpoint ? toStudioSession : toSession)(request, { endpoint });
+    return await (endpoint === studioEndpoint ? toStudioSession : toSession)(request, { endpoint, url });
   };
 }
 
-function pathOf(request: Request): string | null {
+function urlOf(request: Request): URL | null {
   try {
-    return new URL(request.url).pathname;
+    return new URL(request.url);
   } catch {
     return null;
   }

@@ -9,6 +9,8 @@ import type { Endpoint } from "../mcp/endpoints.ts";
 /** What earlier checks learned about a request, for the checks after them. */
 export interface RequestState {
   endpoint: Endpoint;
+  /** The request's URL, parsed once by the router. */
+  url?: URL;
   /** The JSON body of a POST, parsed once by the body check. */
   body?: unknown;
   /** Set when the Studio session cookie, not a bearer token, authenticated the request. */

@@ -197,6 +197,9 @@ export class SessionTable {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomId(18),
       eventStore: log,
+      // The table's own tick keeps every open event stream alive and cuts those not read (`keepAlive`); the
+      // SDK's would arm and clear a second timer on every request's stream besides.
+      keepAliveMs: 0,
       onsessioninitialized: (id) => {
         this.#sessions.set(id, {
           endpoint,

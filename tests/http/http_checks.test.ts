@@ -67,3 +67,35 @@ Deno.test("over real HTTP: 404, 401, 403 for Host and Origin, 413 for a chunked 
     }
   });
 });
+
+Deno.test("over real HTTP: a body is read no further than its declared Content-Length, so the cap holds on it", async () => {
+  await withServedProject(async (served) => {
+    // The whole initialize is sent, but only its first 20 bytes are declared: what the service parses is those
+    // 20 bytes (not JSON), never the rest; the bytes after them are no part of this request.
+    const head = [
+      "POST /mcp HTTP/1.1",
+      "connection: close",
+      ...Object.entries(mcpHeaders(served.connection.externalToken)).map(([name, value]) =>
+        `${name}: ${value}`
+      ),
+      `host: 127.0.0.1:${served.port}`,
+      "content-length: 20",
+    ].join("\r\n");
+    const connection = await Deno.connect({ hostname: "127.0.0.1", port: served.port });
+    let text = "";
+    try {
+      await connection.write(new TextEncoder().encode(`${head}\r\n\r\n${INITIALIZE}`));
+      const buffer = new Uint8Array(16 * 1024);
+      const decoder = new TextDecoder();
+      while (!text.includes("\r\n\r\n") || !text.includes("}")) {
+        const read = await connection.read(buffer);
+        if (read === null) break;
+        text += decoder.decode(buffer.subarray(0, read), { stream: true });
+      }
+    } finally {
+      connection.close();
+    }
+    assert.match(text, /^HTTP\/1\.1 400 /);
+    assert.match(text, /"code":-32700/);
+  });
+});
