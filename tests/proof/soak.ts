@@ -7,10 +7,12 @@
  * (`--no-bare` skips the comparison). With `subscribe`, every session also subscribes to each Run it starts
  * (and unsubscribes when it ends), as an agent that waits on notifications would (the bench compares both).
  *
- * With `--compiled-flags` the service runs with the V8 flags the compiled executable has built in
- * (`tests/build/compile.ts`), which a checkout's `deno run` does not pass; the bare server keeps Deno's defaults.
+ * The service runs as a client starts it from a checkout, with `SERVICE_V8_FLAGS` (src/client/self_command.ts);
+ * with `--compiled-flags` it runs with the V8 flags the compiled executable has built in
+ * (`tests/build/compile.ts`) instead, and with `--deno-defaults` with none (as `deno task serve` runs it). The
+ * bare server keeps Deno's defaults.
  *
- * Usage: `deno task soak [--sessions N] [--seconds N] [--seed N] [--no-bare] [--compiled-flags]`. A test bounds it by rounds per
+ * Usage: `deno task soak [--sessions N] [--seconds N] [--seed N] [--no-bare] [--compiled-flags | --deno-defaults]`. A test bounds it by rounds per
  * session instead of by time, so what it checks does not depend on the speed of the machine.
  *
  * @module
@@ -22,6 +24,7 @@ import { call, closeClient, mcpClient, serve } from "../support/service.ts";
 import { Actor, proofProject } from "./support.ts";
 import { numberArg, Prng, seedFrom } from "./prng.ts";
 import { V8_FLAGS } from "../build/compile.ts";
+import { SERVICE_V8_FLAGS } from "../../src/client/self_command.ts";
 import { report, runViolations, tool } from "./probe.ts";
 import { bareIdleSessionKiB, bareSoak, type BareSoakFigures, idleSessionKiB, residentKiB } from "./memory.ts";
 
@@ -65,8 +68,17 @@ export interface SoakOptions {
   bare?: boolean;
   /** Every session subscribes to each Run it starts. */
   subscribe?: boolean;
-  /** The service runs with the compiled executable's V8 flags. */
-  compiledFlags?: boolean;
+  /**
+   * The V8 flags the service runs with: a client's (`SERVICE_V8_FLAGS`, the default), the compiled
+   * executable's, or Deno's defaults.
+   */
+  flags?: "client" | "compiled" | "defaults";
+}
+
+/** The `deno run` flag that gives the service the V8 flags `flags` names, if any. */
+function v8FlagsOf(flags: SoakOptions["flags"]): string | undefined {
+  if (flags === "defaults") return undefined;
+  return flags === "compiled" ? V8_FLAGS : SERVICE_V8_FLAGS;
 }
 
 /** Runs the soak and returns its figures; unexpected errors are collected as violations. */
@@ -88,7 +100,8 @@ async function soakIn(
 ): Promise<SoakFigures> {
   const prng = new Prng(options.seed);
   const main = new URL("../../main.ts", import.meta.url).pathname;
-  const served = await serve(dir, options.compiledFlags ? { program: ["run", "-A", V8_FLAGS, main] } : {});
+  const v8Flags = v8FlagsOf(options.flags);
+  const served = await serve(dir, v8Flags ? { program: ["run", "-A", v8Flags, main] } : {});
   try {
     const latencies = new Map<string, number[]>();
     const violations: string[] = [];
@@ -152,7 +165,7 @@ async function soakIn(
     }
     return {
       seed: options.seed,
-      ...(options.compiledFlags ? { v8Flags: V8_FLAGS } : {}),
+      ...(v8Flags ? { v8Flags } : {}),
       sessions: options.sessions,
       seconds: Math.round(elapsed * 10) / 10,
       operations,
@@ -296,7 +309,11 @@ if (import.meta.main) {
     seconds: numberArg(Deno.args, "seconds", 60),
     seed: seedFrom(Deno.args, 7),
     bare: !Deno.args.includes("--no-bare"),
-    compiledFlags: Deno.args.includes("--compiled-flags"),
+    flags: Deno.args.includes("--compiled-flags")
+      ? "compiled"
+      : Deno.args.includes("--deno-defaults")
+      ? "defaults"
+      : "client",
   });
   report("soak", figures);
   Deno.exit(figures.violations.length === 0 ? 0 : 1);
