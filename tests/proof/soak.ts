@@ -26,7 +26,14 @@ import { numberArg, Prng, seedFrom } from "./prng.ts";
 import { V8_FLAGS } from "../build/compile.ts";
 import { SERVICE_V8_FLAGS } from "../../src/client/self_command.ts";
 import { report, runViolations, tool } from "./probe.ts";
-import { bareIdleSessionKiB, bareSoak, type BareSoakFigures, idleSessionKiB, residentKiB } from "./memory.ts";
+import {
+  bareIdleSessionKiB,
+  bareSoak,
+  type BareSoakFigures,
+  idleSessionKiB,
+  processCpuMs,
+  residentKiB,
+} from "./memory.ts";
 
 /** The figures of one soak. */
 export interface SoakFigures {
@@ -46,6 +53,8 @@ export interface SoakFigures {
   rssStartKiB: number;
   rssPeakKiB: number;
   rssEndKiB: number;
+  /** The service's CPU time per call over the load (its sessions' calls only), in ms. */
+  cpuMsPerCall: number;
   /** What one idle open session adds to weft's resident memory. */
   idleSessionKiB?: number;
   /** The same load against a bare MCP SDK server (`--bare`), and weft's end RSS as a ratio to its own. */
@@ -115,6 +124,7 @@ async function soakIn(
     let runsStarted = 0;
     let runsAfter: Record<string, number> = {};
     let openSessionsAfter = -1;
+    let cpuMs = 0;
     const started = performance.now();
     try {
       for (let i = 0; i < options.sessions; i++) {
@@ -126,6 +136,7 @@ async function soakIn(
         rounds: options.rounds ?? Infinity,
       };
       const sampler = setInterval(() => rssPeakKiB = Math.max(rssPeakKiB, residentKiB(served.pid)), 250);
+      const cpuStart = processCpuMs(served.pid);
       try {
         const counts = await Promise.all(clients.map((client, i) => {
           const actor = new Actor(`s${i}`, new Prng(prng.int(0, 2 ** 31)), client, new Map());
@@ -133,6 +144,7 @@ async function soakIn(
         }));
         operations = counts.reduce((sum, count) => sum + count.calls, 0);
         runsStarted = counts.reduce((sum, count) => sum + count.runs, 0);
+        cpuMs = processCpuMs(served.pid) - cpuStart;
       } finally {
         clearInterval(sampler);
       }
@@ -177,6 +189,7 @@ async function soakIn(
       rssStartKiB,
       rssPeakKiB: Math.max(rssPeakKiB, rssEndKiB),
       rssEndKiB,
+      cpuMsPerCall: Math.round(cpuMs / operations * 1000) / 1000,
       ...(idle === undefined ? {} : { idleSessionKiB: idle }),
       ...(bare ? { bare } : {}),
       violations,
