@@ -6,7 +6,7 @@
 
 import { LineReader } from "../lib/line_reader.ts";
 import { ClientFailure } from "./failure.ts";
-import { selfCommand } from "./self_command.ts";
+import { serviceCommand } from "./self_command.ts";
 
 /** The ready line of `weft serve`. */
 export interface ReadyLine {
@@ -32,7 +32,7 @@ export interface StartOptions {
  * start is a {@linkcode ClientFailure} with the code and fix `weft serve` classified it with.
  */
 export async function startService(projectDir: string, options: StartOptions = {}): Promise<ReadyLine> {
-  const self = selfCommand();
+  const self = serviceCommand();
   const { port, idleExitMs } = options;
   const args = [
     ...self.args,

@@ -75,7 +75,8 @@ export const STEP_TIMEOUT_MS = 30_000;
  * Iterations of each row group. `warmup` Runs and handoffs go unmeasured first, so weft's paths are measured
  * as warm as the echo baseline, which has by then served hundreds of calls: the figures describe a service
  * that has been running, not its first few calls. `spawns` counts the starts of the bundle and bridge rows,
- * fewer than `starts` because each builds or spawns more.
+ * fewer than `starts` because each builds or spawns more. `restPairs` counts the weft services and bare servers
+ * the memory-at-rest row starts (one of each per pair).
  */
 export const N = QUICK
   ? {
@@ -90,6 +91,7 @@ export const N = QUICK
     concurrent: 16,
     runsEach: 1,
     pageLoads: 3,
+    restPairs: 2,
   }
   : {
     starts: 15,
@@ -103,6 +105,7 @@ export const N = QUICK
     concurrent: 16,
     runsEach: 4,
     pageLoads: 15,
+    restPairs: 5,
   };
 /** How many Artifacts the small and the large store of the `list_artifacts` row hold. */
 export const SEED = { small: 100, large: 20_000 };

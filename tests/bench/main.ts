@@ -20,8 +20,9 @@
  * 11. Studio in Chromium: from opening the page to the Runs list shown with 1,000 Runs stored, against a
  *     static page of the same server; and the bytes of Studio's embedded files.
  * 12. the connection gate: the bare `echo` through weft's TCP front against the same server without it.
- * 13. memory at rest: the resident memory of a service that answered one `status` and was then left quiet
- *     (`--rest-seconds N`, default 60), against the bare server left the same way after one `echo`.
+ * 13. memory at rest: the resident memory of a service (started as a client starts it) that answered one
+ *     `status` and was then left quiet (`--rest-seconds N`, default 60), against the bare server left the same
+ *     way after one `echo`: medians over several pairs started one after another.
  *
  * Prints a table, a Markdown section for docs/performance.md and, last, one JSON line of figures. Only 127.0.0.1 is
  * contacted; every child process and temp directory is removed at the end, on error, on Ctrl-C and when the

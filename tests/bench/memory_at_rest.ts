@@ -1,50 +1,108 @@
 /**
  * Memory at rest: a started service that answered one `status` and was then left quiet, against the bare
- * server left the same way after one `echo`. Both are started, used and left quiet side by side, so they rest
- * for the same seconds on the same machine.
+ * server left the same way after one `echo`. One start of each side says little (two such runs read 1.25× and
+ * 1.30×), so `N.restPairs` pairs are started one after another, the side that starts first alternating, and
+ * each pair is read once both of its servers have been quiet for the same seconds: all of them rest at once,
+ * so the row takes one rest, not one per pair. The weft side is started as a client starts the service, with
+ * `SERVICE_V8_FLAGS`.
  *
  * @module
  */
 
-import { REST_SECONDS } from "./config.ts";
+import { N, REST_SECONDS } from "./config.ts";
 import { call, connect, echo } from "./clients.ts";
-import { round } from "./measure.ts";
+import { round, summarize } from "./measure.ts";
 import { failedRow, log, valueRow } from "./report.ts";
 import { closeClient, tempDir } from "./resources.ts";
 import { startChild, type Started } from "./servers.ts";
 import { residentKiB } from "../proof/memory.ts";
+import { SERVICE_V8_FLAGS } from "../../src/client/self_command.ts";
 
 const METRIC = `resident memory after one call and ${REST_SECONDS} s quiet (memory at rest)`;
 
-/** The memory-at-rest row. */
+/** One weft service and one bare server, each used once, and when both had been used. */
+interface Pair {
+  weft: Started;
+  bare: Started;
+  usedAt: number;
+}
+
+/** The memory-at-rest row: medians over the pairs, with each pair's ratio in the detail. */
 export async function benchMemoryAtRest(): Promise<void> {
-  log(`memory at rest: weft serve and the bare server, one call each, then ${REST_SECONDS} s quiet`);
-  let weft: Started | undefined;
-  let bare: Started | undefined;
+  log(
+    `memory at rest: ${N.restPairs} pairs of weft serve and the bare server, one call each, ` +
+      `then ${REST_SECONDS} s quiet`,
+  );
+  const started: Started[] = [];
   try {
-    const projectDir = await tempDir({ "README.md": "# bench\n" });
-    [weft, bare] = await Promise.all([startChild("weft", projectDir, true), startChild("bare")]);
-    const cli = await connect(weft, "/internal/mcp");
-    await call(cli, "status");
-    await closeClient(cli);
-    const client = await connect(bare, "/mcp");
-    await echo(client);
-    await closeClient(client);
-    await new Promise((resolve) => setTimeout(resolve, REST_SECONDS * 1000));
-    const mb = (kib: number) => round(kib / 1024, 1);
+    const pairs: Pair[] = [];
+    for (let i = 0; i < N.restPairs; i++) pairs.push(await startPair(i % 2 === 0, started));
+    const weftMiB: number[] = [];
+    const bareMiB: number[] = [];
+    const ratios: number[] = [];
+    for (const pair of pairs) {
+      const wait = pair.usedAt + REST_SECONDS * 1000 - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const weft = residentKiB(pair.weft.pid) / 1024;
+      const bare = residentKiB(pair.bare.pid) / 1024;
+      weftMiB.push(weft);
+      bareMiB.push(bare);
+      ratios.push(round(weft / bare, 2));
+    }
+    const ratio = summarize(ratios);
+    log(`  ratios of the pairs: ${ratios.join(", ")} (median ${ratio.median})`);
     valueRow(
       "memoryAtRest",
       METRIC,
-      mb(residentKiB(weft.pid)),
-      mb(residentKiB(bare.pid)),
+      round(summarize(weftMiB).median, 1),
+      round(summarize(bareMiB).median, 1),
       "bare server at rest",
       "MB",
       1.2,
+      {
+        pairs: N.restPairs,
+        ratios,
+        medianRatio: ratio.median,
+        range: [Math.min(...ratios), Math.max(...ratios)],
+        weftMiB: weftMiB.map((value) => round(value, 1)),
+        bareMiB: bareMiB.map((value) => round(value, 1)),
+        weftFlags: SERVICE_V8_FLAGS,
+      },
     );
   } catch (error) {
     failedRow("memoryAtRest", METRIC, "≤ 1.2×", String(error));
   } finally {
-    await weft?.stop();
-    await bare?.stop();
+    await Promise.all(started.map((server) => server.stop()));
   }
+}
+
+/** Starts one weft service and one bare server (weft first when `weftFirst`) and makes one call on each. */
+async function startPair(weftFirst: boolean, started: Started[]): Promise<Pair> {
+  const projectDir = await tempDir({ "README.md": "# bench\n" });
+  const startWeft = async () => {
+    const weft = await startChild("weft", projectDir, true, undefined, [], { denoFlags: [SERVICE_V8_FLAGS] });
+    started.push(weft);
+    return weft;
+  };
+  const startBare = async () => {
+    const bare = await startChild("bare");
+    started.push(bare);
+    return bare;
+  };
+  let weft: Started;
+  let bare: Started;
+  if (weftFirst) {
+    weft = await startWeft();
+    bare = await startBare();
+  } else {
+    bare = await startBare();
+    weft = await startWeft();
+  }
+  const cli = await connect(weft, "/internal/mcp");
+  await call(cli, "status");
+  await closeClient(cli);
+  const client = await connect(bare, "/mcp");
+  await echo(client);
+  await closeClient(client);
+  return { weft, bare, usedAt: performance.now() };
 }

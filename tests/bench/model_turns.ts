@@ -54,7 +54,9 @@ export async function benchModelTurns(): Promise<void> {
   // The bench's own user config folder, where the project's weft.json is trusted.
   const configHome = await Deno.makeTempDir({ prefix: "weft-bench-user-" });
   await trustProject(projectDir, configHome);
-  const weft = await startChild("weft", projectDir, true, undefined, [], { XDG_CONFIG_HOME: configHome });
+  const weft = await startChild("weft", projectDir, true, undefined, [], {
+    env: { XDG_CONFIG_HOME: configHome },
+  });
   const bare = bareClient(`${model.url}/bare`);
   try {
     const client = await connect(weft, "/internal/mcp");

@@ -36,6 +36,14 @@ export interface Started {
   stop(): Promise<void>;
 }
 
+/** How a child's own process is set up, beyond its program's arguments. */
+export interface ChildProcessOptions {
+  /** Variables added to the inherited environment (an isolated user config folder). */
+  env?: Record<string, string>;
+  /** Flags for `deno run` itself (the V8 flags a client starts the service with). */
+  denoFlags?: string[];
+}
+
 /**
  * Spawns `weft serve` on `projectDir` or the bare server, on port 0, and waits for its ready line; a
  * `longLived` weft also exits when this process dies. With `bundle`, runs that single-file build instead.
@@ -47,13 +55,13 @@ export async function startChild(
   longLived = false,
   bundle?: string,
   extraArgs: string[] = [],
-  /** Variables added to the inherited environment (an isolated user config folder). */
-  env?: Record<string, string>,
+  process: ChildProcessOptions = {},
 ): Promise<Started> {
+  const { env, denoFlags = [] } = process;
   // A bundle runs alone in its own (otherwise empty) directory, without the repository's configuration.
   const program = bundle
-    ? ["run", "-A", "--no-config", bundle]
-    : ["run", "-A", ...profileFlags(kind), kind === "weft" ? MAIN : BARE];
+    ? ["run", "-A", ...denoFlags, "--no-config", bundle]
+    : ["run", "-A", ...denoFlags, ...profileFlags(kind), kind === "weft" ? MAIN : BARE];
   const args = kind === "weft"
     ? [...program, "serve", "--project", projectDir!, "--port", "0"]
     : [...program, "--port", "0"];

@@ -17,6 +17,16 @@ export interface BareSoakFigures {
   rssStartKiB: number;
   rssPeakKiB: number;
   rssEndKiB: number;
+  /** The server's CPU time per call over the load, in ms. */
+  cpuMsPerCall: number;
+}
+
+/** The CPU time process `pid` has used so far (user and system, ended threads included), in ms. */
+export function processCpuMs(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // utime and stime are the 14th and 15th fields of the line, in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** The resident set size of process `pid`, in KiB. */
@@ -37,6 +47,7 @@ export async function bareSoak(sessions: number, seconds: number): Promise<BareS
     const deadline = performance.now() + seconds * 1000;
     const sampler = setInterval(() => rssPeakKiB = Math.max(rssPeakKiB, residentKiB(pid)), 250);
     let operations = 0;
+    const cpuStart = processCpuMs(pid);
     try {
       await Promise.all(clients.map(async (client) => {
         while (performance.now() < deadline) await echo(client), operations++;
@@ -45,7 +56,8 @@ export async function bareSoak(sessions: number, seconds: number): Promise<BareS
       clearInterval(sampler);
     }
     const rssEndKiB = residentKiB(pid);
-    return { operations, rssStartKiB, rssPeakKiB: Math.max(rssPeakKiB, rssEndKiB), rssEndKiB };
+    const cpuMsPerCall = Math.round((processCpuMs(pid) - cpuStart) / operations * 1000) / 1000;
+    return { operations, rssStartKiB, rssPeakKiB: Math.max(rssPeakKiB, rssEndKiB), rssEndKiB, cpuMsPerCall };
   } finally {
     await Promise.all(clients.map((client) => closeClient(client)));
     await bare.stop();

@@ -7,10 +7,12 @@
  * (`--no-bare` skips the comparison). With `subscribe`, every session also subscribes to each Run it starts
  * (and unsubscribes when it ends), as an agent that waits on notifications would (the bench compares both).
  *
- * With `--compiled-flags` the service runs with the V8 flags the compiled executable has built in
- * (`tests/build/compile.ts`), which a checkout's `deno run` does not pass; the bare server keeps Deno's defaults.
+ * The service runs as a client starts it from a checkout, with `SERVICE_V8_FLAGS` (src/client/self_command.ts);
+ * with `--compiled-flags` it runs with the V8 flags the compiled executable has built in
+ * (`tests/build/compile.ts`) instead, and with `--deno-defaults` with none (as `deno task serve` runs it). The
+ * bare server keeps Deno's defaults.
  *
- * Usage: `deno task soak [--sessions N] [--seconds N] [--seed N] [--no-bare] [--compiled-flags]`. A test bounds it by rounds per
+ * Usage: `deno task soak [--sessions N] [--seconds N] [--seed N] [--no-bare] [--compiled-flags | --deno-defaults]`. A test bounds it by rounds per
  * session instead of by time, so what it checks does not depend on the speed of the machine.
  *
  * @module
@@ -22,8 +24,16 @@ import { call, closeClient, mcpClient, serve } from "../support/service.ts";
 import { Actor, proofProject } from "./support.ts";
 import { numberArg, Prng, seedFrom } from "./prng.ts";
 import { V8_FLAGS } from "../build/compile.ts";
+import { SERVICE_V8_FLAGS } from "../../src/client/self_command.ts";
 import { report, runViolations, tool } from "./probe.ts";
-import { bareIdleSessionKiB, bareSoak, type BareSoakFigures, idleSessionKiB, residentKiB } from "./memory.ts";
+import {
+  bareIdleSessionKiB,
+  bareSoak,
+  type BareSoakFigures,
+  idleSessionKiB,
+  processCpuMs,
+  residentKiB,
+} from "./memory.ts";
 
 /** The figures of one soak. */
 export interface SoakFigures {
@@ -43,6 +53,8 @@ export interface SoakFigures {
   rssStartKiB: number;
   rssPeakKiB: number;
   rssEndKiB: number;
+  /** The service's CPU time per call over the load (its sessions' calls only), in ms. */
+  cpuMsPerCall: number;
   /** What one idle open session adds to weft's resident memory. */
   idleSessionKiB?: number;
   /** The same load against a bare MCP SDK server (`--bare`), and weft's end RSS as a ratio to its own. */
@@ -65,8 +77,17 @@ export interface SoakOptions {
   bare?: boolean;
   /** Every session subscribes to each Run it starts. */
   subscribe?: boolean;
-  /** The service runs with the compiled executable's V8 flags. */
-  compiledFlags?: boolean;
+  /**
+   * The V8 flags the service runs with: a client's (`SERVICE_V8_FLAGS`, the default), the compiled
+   * executable's, or Deno's defaults.
+   */
+  flags?: "client" | "compiled" | "defaults";
+}
+
+/** The `deno run` flag that gives the service the V8 flags `flags` names, if any. */
+function v8FlagsOf(flags: SoakOptions["flags"]): string | undefined {
+  if (flags === "defaults") return undefined;
+  return flags === "compiled" ? V8_FLAGS : SERVICE_V8_FLAGS;
 }
 
 /** Runs the soak and returns its figures; unexpected errors are collected as violations. */
@@ -88,7 +109,8 @@ async function soakIn(
 ): Promise<SoakFigures> {
   const prng = new Prng(options.seed);
   const main = new URL("../../main.ts", import.meta.url).pathname;
-  const served = await serve(dir, options.compiledFlags ? { program: ["run", "-A", V8_FLAGS, main] } : {});
+  const v8Flags = v8FlagsOf(options.flags);
+  const served = await serve(dir, v8Flags ? { program: ["run", "-A", v8Flags, main] } : {});
   try {
     const latencies = new Map<string, number[]>();
     const violations: string[] = [];
@@ -102,6 +124,7 @@ async function soakIn(
     let runsStarted = 0;
     let runsAfter: Record<string, number> = {};
     let openSessionsAfter = -1;
+    let cpuMs = 0;
     const started = performance.now();
     try {
       for (let i = 0; i < options.sessions; i++) {
@@ -113,6 +136,7 @@ async function soakIn(
         rounds: options.rounds ?? Infinity,
       };
       const sampler = setInterval(() => rssPeakKiB = Math.max(rssPeakKiB, residentKiB(served.pid)), 250);
+      const cpuStart = processCpuMs(served.pid);
       try {
         const counts = await Promise.all(clients.map((client, i) => {
           const actor = new Actor(`s${i}`, new Prng(prng.int(0, 2 ** 31)), client, new Map());
@@ -120,6 +144,7 @@ async function soakIn(
         }));
         operations = counts.reduce((sum, count) => sum + count.calls, 0);
         runsStarted = counts.reduce((sum, count) => sum + count.runs, 0);
+        cpuMs = processCpuMs(served.pid) - cpuStart;
       } finally {
         clearInterval(sampler);
       }
@@ -152,7 +177,7 @@ async function soakIn(
     }
     return {
       seed: options.seed,
-      ...(options.compiledFlags ? { v8Flags: V8_FLAGS } : {}),
+      ...(v8Flags ? { v8Flags } : {}),
       sessions: options.sessions,
       seconds: Math.round(elapsed * 10) / 10,
       operations,
@@ -164,6 +189,7 @@ async function soakIn(
       rssStartKiB,
       rssPeakKiB: Math.max(rssPeakKiB, rssEndKiB),
       rssEndKiB,
+      cpuMsPerCall: Math.round(cpuMs / operations * 1000) / 1000,
       ...(idle === undefined ? {} : { idleSessionKiB: idle }),
       ...(bare ? { bare } : {}),
       violations,
@@ -296,7 +322,11 @@ if (import.meta.main) {
     seconds: numberArg(Deno.args, "seconds", 60),
     seed: seedFrom(Deno.args, 7),
     bare: !Deno.args.includes("--no-bare"),
-    compiledFlags: Deno.args.includes("--compiled-flags"),
+    flags: Deno.args.includes("--compiled-flags")
+      ? "compiled"
+      : Deno.args.includes("--deno-defaults")
+      ? "defaults"
+      : "client",
   });
   report("soak", figures);
   Deno.exit(figures.violations.length === 0 ? 0 : 1);
