@@ -1,6 +1,7 @@
 /**
  * One session of MCP's Streamable HTTP transport with the service, as a client that validates nothing needs it
- * (`service_session.ts` builds on it, for the bridge of `weft mcp` and for every command).
+ * (`service_session.ts` builds on it, for the bridge of `weft mcp` and for every command; so does Studio's
+ * page, `src/studio/page/mcp_session.ts`, which bundles it: no runtime API here beyond the browser's).
  * Messages go out by POST and their answers come back as JSON or on the request's event stream; once the
  * session is initialized, a GET stream carries what the service sends on its own (notifications). A stream
  * that breaks is resumed with `Last-Event-ID`, as the SDK's client does (a few tries, with the waits of
@@ -9,10 +10,12 @@
  *
  * No message is validated here: the service checks what it receives, the IDE what it is sent.
  *
- * The token goes only to the service the session was opened with. Once a stream has broken or a request found
+ * The credentials (a bearer token for the commands; the tab key for Studio's page, whose cookie the browser
+ * adds) go only to the service the session was opened with. Once a stream has broken or a request found
  * nobody listening, the service may be gone and another program may hold its port: the session sends nothing
  * more (no resume, no message, no DELETE) until `stillServes` confirms that the same instance still holds the
- * project and listens there, and stops for good when it does not.
+ * project and listens there, and stops for good when it does not (the page, whose origin is the service's,
+ * has nothing to check).
  *
  * @module
  */
@@ -77,12 +80,12 @@ export class HttpSession {
   #listenedUpTo: string | undefined;
 
   /**
-   * `stillServes` says whether the service this session was opened with still runs and listens at `url`
-   * (checked before any token is sent after a break).
+   * `credentials` are the headers that authenticate every request; `stillServes` says whether the service
+   * this session was opened with still runs and listens at `url` (checked before they are sent after a break).
    */
   constructor(
     readonly url: URL,
-    private readonly token: string,
+    private readonly credentials: Readonly<Record<string, string>>,
     private readonly stillServes: () => Promise<boolean>,
   ) {}
 
@@ -301,7 +304,7 @@ export class HttpSession {
 
   #headers(extra: Record<string, string>): Headers {
     const headers = new Headers(extra);
-    headers.set("authorization", `Bearer ${this.token}`);
+    for (const [name, value] of Object.entries(this.credentials)) headers.set(name, value);
     if (this.#sessionId) headers.set("mcp-session-id", this.#sessionId);
     if (this.#protocolVersion) headers.set("mcp-protocol-version", this.#protocolVersion);
     return headers;

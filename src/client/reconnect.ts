@@ -10,13 +10,13 @@
  * Whether a failed request means its session is lost, so the client opens a new one, joins again and
  * subscribes again: nobody answered (a network error, which `fetch` reports as a `TypeError`), or the service
  * answered 404 (it does not know the session: it restarted, or ended it), 401 (it refused the credentials:
- * new tokens, or a Studio session ended) or 503 (it would not take the session now). The HTTP status is
- * `failure.status` on weft's own transport errors and `failure.code` on the SDK's (Studio's page).
+ * new tokens, or a Studio session ended) or 503 (it would not take the session now): `failure.status` of the
+ * clients' transport (`HttpStatusError`), which Studio's page speaks too.
  */
 export function sessionLost(failure: unknown): boolean {
   if (failure instanceof TypeError) return true;
-  const { status, code } = (failure ?? {}) as { status?: unknown; code?: unknown };
-  return [status, code].some((value) => value === 404 || value === 401 || value === 503);
+  const { status } = (failure ?? {}) as { status?: unknown };
+  return status === 404 || status === 401 || status === 503;
 }
 
 /** The first wait before trying again, and the longest. */

@@ -339,7 +339,7 @@ export class ServiceSession {
     const { endpoint } = this.options;
     const upstream = new HttpSession(
       new URL(endpoint.path, connection.url),
-      endpointToken(connection, endpoint),
+      { authorization: `Bearer ${endpointToken(connection, endpoint)}` },
       () => this.#stillServes(connection),
     );
     upstream.onmessage = (message) => this.#received(message, upstream);

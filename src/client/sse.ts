@@ -17,7 +17,9 @@ export interface ServerSentEvent {
 
 /** The events of `body` in order, until it ends. */
 export async function* serverSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerSentEvent> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  // Typed as what it is for: the DOM's types (Studio's page bundles this) have it take any BufferSource.
+  const decoder = new TextDecoderStream() as TransformStream<Uint8Array, string>;
+  const reader = body.pipeThrough(decoder).getReader();
   // The line in progress, in the pieces it arrived in: each chunk is scanned once, and a long line (a large
   // answer is one `data` line) is joined once, when its line break comes.
   let pieces: string[] = [];

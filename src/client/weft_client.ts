@@ -11,16 +11,14 @@ import type { ConnectionInfo } from "../weft_dir/connection.ts";
 import { ERROR_CODES, type ErrorCode, WeftError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { endpointFor } from "./endpoints.ts";
+import { PROTOCOL_VERSION } from "./protocol_version.ts";
 import { isNotification, isRequest, type JSONRPCMessage, type JSONRPCRequest } from "./jsonrpc.ts";
 import { ServiceOfflineError } from "./offline.ts";
 import { ResourceWatch } from "./resource_watch.ts";
 import { ServiceSession, ServiceUnreachable } from "./service_session.ts";
 
-/**
- * The MCP protocol version the client asks for: the newest the service's SDK speaks (a test holds the two
- * together), which the service then answers with.
- */
-export const PROTOCOL_VERSION = "2025-11-25";
+/** The MCP protocol version the client asks for (`protocol_version.ts`). */
+export { PROTOCOL_VERSION };
 
 /**
  * How long a command waits for a tool's answer, as the SDK's client did: no tool a command calls waits for a

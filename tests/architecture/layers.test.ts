@@ -77,6 +77,7 @@ const PAGE_SHARES = [
   "lib/field_label.ts",
   "lib/edit_script.ts",
   "client/reconnect.ts",
+  "client/protocol_version.ts",
   "studio/first_view.ts",
   "studio/first_view_html.ts",
 ];
@@ -87,9 +88,24 @@ const PAGE_SHARES = [
  */
 const PAGE_TYPES = ["client/views.ts"];
 
+/**
+ * The clients' own MCP transport, which the page speaks as `weft mcp` does (`studio/page/mcp_session.ts`):
+ * not pure, since it imports its parts, so the test after the last holds everything it bundles to the
+ * browser's APIs and to {@linkcode PAGE_BUNDLES}.
+ */
+const PAGE_TRANSPORT = ["client/http_session.ts", "client/jsonrpc.ts"];
+
+/** Every module outside the page's folder that its bundle holds (what it imports at run time, transitively). */
+const PAGE_BUNDLES = [
+  ...PAGE_SHARES,
+  ...PAGE_TRANSPORT,
+  "client/sse.ts",
+  "errors.ts",
+];
+
 /** Whether the Studio page may import `to` (relative to `src/`), at run time or for its types only. */
 function pageMayImport(to: string, typeOnly: boolean): boolean {
-  return PAGE_SHARES.includes(to) || (typeOnly && PAGE_TYPES.includes(to));
+  return PAGE_SHARES.includes(to) || PAGE_TRANSPORT.includes(to) || (typeOnly && PAGE_TYPES.includes(to));
 }
 
 /** One import of one file, as a path relative to `src/`; `typeOnly` when it imports types alone. */
@@ -265,8 +281,7 @@ Deno.test("the Studio page's source is apart from the server: it imports only it
   );
 
   // Preact and htm by their npm specifiers, in preact.ts alone (deno.json does not name them: see there).
-  const allowed =
-    /^(npm:preact@[\d.]+(\/hooks)?|npm:htm@[\d.]+|@modelcontextprotocol\/sdk\/client\/[a-zA-Z]+\.js)$/;
+  const allowed = /^(npm:preact@[\d.]+(\/hooks)?|npm:htm@[\d.]+)$/;
   const packages = new Set<string>();
   for (const file of sourceFiles(join(SRC, PAGE))) {
     const source = Deno.readTextFileSync(file).replace(/\/\*[\s\S]*?\*\//g, "");
@@ -276,7 +291,7 @@ Deno.test("the Studio page's source is apart from the server: it imports only it
       if (!allowed.test(match[1]) || ui) packages.add(`${name} imports ${match[1]}`);
     }
   }
-  assert.deepEqual([...packages], [], "the page bundles Preact, htm and the SDK client, nothing else");
+  assert.deepEqual([...packages], [], "the page bundles Preact and htm, nothing else");
 });
 
 Deno.test("the modules the Studio page shares with the server are pure: they import nothing and use no runtime API", () => {
@@ -287,6 +302,34 @@ Deno.test("the modules the Studio page shares with the server are pure: they imp
       source,
       /\b(Deno|process|globalThis|document|window)\b/,
       `${module} uses no runtime API`,
+    );
+  }
+});
+
+Deno.test("what the Studio page bundles from outside its folder is the listed modules, which use only what a browser has", () => {
+  const PAGE = "studio/page/";
+  const atRunTime = edgesOfSrc().filter(({ typeOnly }) => !typeOnly);
+  const bundled = new Set<string>();
+  const next = atRunTime.filter(({ from, to }) => from.startsWith(PAGE) && !to.startsWith(PAGE)).map((
+    { to },
+  ) => to);
+  while (next.length > 0) {
+    const module = next.pop()!;
+    if (bundled.has(module)) continue;
+    bundled.add(module);
+    next.push(...atRunTime.filter(({ from }) => from === module).map(({ to }) => to));
+  }
+  assert.deepEqual([...bundled].sort(), [...PAGE_BUNDLES].sort(), "the modules the page's bundle holds");
+  for (const module of bundled) {
+    const source = Deno.readTextFileSync(join(SRC, module)).replace(/\/\*[\s\S]*?\*\//g, "");
+    const packages = importedSpecifiers(source, { types: false }).filter((specifier) =>
+      !specifier.startsWith(".")
+    );
+    assert.deepEqual(packages, [], `${module} imports no package at run time`);
+    assert.doesNotMatch(
+      source,
+      /\b(Deno|process|document|window)\b/,
+      `${module} uses no runtime API of Deno`,
     );
   }
 });

@@ -27,7 +27,9 @@ Deno.test("a request's stream that ends before its answer is resumed after its l
       EVENTS,
     );
   });
-  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret", stillServes);
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), {
+    authorization: "Bearer secret",
+  }, stillServes);
   const received: JSONRPCMessage[] = [];
   const errors: Error[] = [];
   const answered = new Promise<void>((resolve) => {
@@ -72,7 +74,9 @@ Deno.test("an HTTP error keeps its status; a service that offers no GET stream i
       status: 404,
     });
   });
-  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret", stillServes);
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), {
+    authorization: "Bearer secret",
+  }, stillServes);
   const errors: Error[] = [];
   session.onerror = (error) => errors.push(error);
   try {
@@ -102,7 +106,9 @@ Deno.test("an answer that can no longer come is reported lost: a stream ended wi
     const events = message.id === 1 ? "" : "id: 7.stream\nretry: 10\ndata: \n\n";
     return new Response(sse(events), EVENTS);
   });
-  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret", stillServes);
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), {
+    authorization: "Bearer secret",
+  }, stillServes);
   const lost: (string | number)[] = [];
   const errors: Error[] = [];
   let bothLost: () => void;
@@ -138,7 +144,9 @@ Deno.test("closing the session reports the answers still awaited on a stream los
       EVENTS,
     );
   });
-  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret", stillServes);
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), {
+    authorization: "Bearer secret",
+  }, stillServes);
   const lost: (string | number)[] = [];
   let answered: () => void;
   const first = new Promise<void>((resolve) => answered = resolve);
@@ -166,7 +174,9 @@ Deno.test("after a break the token goes nowhere until the same service is confir
   });
   let checks = 0;
   // Another program may hold the port now: the check says the service the session was opened with is gone.
-  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret", () => {
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), {
+    authorization: "Bearer secret",
+  }, () => {
     checks++;
     return Promise.resolve(false);
   });
@@ -196,7 +206,9 @@ Deno.test("ending the session does not wait forever for a service that hangs", a
     }
     return Response.json({ jsonrpc: "2.0", id: 1, result: {} }, EVENTS_JSON);
   });
-  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret", stillServes);
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), {
+    authorization: "Bearer secret",
+  }, stillServes);
   try {
     await session.send({ jsonrpc: "2.0", id: 1, method: "initialize" });
     assert.equal(session.sessionId, "sess-1");
@@ -221,7 +233,9 @@ Deno.test("the session's own stream, given up after its tries, opens again on li
     if (gets.length <= 3) return new Response(null, { status: 409 });
     return new Response(sse(note("again")), EVENTS);
   });
-  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), "secret", stillServes);
+  const session = new HttpSession(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), {
+    authorization: "Bearer secret",
+  }, stillServes);
   const uris: string[] = [];
   let errors = 0;
   let gaveUp!: () => void;

@@ -46,3 +46,23 @@ Deno.test("studio: the page's source never turns data into markup (no innerHTML 
   }
   assert.deepEqual(found, [], "htm's templates are the page's only way to build elements");
 });
+
+Deno.test("studio: the page's program speaks MCP itself, without the SDK's client and its schemas (zod, ajv)", async () => {
+  const program = await Deno.readTextFile(join(ROOT, STUDIO_ASSETS_DIR, "studio.js"));
+  // Names and messages each of them bundles, which minifying keeps (strings and class names).
+  const markers = [
+    "StreamableHTTPClientTransport",
+    "Server does not support",
+    "ZodError",
+    "invalid_type",
+    "__zod_globalConfig",
+    "ajv",
+  ];
+  assert.deepEqual(
+    markers.filter((marker) => program.includes(marker)),
+    [],
+    "SDK or zod markers in studio.js",
+  );
+  // 385 KB with them, about 80 KB without (docs/performance.md): a generous bound that only their return breaks.
+  assert.ok(program.length < 150_000, `studio.js is ${program.length} bytes`);
+});

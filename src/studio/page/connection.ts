@@ -1,5 +1,5 @@
 /**
- * The page's one MCP session with `/internal/mcp/studio`, through the official SDK client: tool calls that
+ * The page's one MCP session with `/internal/mcp/studio` (`mcp_session.ts`): tool calls that
  * return their structured result or throw a {@linkcode StudioError}, resource subscriptions shared by every
  * view, a connection that heals itself, and signing out. The browser sends the HttpOnly session cookie and
  * its own `Origin`; the page adds its tab key (`tab_key.ts`), without which the cookie counts for nothing.
@@ -13,8 +13,9 @@
  * @module
  */
 
+import { HttpStatusError } from "../../client/http_session.ts";
 import { retryDelayMs, sessionLost } from "../../client/reconnect.ts";
-import { Client, StreamableHTTPClientTransport, StreamableHTTPError } from "./sdk.ts";
+import { AnswerLostError, McpSession } from "./mcp_session.ts";
 import { TAB_KEY_HEADER, tabKey } from "./tab_key.ts";
 import type { ErrorPayload } from "./types.ts";
 
@@ -39,14 +40,6 @@ export class StudioError extends Error {
   }
 }
 
-/** The SDK validates tool results against output schemas only after `tools/list`, which the page never asks
- * for; this validator keeps it from building its default (which compiles code the page's policy forbids). */
-const NO_VALIDATION = {
-  getValidator<T>() {
-    return (input: unknown) => ({ valid: true as const, data: input as T, errorMessage: undefined });
-  },
-} as NonNullable<ConstructorParameters<typeof Client>[1]>["jsonSchemaValidator"];
-
 type Watcher = () => void;
 
 /** The page's connection to the service. */
@@ -54,7 +47,7 @@ export class Connection {
   #state: LinkState = "Reconnecting…";
   #ended = false;
   #unreachable = false;
-  #client: Client | null = null;
+  #client: McpSession | null = null;
   #connecting: Promise<void> | null = null;
   #waiters: (() => void)[] = [];
   #stateListeners = new Set<(state: LinkState) => void>();
@@ -86,7 +79,7 @@ export class Connection {
     const client = this.#client;
     this.#client = null;
     this.#end();
-    client?.close().catch(() => {});
+    client?.close();
   }
 
   /** Whether the last attempt to open a session found no service listening (it was stopped, say). */
@@ -110,22 +103,25 @@ export class Connection {
     this.#reconnect();
     globalThis.addEventListener("pagehide", () => {
       // Frees the session's place on the service at once instead of after its idle hour.
-      const transport = this.#client?.transport as StreamableHTTPClientTransport | undefined;
-      transport?.terminateSession().catch(() => {});
+      this.#client?.terminate().catch(() => {});
     });
   }
 
   /** Calls a tool and returns its structured result; business errors and lost connections throw. */
   async call<T>(name: string, args: Record<string, unknown> = {}): Promise<T> {
     const client = await this.#ready();
-    let result;
+    let result: {
+      content?: { type: string; text?: string }[];
+      structuredContent?: unknown;
+      isError?: boolean;
+    };
     try {
-      result = await client.callTool({ name, arguments: args });
+      result = await client.request("tools/call", { name, arguments: args }) as typeof result;
     } catch (error) {
       throw this.#failure(client, error);
     }
     if (result.isError) {
-      const text = (result.content as { type: string; text?: string }[])[0]?.text ?? "";
+      const text = result.content?.[0]?.text ?? "";
       let payload: ErrorPayload | undefined;
       try {
         payload = (JSON.parse(text) as { error?: ErrorPayload }).error;
@@ -145,14 +141,13 @@ export class Connection {
   /** Reads the resource `uri` and parses its JSON; a missing resource and lost connections throw. */
   async read<T>(uri: string): Promise<T> {
     const client = await this.#ready();
-    let result;
+    let result: { contents?: { text?: string }[] };
     try {
-      result = await client.readResource({ uri });
+      result = await client.request("resources/read", { uri }) as typeof result;
     } catch (error) {
       throw this.#failure(client, error);
     }
-    const content = result.contents[0];
-    return JSON.parse(content && "text" in content ? content.text : "null") as T;
+    return JSON.parse(result.contents?.[0]?.text ?? "null") as T;
   }
 
   /**
@@ -165,14 +160,14 @@ export class Connection {
     if (!watchers) {
       watchers = new Set();
       this.#watchers.set(uri, watchers);
-      this.#client?.subscribeResource({ uri }).catch(() => {});
+      this.#client?.request("resources/subscribe", { uri }).catch(() => {});
     }
     watchers.add(onChange);
     return () => {
       watchers.delete(onChange);
       if (watchers.size > 0 || this.#watchers.get(uri) !== watchers) return;
       this.#watchers.delete(uri);
-      this.#client?.unsubscribeResource({ uri }).catch(() => {});
+      this.#client?.request("resources/unsubscribe", { uri }).catch(() => {});
     };
   }
 
@@ -184,7 +179,7 @@ export class Connection {
   }
 
   /** The session's client, once one is open; rejects with SESSION_ENDED when none will be. */
-  #ready(): Promise<Client> {
+  #ready(): Promise<McpSession> {
     if (this.#client) return Promise.resolve(this.#client);
     return new Promise((resolve, reject) => {
       const settle = () =>
@@ -197,9 +192,9 @@ export class Connection {
   }
 
   /** What a failed request means: a lost session starts a reconnection; the caller gets a StudioError. */
-  #failure(client: Client, error: unknown): StudioError {
+  #failure(client: McpSession, error: unknown): StudioError {
     if (error instanceof StudioError) return error;
-    if (sessionLost(error)) {
+    if (sessionLost(error) || error instanceof AnswerLostError) {
       this.#lost(client);
       return new StudioError({
         code: "OFFLINE",
@@ -213,12 +208,11 @@ export class Connection {
   }
 
   /** Drops `client` (when it is the current one) and opens a new session. */
-  #lost(client: Client): void {
+  #lost(client: McpSession): void {
     if (this.#client !== client) return;
     this.#client = null;
-    const transport = client.transport as StreamableHTTPClientTransport | undefined;
     // A session that still exists (a stream cut for falling behind) is closed; a restarted service has none.
-    transport?.terminateSession().catch(() => {}).finally(() => client.close().catch(() => {}));
+    client.terminate().catch(() => {}).finally(() => client.close());
     this.#reconnect();
   }
 
@@ -231,10 +225,12 @@ export class Connection {
     const started = Date.now();
     for (let attempt = 0;; attempt++) {
       this.#setState(Date.now() - started > RECONNECTING_MS ? "Offline" : "Reconnecting…", this.#unreachable);
-      let client: Client | undefined;
+      let client: McpSession | undefined;
       try {
         client = await this.#open();
         await this.#subscribeAll(client);
+        // Broken before it was the page's: #lost could not drop it, and it may not hear changes.
+        if (client.broken) throw new Error("the session's stream broke as it opened");
         this.#client = client;
         this.#setState("Live");
         for (const waiter of this.#waiters.splice(0)) waiter();
@@ -246,8 +242,8 @@ export class Connection {
         this.#connectedBefore = true;
         return;
       } catch (error) {
-        client?.close().catch(() => {});
-        if (error instanceof StreamableHTTPError && error.code === 401) return this.#end();
+        client?.close();
+        if (error instanceof HttpStatusError && error.status === 401) return this.#end();
         // A refused connection, not an answer: nothing listens on the service's port.
         this.#setState(this.#state, error instanceof TypeError);
       }
@@ -259,12 +255,12 @@ export class Connection {
    * Subscribes `client` to every watched resource, including those watched while the subscriptions were on
    * their way: until the client is set, `watch` cannot subscribe one itself, and it would never hear of it.
    */
-  async #subscribeAll(client: Client): Promise<void> {
+  async #subscribeAll(client: McpSession): Promise<void> {
     const subscribed = new Set<string>();
     for (;;) {
       const fresh = [...this.#watchers.keys()].filter((uri) => !subscribed.has(uri));
       if (fresh.length === 0) return;
-      await Promise.all(fresh.map((uri) => client.subscribeResource({ uri })));
+      await Promise.all(fresh.map((uri) => client.request("resources/subscribe", { uri })));
       for (const uri of fresh) subscribed.add(uri);
     }
   }
@@ -276,34 +272,18 @@ export class Connection {
     for (const waiter of this.#waiters.splice(0)) waiter();
   }
 
-  async #open(): Promise<Client> {
-    const client = new Client(
-      { name: "weft-studio", version: "1" },
-      { capabilities: {}, jsonSchemaValidator: NO_VALIDATION },
-    );
-    // The transport's own retries of the notification stream would resume a session that a restart has
-    // ended; one try, then a new session through #lost.
-    const transport = new StreamableHTTPClientTransport(new URL(STUDIO_ENDPOINT, location.origin), {
-      requestInit: { headers: { [TAB_KEY_HEADER]: tabKey() } },
-      reconnectionOptions: {
-        maxRetries: 0,
-        initialReconnectionDelay: 1_000,
-        maxReconnectionDelay: 1_000,
-        reconnectionDelayGrowFactor: 1,
-      },
+  async #open(): Promise<McpSession> {
+    const client = await McpSession.open(new URL(STUDIO_ENDPOINT, location.origin), {
+      [TAB_KEY_HEADER]: tabKey(),
     });
-    client.fallbackNotificationHandler = (notification) => {
-      if (notification.method === "notifications/resources/updated") {
-        const uri = (notification.params as { uri?: string } | undefined)?.uri;
-        for (const watcher of [...(uri ? this.#watchers.get(uri) ?? [] : [])]) watcher();
-      }
-      return Promise.resolve();
+    client.onNotification = (method, params) => {
+      if (method !== "notifications/resources/updated") return;
+      const uri = (params as { uri?: string } | undefined)?.uri;
+      for (const watcher of [...(uri ? this.#watchers.get(uri) ?? [] : [])]) watcher();
     };
-    client.onerror = (error) => {
-      // The notification stream ended or could not reopen: this session no longer hears changes.
-      if (/SSE stream|reconnection attempts/.test(error.message)) this.#lost(client);
-    };
-    await client.connect(transport);
+    // A stream ended or broke (the service stopped or restarted, or cut a stream that fell behind): this
+    // session no longer hears changes, and is not resumed; a new one follows.
+    client.onBroken = () => this.#lost(client);
     return client;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The page's first script, bundled by `deno task studio` into `src/studio/assets/loader.js`: small, so that
  * the browser paints the Runs list the service drew into the page before anything else, and only then loads
- * the page's program (`main.ts`, whose 385 KB keep the main thread busy while they compile and run). The page
+ * the page's program (`main.ts`, which keeps the main thread busy while it compiles and runs). The page
  * names the program's content-hashed address in a `<meta>` element and has the browser fetch it meanwhile.
  *
  * @module

@@ -4,7 +4,6 @@
  * @module
  */
 
-import "./zod_jitless.ts";
 import { render } from "./preact.ts";
 import { App } from "./app.ts";
 import { connection } from "./connection.ts";

@@ -1,0 +1,123 @@
+/**
+ * One MCP session of the page with `/internal/mcp/studio`, spoken over the clients' own Streamable HTTP
+ * session (`src/client/http_session.ts`), as `weft mcp` speaks it: requests matched to their answers by id,
+ * the service's notifications handed on, nothing validated (the service checks what it receives, and its
+ * answers are the page's own shapes). The MCP SDK's client and its schemas were most of the page's program.
+ *
+ * @module
+ */
+
+import { HttpSession } from "../../client/http_session.ts";
+import { isAnswer, isNotification, type JSONRPCMessage } from "../../client/jsonrpc.ts";
+import { PROTOCOL_VERSION } from "../../client/protocol_version.ts";
+
+/** The service answered a request with a JSON-RPC error (an unknown resource, say). */
+export class AnswerError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(`MCP error ${code}: ${message}`);
+  }
+}
+
+/** The answer to a request can no longer come: its stream broke, or the session was closed meanwhile. */
+export class AnswerLostError extends Error {}
+
+interface Pending {
+  resolve: (result: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+/** An initialized MCP session; `onNotification` hears what the service sends on its own. */
+export class McpSession {
+  onNotification?: (method: string, params: unknown) => void;
+  /** The session's streams broke: it no longer hears changes, and its answers may not come. */
+  onBroken?: (error: Error) => void;
+  readonly #http: HttpSession;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #broken = false;
+
+  private constructor(http: HttpSession) {
+    this.#http = http;
+    http.onmessage = (message) => this.#received(message);
+    http.onlost = (id, error) =>
+      this.#settle(id, (pending) => pending.reject(new AnswerLostError(error.message)));
+    http.onerror = (error) => {
+      this.#broken = true;
+      this.onBroken?.(error);
+    };
+  }
+
+  /** Whether a stream of the session has broken since it opened (it may have missed notifications). */
+  get broken(): boolean {
+    return this.#broken;
+  }
+
+  /**
+   * Opens a session at `url` whose requests carry `credentials` (the browser adds the cookie): `initialize`,
+   * then `notifications/initialized`, after which the service's notification stream is open.
+   */
+  static async open(url: URL, credentials: Record<string, string>): Promise<McpSession> {
+    // The page's origin is the service's: there is no other program to send the credentials to by mistake.
+    const session = new McpSession(new HttpSession(url, credentials, () => Promise.resolve(true)));
+    try {
+      const result = await session.request("initialize", {
+        protocolVersion: PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: "weft-studio", version: "1" },
+      }) as { protocolVersion?: unknown };
+      if (typeof result?.protocolVersion === "string") {
+        session.#http.setProtocolVersion(result.protocolVersion);
+      }
+      await session.#http.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+    return session;
+  }
+
+  /** Sends request `method` and resolves with its result; a JSON-RPC error rejects with an {@linkcode AnswerError}. */
+  request(method: string, params: Record<string, unknown>): Promise<unknown> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#http.send({ jsonrpc: "2.0", id, method, params }).catch((error: Error) =>
+        this.#settle(id, (pending) => pending.reject(error))
+      );
+    });
+  }
+
+  /** Ends the session on the service (DELETE). */
+  terminate(): Promise<void> {
+    return this.#http.terminateSession();
+  }
+
+  /** Stops every request and stream of the session; requests still awaited reject. */
+  close(): Promise<void> {
+    const closed = this.#http.close();
+    for (const id of [...this.#pending.keys()]) {
+      this.#settle(id, (pending) => pending.reject(new AnswerLostError("the session was closed")));
+    }
+    return closed;
+  }
+
+  #received(message: JSONRPCMessage): void {
+    if (isNotification(message)) return this.onNotification?.(message.method, message.params);
+    if (!isAnswer(message) || typeof message.id !== "number") return;
+    const { result, error } = message as { result?: unknown; error?: { code?: number; message?: string } };
+    this.#settle(
+      message.id,
+      (pending) =>
+        error
+          ? pending.reject(new AnswerError(error.code ?? 0, error.message ?? ""))
+          : pending.resolve(result),
+    );
+  }
+
+  #settle(id: string | number, settle: (pending: Pending) => void): void {
+    const pending = this.#pending.get(id as number);
+    if (!pending) return;
+    this.#pending.delete(id as number);
+    settle(pending);
+  }
+}
