@@ -40,7 +40,9 @@ export async function benchStudioSize(): Promise<void> {
  * is timed here (to when Playwright sees the first Run's row, which it can only see while the page's main
  * thread is free); the others by Chromium itself, from the navigation's start: the first contentful paint
  * (Studio's first paint is its header and Runs list at once, whether the service or the script drew them),
- * and the page's program having rendered (its performance mark) against the static page's load event.
+ * and the page's program having rendered (its performance mark) against the static page's load event. A last
+ * row times the static page as the first row times Studio (to commit, then until Playwright sees its heading,
+ * in a load of its own), so that both sides pay the same two round trips to the browser.
  */
 export async function benchStudioLoad(): Promise<void> {
   const rows = {
@@ -49,6 +51,8 @@ export async function benchStudioLoad(): Promise<void> {
       `Studio: Runs list painted (Chromium's first paint), ${STORED_RUNS} Runs, vs a static page's`,
     studioScriptRun:
       `Studio: its program run (interactive), ${STORED_RUNS} Runs, vs a static page's load event`,
+    studioRunsSeen:
+      `Studio: Runs list seen, ${STORED_RUNS} Runs, vs a static page's heading seen the same way`,
   };
   let server: Started | undefined;
   let browser: Browser | undefined;
@@ -63,13 +67,18 @@ export async function benchStudioLoad(): Promise<void> {
     await load(browser, used); // spends the ticket: from now on this address answers with a static page
     const studio = () => openStudio(browser!, ready);
     const plain = () => load(browser!, used);
-    for (let i = 0; i < 2; i++) await studio(), await plain();
+    const plainSeen = () => seen(browser!, used);
+    for (let i = 0; i < 2; i++) await studio(), await plain(), await plainSeen();
     const studioTimes: Timings[] = [];
     const staticTimes: Timings[] = [];
+    const staticSeen: number[] = [];
     for (let i = 0; i < N.pageLoads; i++) {
       // Which goes first swaps every round, so drift in the machine's load affects both alike.
-      if (i % 2) staticTimes.push(await plain()), studioTimes.push(await studio());
-      else studioTimes.push(await studio()), staticTimes.push(await plain());
+      if (i % 2) {
+        staticTimes.push(await plain()), staticSeen.push(await plainSeen()), studioTimes.push(await studio());
+      } else {studioTimes.push(await studio()),
+          staticSeen.push(await plainSeen()),
+          staticTimes.push(await plain());}
     }
     const of = (times: Timings[], key: keyof Timings) => summarize(times.map((time) => time[key]));
     const detail = { storedRuns: STORED_RUNS };
@@ -98,6 +107,15 @@ export async function benchStudioLoad(): Promise<void> {
       of(studioTimes, "ready"),
       of(staticTimes, "loaded"),
       label,
+      null,
+      detail,
+    );
+    ratioRow(
+      "studioRunsSeen",
+      rows.studioRunsSeen,
+      of(studioTimes, "wall"),
+      summarize(staticSeen),
+      "a static page, seen the same way",
       null,
       detail,
     );
@@ -168,6 +186,23 @@ async function load(browser: Browser, url: string): Promise<Timings> {
     await withTimeout(page.goto(url), "the static page to load");
     const wall = performance.now() - started;
     return { wall, ...await browserTimings(page) };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Opens `url` in a new context as {@linkcode openStudio} opens Studio: the milliseconds to the response's commit
+ * and then until Playwright sees its heading.
+ */
+async function seen(browser: Browser, url: string): Promise<number> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const started = performance.now();
+    await withTimeout(page.goto(url, { waitUntil: "commit" }), "the static page to commit");
+    await withTimeout(page.getByRole("heading").first().waitFor(), "the static page's heading to show");
+    return performance.now() - started;
   } finally {
     await context.close();
   }
