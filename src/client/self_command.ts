@@ -18,22 +18,18 @@ export const SERVICE_V8_FLAGS = "--v8-flags=--max-semi-space-size=1";
 
 /**
  * The command that runs this same program: the compiled binary itself, or `deno run -A <main module>` when
- * running from source or from a bundle.
+ * running from source or from a bundle, with `denoFlags` before the module (the compiled binary has its V8
+ * flags built in and takes none).
  */
-export function selfCommand(): { command: string; args: string[] } {
+export function selfCommand(denoFlags: readonly string[] = []): { command: string; args: string[] } {
   const exec = Deno.execPath();
   if (!runningUnderDeno(exec)) return { command: exec, args: [] };
-  return { command: exec, args: ["run", "-A", mainModulePath()] };
+  return { command: exec, args: ["run", "-A", ...denoFlags, mainModulePath()] };
 }
 
-/**
- * The command that runs the service on someone's behalf: {@linkcode selfCommand} with
- * {@linkcode SERVICE_V8_FLAGS} under `deno run` (the compiled binary has its V8 flags built in).
- */
+/** The command that runs the service on someone's behalf: {@linkcode selfCommand} with {@linkcode SERVICE_V8_FLAGS}. */
 export function serviceCommand(): { command: string; args: string[] } {
-  const exec = Deno.execPath();
-  if (!runningUnderDeno(exec)) return { command: exec, args: [] };
-  return { command: exec, args: ["run", "-A", SERVICE_V8_FLAGS, mainModulePath()] };
+  return selfCommand([SERVICE_V8_FLAGS]);
 }
 
 function runningUnderDeno(exec: string): boolean {
