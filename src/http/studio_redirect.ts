@@ -12,6 +12,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { randomId } from "../lib/tokens.ts";
+import { escapeHtml } from "../studio/first_view_html.ts";
 import { TICKET_TTL_MS } from "./studio_access.ts";
 
 const PREFIX = "studio-open-";
@@ -72,7 +73,7 @@ function fileAddress(path: string): string {
 
 /** A page that goes on to `url` at once, with a link for a browser that does not follow refreshes. */
 function redirectPage(url: string): string {
-  const href = url.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+  const href = escapeHtml(url);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
 <meta http-equiv="refresh" content="0;url=${href}"><title>Opening weft Studio</title></head>
