@@ -148,12 +148,20 @@ interface Timings {
   loaded: number;
 }
 
+/** Runs `use` on a new page in a new browser context (nothing cached, no cookie), closed after. */
+async function inNewPage<T>(browser: Browser, use: (page: Page) => Promise<T>): Promise<T> {
+  const context = await browser.newContext();
+  try {
+    return await use(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
 /** Opens Studio through a fresh ticket in a new context; `wall` ends when the first Run's row is seen. */
 async function openStudio(browser: Browser, server: Started): Promise<Timings> {
   const url = await ticketUrl(server);
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
+  return await inNewPage(browser, async (page) => {
     const started = performance.now();
     // Not to the load event, which waits for the script: the list may be in the document, shown before it.
     await withTimeout(page.goto(url, { waitUntil: "commit" }), "Studio to load");
@@ -172,23 +180,17 @@ async function openStudio(browser: Browser, server: Started): Promise<Timings> {
       );
     }
     return { wall, ...await browserTimings(page) };
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 /** Opens `url` in a new context; `wall` ends at its load event. */
 async function load(browser: Browser, url: string): Promise<Timings> {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
+  return await inNewPage(browser, async (page) => {
     const started = performance.now();
     await withTimeout(page.goto(url), "the static page to load");
     const wall = performance.now() - started;
     return { wall, ...await browserTimings(page) };
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 /**
@@ -196,16 +198,12 @@ async function load(browser: Browser, url: string): Promise<Timings> {
  * and then until Playwright sees its heading.
  */
 async function seen(browser: Browser, url: string): Promise<number> {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
+  return await inNewPage(browser, async (page) => {
     const started = performance.now();
     await withTimeout(page.goto(url, { waitUntil: "commit" }), "the static page to commit");
     await withTimeout(page.getByRole("heading").first().waitFor(), "the static page's heading to show");
     return performance.now() - started;
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 /** Chromium's own timings of the page's load, once it has painted. */
