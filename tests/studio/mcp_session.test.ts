@@ -3,11 +3,12 @@
  * `notifications/initialized`, the negotiated version and the page's credentials on every later request,
  * answers matched to their requests by id (a JSON-RPC error rejects), the service's notifications from the
  * GET stream handed on, and that stream's end reported as a broken session (the page then opens a new one).
- * A 401 keeps its status (the page reads it as the Studio session ended).
+ * A 401 keeps its status (the page reads it as the Studio session ended); a request left unanswered past the
+ * answer deadline is lost, so the page opens a new session instead of waiting for ever.
  */
 import assert from "node:assert/strict";
 import { HttpStatusError } from "../../src/client/http_session.ts";
-import { AnswerError, McpSession } from "../../src/studio/page/mcp_session.ts";
+import { AnswerError, AnswerLostError, McpSession } from "../../src/studio/page/mcp_session.ts";
 import { within } from "../support/deadline.ts";
 
 const TAB = { "x-weft-tab": "tab-1" };
@@ -101,6 +102,54 @@ Deno.test("studio mcp session: a 401 on initialize keeps its status, so the page
       },
     );
   } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("studio mcp session: a request the service leaves unanswered is lost after the answer deadline", async () => {
+  // The POST's event stream opens and stays silent: the service took the request and never answers it.
+  const silent: ReadableStreamDefaultController<Uint8Array>[] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (request) => {
+    const headers = { "mcp-session-id": "sess-1" };
+    if (request.method === "GET") return new Response(null, { status: 405 });
+    const message = await request.json();
+    if (message.method === "notifications/initialized") return new Response(null, { status: 202, headers });
+    if (message.method === "initialize" && message.params?.clientInfo?.name === "weft-studio") {
+      if (request.headers.get("x-weft-tab") === "silent") {
+        return new Response(new ReadableStream({ start: (c) => void silent.push(c) }), {
+          headers: { ...headers, "content-type": "text/event-stream" },
+        });
+      }
+      return Response.json({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2025-06-18" } }, {
+        headers,
+      });
+    }
+    return new Response(new ReadableStream({ start: (c) => void silent.push(c) }), {
+      headers: { ...headers, "content-type": "text/event-stream" },
+    });
+  });
+  const url = new URL(`http://127.0.0.1:${server.addr.port}/mcp`);
+  const session = await McpSession.open(url, TAB, { answerWithinMs: 50 });
+  try {
+    await within(
+      "the unanswered call rejected",
+      assert.rejects(session.request("tools/call", { name: "status" }), (error) => {
+        assert.ok(error instanceof AnswerLostError, "the page treats it as a lost answer and reconnects");
+        assert.match(error.message, /no answer within 0\.05 s/);
+        return true;
+      }),
+    );
+    // Opening a session waits no longer than one answer: the page tries again instead of hanging.
+    await within(
+      "the unanswered initialize rejected",
+      assert.rejects(
+        McpSession.open(url, { "x-weft-tab": "silent" }, { answerWithinMs: 50 }),
+        AnswerLostError,
+      ),
+    );
+  } finally {
+    await session.close();
+    for (const stream of silent) stream.close();
     await server.shutdown();
   }
 });

@@ -18,8 +18,22 @@ export class AnswerError extends Error {
   }
 }
 
-/** The answer to a request can no longer come: its stream broke, or the session was closed meanwhile. */
+/**
+ * The answer to a request can no longer come: its stream broke, the session was closed meanwhile, or the
+ * service let it wait past {@linkcode ANSWER_WITHIN_MS}.
+ */
 export class AnswerLostError extends Error {}
+
+/**
+ * How long a request waits for its answer (the SDK's client waited as long). Every Studio request is a quick
+ * engine operation; one unanswered this long means a session in trouble, which the page replaces.
+ */
+export const ANSWER_WITHIN_MS = 60_000;
+
+/** How a session is opened; `answerWithinMs` is shortened by tests. */
+export interface SessionOptions {
+  answerWithinMs?: number;
+}
 
 interface Pending {
   resolve: (result: unknown) => void;
@@ -33,11 +47,13 @@ export class McpSession {
   onBroken?: (error: Error) => void;
   readonly #http: HttpSession;
   readonly #pending = new Map<number, Pending>();
+  readonly #answerWithinMs: number;
   #nextId = 1;
   #broken = false;
 
-  private constructor(http: HttpSession) {
+  private constructor(http: HttpSession, answerWithinMs: number) {
     this.#http = http;
+    this.#answerWithinMs = answerWithinMs;
     http.onmessage = (message) => this.#received(message);
     http.onlost = (id, error) =>
       this.#settle(id, (pending) => pending.reject(new AnswerLostError(error.message)));
@@ -56,9 +72,16 @@ export class McpSession {
    * Opens a session at `url` whose requests carry `credentials` (the browser adds the cookie): `initialize`,
    * then `notifications/initialized`, after which the service's notification stream is open.
    */
-  static async open(url: URL, credentials: Record<string, string>): Promise<McpSession> {
+  static async open(
+    url: URL,
+    credentials: Record<string, string>,
+    options: SessionOptions = {},
+  ): Promise<McpSession> {
     // The page's origin is the service's: there is no other program to send the credentials to by mistake.
-    const session = new McpSession(new HttpSession(url, credentials, () => Promise.resolve(true)));
+    const session = new McpSession(
+      new HttpSession(url, credentials, () => Promise.resolve(true)),
+      options.answerWithinMs ?? ANSWER_WITHIN_MS,
+    );
     try {
       const result = await session.request("initialize", {
         protocolVersion: PROTOCOL_VERSION,
@@ -76,11 +99,22 @@ export class McpSession {
     return session;
   }
 
-  /** Sends request `method` and resolves with its result; a JSON-RPC error rejects with an {@linkcode AnswerError}. */
+  /**
+   * Sends request `method` and resolves with its result; a JSON-RPC error rejects with an
+   * {@linkcode AnswerError}, no answer in time with an {@linkcode AnswerLostError}.
+   */
   request(method: string, params: Record<string, unknown>): Promise<unknown> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      const timer = setTimeout(() => {
+        const seconds = this.#answerWithinMs / 1000;
+        this.#settle(id, (pending) => pending.reject(new AnswerLostError(`no answer within ${seconds} s`)));
+      }, this.#answerWithinMs);
+      const done = <T>(settle: (value: T) => void) => (value: T) => {
+        clearTimeout(timer);
+        settle(value);
+      };
+      this.#pending.set(id, { resolve: done(resolve), reject: done(reject) });
       this.#http.send({ jsonrpc: "2.0", id, method, params }).catch((error: Error) =>
         this.#settle(id, (pending) => pending.reject(error))
       );
