@@ -161,6 +161,8 @@ export class HttpSession {
     const response = await this.#dial({
       method: "DELETE",
       headers: this.#headers({}),
+      // A page ends its session as it unloads: a browser goes on with a keep-alive request after that.
+      keepalive: true,
       signal: AbortSignal.any([this.#abort.signal, AbortSignal.timeout(TERMINATE_MS)]),
     });
     await response.body?.cancel();
