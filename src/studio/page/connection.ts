@@ -54,6 +54,8 @@ export class Connection {
   #watchers = new Map<string, Set<Watcher>>();
   /** A session was open before: a new one follows a loss, not the page's start. */
   #connectedBefore = false;
+  /** The page has gone away (pagehide) and holds no session until it shows again. */
+  #away = false;
 
   /** The indicator's text now. */
   get state(): LinkState {
@@ -98,13 +100,32 @@ export class Connection {
     return () => this.#stateListeners.delete(listener);
   }
 
-  /** Opens the first session (and keeps one open from then on). */
+  /** Opens the first session (and keeps one open from then on, while the page shows). */
   start(): void {
     this.#reconnect();
-    globalThis.addEventListener("pagehide", () => {
-      // Frees the session's place on the service at once instead of after its idle hour.
-      this.#client?.terminate().catch(() => {});
+    globalThis.addEventListener("pagehide", () => this.#leave());
+    // A page the browser kept in its back-forward cache gave its session back as it left: it opens a new one.
+    globalThis.addEventListener("pageshow", (event) => {
+      if (!(event as PageTransitionEvent).persisted || !this.#away) return;
+      this.#away = false;
+      this.#reconnect();
     });
+  }
+
+  /**
+   * The page goes away: its session's place on the service is freed at once instead of after its idle hour,
+   * and the session's stream, which ends with it, must not make the page open another.
+   */
+  #leave(): void {
+    this.#away = true;
+    const client = this.#client;
+    this.#client = null;
+    if (client) this.#giveBack(client);
+  }
+
+  /** Ends `client`'s session on the service, then closes it (closing first would abort the DELETE). */
+  #giveBack(client: McpSession): void {
+    client.terminate().catch(() => {}).finally(() => client.close());
   }
 
   /** Calls a tool and returns its structured result; business errors and lost connections throw. */
@@ -212,23 +233,25 @@ export class Connection {
     if (this.#client !== client) return;
     this.#client = null;
     // A session that still exists (a stream cut for falling behind) is closed; a restarted service has none.
-    client.terminate().catch(() => {}).finally(() => client.close());
+    this.#giveBack(client);
     this.#reconnect();
   }
 
   #reconnect(): void {
-    if (this.#connecting) return;
+    if (this.#connecting || this.#away) return;
     this.#connecting = this.#connectLoop().finally(() => this.#connecting = null);
   }
 
   async #connectLoop(): Promise<void> {
     const started = Date.now();
-    for (let attempt = 0;; attempt++) {
+    for (let attempt = 0; !this.#away; attempt++) {
       this.#setState(Date.now() - started > RECONNECTING_MS ? "Offline" : "Reconnecting…", this.#unreachable);
       let client: McpSession | undefined;
       try {
         client = await this.#open();
         await this.#subscribeAll(client);
+        // Opened as the page went away: given back at once.
+        if (this.#away) return this.#giveBack(client);
         // Broken before it was the page's: #lost could not drop it, and it may not hear changes.
         if (client.broken) throw new Error("the session's stream broke as it opened");
         this.#client = client;

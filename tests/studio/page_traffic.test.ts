@@ -1,0 +1,59 @@
+/**
+ * A Studio tab gives its session back when it goes away, in a real browser (Chromium): leaving the page ends
+ * the page's MCP session on the service at once (a DELETE the browser keeps alive through the unload) and opens
+ * no other as that session's stream ends, instead of holding one of the service's bounded session places for
+ * its idle hour; coming back to the page opens one again.
+ */
+
+import assert from "node:assert/strict";
+import { call, mcpClient, withServedProject } from "../support/service.ts";
+import { eventually } from "../support/deadline.ts";
+import { NOTES_PROJECT } from "../cli/support.ts";
+import { browserSteps, newPerson, openStudio, shown, withBrowser } from "./support.ts";
+
+interface Status {
+  service: { counts: { sessions: { open: number } } };
+}
+
+Deno.test({
+  name: "studio in a browser: a tab that leaves ends its session and opens none; back, it opens one",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: (t) =>
+    withServedProject({ files: NOTES_PROJECT }, (served) =>
+      withBrowser(async (browser) => {
+        const step = browserSteps(t);
+        const client = await mcpClient(served, "/internal/mcp");
+        const context = await newPerson(browser);
+        try {
+          const open = async () => (await call<Status>(client, "status")).service.counts.sessions.open;
+          const sessions = (expected: number, what: string) =>
+            eventually(what, async () => await open() === expected ? true : undefined);
+          const alone = await open();
+          await call(client, "flow", { flowName: "notes", intent: "Release notes" });
+          const { page } = await openStudio(context, served);
+          await step("the page holds one session while it shows Studio", async () => {
+            await shown(page.getByText("Live"), "the connection indicator saying Live");
+            await shown(page.getByText("Release notes"), "the Run waiting");
+            assert.equal(await open(), alone + 1);
+          });
+          await step("leaving the page ends it, and no other opens", async () => {
+            await page.goto("about:blank");
+            await sessions(alone, "the page's session ended on the service");
+            // The page went away, whether the browser keeps it in its back-forward cache or not.
+            assert.equal(await open(), alone);
+          });
+          await step(
+            "back on the page, Studio is live again with one session",
+            async () => {
+              await page.goBack();
+              await shown(page.getByText("Live"), "the connection indicator saying Live");
+              await sessions(alone + 1, "one session for the page");
+            },
+          );
+        } finally {
+          await context.close();
+          await client.close();
+        }
+      })),
+});
