@@ -1,11 +1,14 @@
 /**
- * A Studio tab gives its session back when it goes away, in a real browser (Chromium): leaving the page ends
+ * What a Studio tab asks of the service, in a real browser (Chromium). One change on the home view is read
+ * once, though its count and its list both follow it (a read asked while the same read is on its way shares
+ * its answer). A tab gives its session back when it goes away: leaving the page ends
  * the page's MCP session on the service at once (a DELETE the browser keeps alive through the unload) and opens
  * no other as that session's stream ends, instead of holding one of the service's bounded session places for
  * its idle hour; coming back to the page opens one again.
  */
 
 import assert from "node:assert/strict";
+import type { RunView } from "../../src/engine/views.ts";
 import { call, mcpClient, withServedProject } from "../support/service.ts";
 import { eventually } from "../support/deadline.ts";
 import { NOTES_PROJECT } from "../cli/support.ts";
@@ -16,7 +19,7 @@ interface Status {
 }
 
 Deno.test({
-  name: "studio in a browser: a tab that leaves ends its session and opens none; back, it opens one",
+  name: "studio in a browser: one change, one read; a tab that leaves ends its session and opens none",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: (t) =>
@@ -30,13 +33,35 @@ Deno.test({
           const sessions = (expected: number, what: string) =>
             eventually(what, async () => await open() === expected ? true : undefined);
           const alone = await open();
-          await call(client, "flow", { flowName: "notes", intent: "Release notes" });
+          const start = async (intent: string) =>
+            (await call<{ run: RunView }>(client, "flow", { flowName: "notes", intent })).run.runId;
+          const first = await start("Release notes");
+          const second = await start("Meeting notes");
           const { page } = await openStudio(context, served);
+          let listReads = 0;
+          page.on("request", (request) => {
+            if (request.method() === "POST" && request.postData()?.includes('"name":"list_runs"')) {
+              listReads++;
+            }
+          });
           await step("the page holds one session while it shows Studio", async () => {
             await shown(page.getByText("Live"), "the connection indicator saying Live");
-            await shown(page.getByText("Release notes"), "the Run waiting");
+            await shown(page.getByRole("link", { name: "Waiting for you (2)" }), "two Runs waiting");
             assert.equal(await open(), alone + 1);
           });
+          await step(
+            "one change on the home view: its count and its list follow it with one read",
+            async () => {
+              await call(client, "cancel_run", { runId: first });
+              await shown(page.getByRole("link", { name: "Waiting for you (1)" }), "one Run waiting");
+              await shown(page.getByText("Meeting notes"), "the Run still waiting");
+              const before = listReads;
+              await call(client, "cancel_run", { runId: second });
+              await shown(page.getByRole("link", { name: "Waiting for you (0)" }), "no Run waiting");
+              await shown(page.getByText("Nothing is waiting for you."), "the empty home view");
+              assert.equal(listReads - before, 1);
+            },
+          );
           await step("leaving the page ends it, and no other opens", async () => {
             await page.goto("about:blank");
             await sessions(alone, "the page's session ended on the service");

@@ -42,6 +42,9 @@ export class StudioError extends Error {
 
 type Watcher = () => void;
 
+/** The tools the page calls that change nothing: the same read asked twice at once can be one request. */
+const READS = new Set(["list_runs", "get_run", "get_artifact", "get_record", "list_workflows", "status"]);
+
 /** The page's connection to the service. */
 export class Connection {
   #state: LinkState = "Reconnecting…";
@@ -56,6 +59,8 @@ export class Connection {
   #connectedBefore = false;
   /** The page has gone away (pagehide) and holds no session until it shows again. */
   #away = false;
+  /** Reads on their way since the last change heard and the page's last write, by tool and arguments. */
+  #readsOnTheirWay = new Map<string, Promise<unknown>>();
 
   /** The indicator's text now. */
   get state(): LinkState {
@@ -128,8 +133,30 @@ export class Connection {
     client.terminate().catch(() => {}).finally(() => client.close());
   }
 
-  /** Calls a tool and returns its structured result; business errors and lost connections throw. */
-  async call<T>(name: string, args: Record<string, unknown> = {}): Promise<T> {
+  /**
+   * Calls a tool and returns its structured result; business errors and lost connections throw. A read asked
+   * while the same read is on its way shares its answer (the header's count and the home view's list both
+   * reload on one change), unless a change was heard or the page wrote since that read went out: then it
+   * might not show the change, and a read of its own goes.
+   */
+  call<T>(name: string, args: Record<string, unknown> = {}): Promise<T> {
+    if (!READS.has(name)) {
+      this.#readsOnTheirWay.clear();
+      return this.#call<T>(name, args);
+    }
+    const key = `${name} ${JSON.stringify(args, Object.keys(args).sort())}`;
+    const sharing = this.#readsOnTheirWay.get(key);
+    if (sharing) return sharing as Promise<T>;
+    const reading = this.#call<T>(name, args);
+    this.#readsOnTheirWay.set(key, reading);
+    const done = () => {
+      if (this.#readsOnTheirWay.get(key) === reading) this.#readsOnTheirWay.delete(key);
+    };
+    reading.then(done, done);
+    return reading;
+  }
+
+  async #call<T>(name: string, args: Record<string, unknown>): Promise<T> {
     const client = await this.#ready();
     let result: {
       content?: { type: string; text?: string }[];
@@ -255,6 +282,7 @@ export class Connection {
         // Broken before it was the page's: #lost could not drop it, and it may not hear changes.
         if (client.broken) throw new Error("the session's stream broke as it opened");
         this.#client = client;
+        this.#readsOnTheirWay.clear();
         this.#setState("Live");
         for (const waiter of this.#waiters.splice(0)) waiter();
         // Changes may have gone unheard while a session was lost; before the first, every load still waits
@@ -302,6 +330,7 @@ export class Connection {
     client.onNotification = (method, params) => {
       if (method !== "notifications/resources/updated") return;
       const uri = (params as { uri?: string } | undefined)?.uri;
+      this.#readsOnTheirWay.clear();
       for (const watcher of [...(uri ? this.#watchers.get(uri) ?? [] : [])]) watcher();
     };
     // A stream ended or broke (the service stopped or restarted, or cut a stream that fell behind): this
