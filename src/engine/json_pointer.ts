@@ -29,8 +29,7 @@ export function getAt(document: unknown, pointer: string): unknown {
  * A copy of `document` with (a copy of) `value` placed at `pointer`, creating missing parent objects; the
  * original is never mutated, so a rejected write leaves the stored state untouched. Only the objects and
  * arrays on the pointer's path are copied, the rest is shared with the original: the engine replaces a
- * Run's state and never changes it in place, and copying the whole state on every write was most of the cost
- * of a submitted value or a completion.
+ * Run's state and never changes it in place, so a write need not pay for a copy of the whole state.
  */
 export function setAt(document: unknown, pointer: string, value: unknown): unknown {
   const tokens = pointerTokens(pointer);
