@@ -134,15 +134,15 @@ export class AgentCallOperations {
     { runId, callId, toolId, input }: RunAgentToolOptions,
   ): Promise<unknown> {
     try {
-      const { step } = await this.#storage.read((unit) => this.#pending(unit, { runId, callId }));
+      const { run, step } = await this.#storage.read((unit) => this.#pending(unit, { runId, callId }));
       const tool = step.tools?.find((candidate) => candidate.id === toolId);
       if (!tool) throw invalid(`tool "${toolId}" is not declared by this agent step`);
       return await executeTool(tool, input, {
         files: this.#projectFiles,
-        runContext: () =>
-          this.#storage.read(async (unit) =>
-            buildRunContext(await this.#access.load(unit, runId), await unit.artifacts.committedByRun(runId))
-          ),
+        // The Run just read is the one the context shows: while this tool runs, no other change of the call
+        // can (tools run one at a time, and completion waits for them), and a cancel commits nothing.
+        runContext: async () =>
+          buildRunContext(run, await this.#storage.read((unit) => unit.artifacts.committedByRun(runId))),
         submitState: async (target, value) => {
           await this.#access.change(
             runId,

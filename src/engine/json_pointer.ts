@@ -26,21 +26,32 @@ export function getAt(document: unknown, pointer: string): unknown {
 }
 
 /**
- * A copy of `document` with `value` placed at `pointer`, creating missing parent objects; the original is
- * never mutated, so a rejected write leaves the stored state untouched.
+ * A copy of `document` with (a copy of) `value` placed at `pointer`, creating missing parent objects; the
+ * original is never mutated, so a rejected write leaves the stored state untouched. Only the objects and
+ * arrays on the pointer's path are copied, the rest is shared with the original: the engine replaces a
+ * Run's state and never changes it in place, so a write need not pay for a copy of the whole state.
  */
 export function setAt(document: unknown, pointer: string, value: unknown): unknown {
   const tokens = pointerTokens(pointer);
   if (tokens.length === 0) return structuredClone(value);
-  const root = structuredClone(document ?? {}) as Record<string, unknown>;
-  let current: Record<string, unknown> = root;
-  for (const token of tokens.slice(0, -1)) {
-    const next = current[token];
-    if (typeof next !== "object" || next === null) current[token] = {};
-    current = current[token] as Record<string, unknown>;
+  return placed(document ?? {}, tokens, 0, structuredClone(value));
+}
+
+/** A shallow copy of `node` with `value` placed at `tokens[index..]`; missing or scalar parents become `{}`. */
+function placed(node: unknown, tokens: string[], index: number, value: unknown): unknown {
+  const copy = Array.isArray(node) ? [...node] : { ...(node as Record<string, unknown>) };
+  const token = tokens[index];
+  if (index === tokens.length - 1) {
+    if (Array.isArray(copy) && token === "-") copy.push(value);
+    else (copy as Record<string, unknown>)[token] = value;
+    return copy;
   }
-  const last = tokens[tokens.length - 1];
-  if (Array.isArray(current) && last === "-") current.push(structuredClone(value));
-  else current[last] = structuredClone(value);
-  return root;
+  const next = (copy as Record<string, unknown>)[token];
+  (copy as Record<string, unknown>)[token] = placed(
+    typeof next === "object" && next !== null ? next : {},
+    tokens,
+    index + 1,
+    value,
+  );
+  return copy;
 }

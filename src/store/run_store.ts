@@ -36,14 +36,30 @@ export class RunStore implements RunStorage {
     );
   }
 
+  /**
+   * Saves the body on every change, and the indexed columns only when they changed: SQLite rewrites the index
+   * entries of every column a SET names, even to the same value, and most changes (a claim, a submitted
+   * value) keep both, so naming them would add two index pages to the WAL of each commit.
+   */
   async update(run: RunState): Promise<void> {
     this.#db.run(
-      "UPDATE runs SET version = ?, status = ?, body = ?, updated_at = ? WHERE id = ?",
-      run.version ?? null,
-      run.status,
+      "UPDATE runs SET body = ?, updated_at = ? WHERE id = ?",
       JSON.stringify(run),
       run.updatedAt,
       run.runId,
+    );
+    this.#db.run(
+      "UPDATE runs SET status = ? WHERE id = ? AND status IS NOT ?",
+      run.status,
+      run.runId,
+      run.status,
+    );
+    const version = run.version ?? null;
+    this.#db.run(
+      "UPDATE runs SET version = ? WHERE id = ? AND version IS NOT ?",
+      version,
+      run.runId,
+      version,
     );
   }
 
