@@ -5,34 +5,14 @@
 import assert from "node:assert/strict";
 import { Database } from "../../src/store/database.ts";
 import { RunStore } from "../../src/store/run_store.ts";
-import type { RunState } from "../../src/engine/run_state.ts";
-
-function run(runId: string): RunState {
-  const at = new Date().toISOString();
-  return {
-    runId,
-    flowName: "f",
-    version: "v1",
-    intent: "i",
-    status: "waiting",
-    source: "cli",
-    agentExecutor: "mcp_client",
-    stageName: "s",
-    stepName: "t",
-    state: {},
-    stageAnswers: [],
-    visits: {},
-    createdAt: at,
-    updatedAt: at,
-  };
-}
+import { storedRun } from "./support.ts";
 
 /** Opens a database on disk (WAL) with `count` Runs saved, and checkpointed so that its WAL is empty. */
 async function storeWithRuns(dir: string, count: number): Promise<{ db: Database; runs: RunStore }> {
   const db = Database.open(`${dir}/weft.db`);
   const runs = new RunStore(db);
   await db.transaction(async () => {
-    for (let i = 0; i < count; i++) await runs.insert(run(`run_${i}`));
+    for (let i = 0; i < count; i++) await runs.insert(storedRun(`run_${i}`));
   });
   db.get("PRAGMA wal_checkpoint(TRUNCATE)");
   return { db, runs };
@@ -48,9 +28,9 @@ Deno.test("a saved Run's status and version columns follow its body, and the sta
   try {
     const { db, runs } = await storeWithRuns(dir, 3);
     try {
-      const changed = { ...run("run_1"), status: "completed" as const, version: "v2" };
+      const changed = storedRun("run_1", { status: "completed", version: "v2" });
       await db.transaction(() => runs.update(changed));
-      const kept = { ...run("run_2"), intent: "changed" };
+      const kept = storedRun("run_2", { intent: "changed" });
       await db.transaction(() => runs.update(kept));
       const row = (id: string) =>
         db.get<{ status: string; version: string }>("SELECT status, version FROM runs WHERE id = ?", id);
@@ -77,7 +57,7 @@ Deno.test("a change that keeps a Run's status and version commits one page, not 
     const { db, runs } = await storeWithRuns(dir, 200);
     try {
       assert.equal(walFrames(db), 0);
-      await db.transaction(() => runs.update({ ...run("run_7"), state: { claimed: true } }));
+      await db.transaction(() => runs.update(storedRun("run_7", { state: { claimed: true } })));
       assert.equal(walFrames(db), 1);
     } finally {
       db.close();

@@ -4,27 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
-import type { RunState } from "../../src/engine/run_state.ts";
-
-function run(runId: string): RunState {
-  const at = new Date().toISOString();
-  return {
-    runId,
-    flowName: "f",
-    version: "v",
-    intent: "i",
-    status: "running",
-    source: "cli",
-    agentExecutor: "service",
-    stageName: "s",
-    stepName: "t",
-    state: {},
-    stageAnswers: [],
-    visits: {},
-    createdAt: at,
-    updatedAt: at,
-  };
-}
+import { storedRun } from "./support.ts";
 
 Deno.test("storage units never interleave: a read waits for the open transaction, a rollback keeps the others", async () => {
   const storage = openSqliteStorage(":memory:");
@@ -32,15 +12,15 @@ Deno.test("storage units never interleave: a read waits for the open transaction
     const gate = Promise.withResolvers<void>();
     const inside = Promise.withResolvers<void>();
     const first = storage.transaction(async (unit) => {
-      await unit.runs.insert(run("run_a"));
+      await unit.runs.insert(storedRun("run_a"));
       inside.resolve();
       await gate.promise;
-      await unit.runs.insert(run("run_b"));
+      await unit.runs.insert(storedRun("run_b"));
       throw new Error("the first unit gives up");
     });
     await inside.promise;
     const seen = storage.read((unit) => unit.runs.find("run_a"));
-    const second = storage.transaction((unit) => unit.runs.insert(run("run_c")));
+    const second = storage.transaction((unit) => unit.runs.insert(storedRun("run_c")));
     gate.resolve();
     await assert.rejects(first, /gives up/);
     assert.equal(await seen, undefined, "the read saw nothing the rolled-back unit wrote");
