@@ -45,6 +45,7 @@ import { resolvePlanInput } from "./plan_input.ts";
 import { newRunState, type RunState, toRunView } from "./run_state.ts";
 import type { ArtifactQuery, PublicationRecord, Storage, StorageUnit } from "./storage.ts";
 import { StoreWrites } from "./store_writes.ts";
+import { deepFreeze } from "../lib/deep_freeze.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import type {
   AgentAssetView,
@@ -102,6 +103,9 @@ export interface StartRunOptions {
   agentExecutor: AgentExecutor;
 }
 
+/** How many Runs' views are kept between writes: more than the Runs an IDE or Studio reads at a time. */
+const RUN_VIEWS_KEPT = 64;
+
 /** The workflow engine of one project. */
 export class Engine {
   readonly #storage: Storage;
@@ -117,6 +121,8 @@ export class Engine {
   readonly #storedCounts: () => Promise<
     readonly [Record<string, number>, { artifacts: number; records: number }, PublicationRecord[]]
   >;
+  /** Run views as last read, kept until the next write (an agent waiting on a person reads one again and again). */
+  readonly #runViews: (runId: string) => Promise<RunView>;
 
   private constructor(options: EngineOptions) {
     const writes = new StoreWrites(options.storage);
@@ -163,6 +169,11 @@ export class Engine {
           await unit.publications.list(),
         ] as const
       )
+    );
+    this.#runViews = writes.keepEach(
+      (runId: string) =>
+        storage.read(async (unit) => deepFreeze(toRunView(await this.#access.load(unit, runId)))),
+      RUN_VIEWS_KEPT,
     );
   }
 
@@ -273,9 +284,9 @@ export class Engine {
     }, (change) => change.start(run.source));
   }
 
-  /** One Run; `NOT_FOUND` when unknown. */
-  async getRun(runId: string): Promise<RunView> {
-    return toRunView(await this.#storage.read((unit) => this.#access.load(unit, runId)));
+  /** One Run; `NOT_FOUND` when unknown. The view is shared with other readers: it is frozen. */
+  getRun(runId: string): Promise<RunView> {
+    return this.#runViews(runId);
   }
 
   /** A Run's timeline, oldest first. */

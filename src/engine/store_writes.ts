@@ -45,4 +45,29 @@ export class StoreWrites {
       return value;
     };
   }
+
+  /**
+   * `read` of one key made into one whose answers are kept per key, as {@linkcode StoreWrites.keep} keeps one:
+   * every kept answer goes when a transaction begins or settles. At most `limit` keys are kept, the one kept
+   * longest going first; a failed read is not kept.
+   */
+  keepEach<K, T>(read: (key: K) => Promise<T>, limit: number): (key: K) => Promise<T> {
+    const kept = new Map<K, Promise<T>>();
+    let count = this.#count;
+    return (key) => {
+      if (count !== this.#count) {
+        kept.clear();
+        count = this.#count;
+      }
+      const known = kept.get(key);
+      if (known) return known;
+      const value = read(key);
+      kept.set(key, value);
+      if (kept.size > limit) kept.delete(kept.keys().next().value!);
+      value.catch(() => {
+        if (kept.get(key) === value) kept.delete(key);
+      });
+      return value;
+    };
+  }
 }

@@ -201,12 +201,17 @@ type FileState =
   | { kind: "ok"; models: Record<string, ModelEntry>; commands: Record<string, string[]> }
   | { kind: "invalid"; problem: string };
 
-/** The roles as the engine and `status` ask about them, read from disk at every question. */
+/**
+ * The roles as the engine and `status` ask about them, the files read from disk at every question. Where the
+ * files are is worked out once: it depends only on the service's own environment (HOME, XDG_CONFIG_HOME),
+ * which nothing outside the process can change, and working it out cost a third of listing the roles.
+ */
 export function modelRolesOf(projectDir: string): ModelRoles {
+  const locations = configLocations(projectDir, readEnv);
   return {
-    readiness: (role) => ModelConfig.read(projectDir).readiness(role),
+    readiness: (role) => ModelConfig.read(projectDir, readEnv, locations).readiness(role),
     list: () => {
-      const config = ModelConfig.read(projectDir);
+      const config = ModelConfig.read(projectDir, readEnv, locations);
       return config.roles().map((role) => config.readiness(role));
     },
   };
@@ -237,8 +242,11 @@ export class ModelConfig {
    * question about them, since most questions (a role the project does not name) never ask: walking the
    * project's workflows and hashing them on every `status` cost more than the rest of the call.
    */
-  static read(projectDir: string, env: (name: string) => string | undefined = readEnv): ModelConfig {
-    const locations = configLocations(projectDir, env);
+  static read(
+    projectDir: string,
+    env: (name: string) => string | undefined = readEnv,
+    locations: ConfigLocations = configLocations(projectDir, env),
+  ): ModelConfig {
     const project = readFile(locations.projectFile, "weft.json");
     const readTrust = (): ProjectTrustState => {
       const content = trustedContentOf({

@@ -53,3 +53,34 @@ Deno.test("store writes: a failed read is not kept", async () => {
   fail = false;
   assert.equal(await read(), "counts");
 });
+
+Deno.test("store writes: reads kept per key are all read again after a transaction, the oldest key going first past the limit", async () => {
+  const writes = new StoreWrites(openMemoryStorage());
+  const reads: string[] = [];
+  const read = writes.keepEach(
+    (key: string) => writes.storage.read(() => Promise.resolve(`${key}${reads.push(key)}`)),
+    2,
+  );
+  assert.equal(await read("a"), "a1");
+  assert.equal(await read("b"), "b2");
+  assert.equal(await read("a"), "a1", "each key keeps its own answer");
+  await writes.storage.transaction(() => Promise.resolve());
+  assert.equal(await read("a"), "a3", "every key is read again after a write");
+  assert.equal(await read("b"), "b4");
+  assert.equal(await read("c"), "c5");
+  assert.equal(await read("b"), "b4");
+  assert.equal(await read("a"), "a6", "past the limit the key kept longest was let go");
+});
+
+Deno.test("store writes: a read kept per key that failed is not kept", async () => {
+  const writes = new StoreWrites(openMemoryStorage());
+  let fail = true;
+  const read = writes.keepEach(
+    (key: string) =>
+      writes.storage.read(() => fail ? Promise.reject(new Error("busy")) : Promise.resolve(key)),
+    4,
+  );
+  await assert.rejects(read("a"), /busy/);
+  fail = false;
+  assert.equal(await read("a"), "a");
+});

@@ -3,7 +3,7 @@
  * are refused when written into a file.
  */
 import assert from "node:assert/strict";
-import { configuredIdleExit, ModelConfig, parseModelConfig } from "../../src/model/config.ts";
+import { configuredIdleExit, ModelConfig, modelRolesOf, parseModelConfig } from "../../src/model/config.ts";
 import { renderModelConfigSchema } from "../../src/model/generate_schema.ts";
 import { tempProject, trustProject } from "../support/service.ts";
 
@@ -164,6 +164,27 @@ Deno.test("a weft.json that is there but cannot be read hides every role; an abs
   } finally {
     await Deno.remove(projectDir, { recursive: true });
     await Deno.remove(userDir, { recursive: true });
+  }
+});
+
+Deno.test("the service's roles follow every edit of weft.json: each question reads the file again", async () => {
+  const projectDir = await tempProject();
+  try {
+    const roles = modelRolesOf(projectDir);
+    // A role only this project names, so whatever the person's own file says does not change the answers.
+    const probe = () => roles.list().find((role) => role.role === "edit_probe");
+    assert.equal(probe(), undefined);
+    await Deno.writeTextFile(`${projectDir}/weft.json`, JSON.stringify({ models: { edit_probe: LOCAL } }));
+    assert.match(probe()?.reason ?? "", /not trusted/, "named by the project now, not trusted yet");
+    await Deno.writeTextFile(`${projectDir}/weft.json`, "{");
+    for (const role of roles.list()) {
+      assert.match(role.reason ?? "", /^weft.json: not valid JSON/, `${role.role}: the file broken`);
+    }
+    assert.match(roles.readiness("edit_probe").reason ?? "", /^weft.json: not valid JSON/);
+    await Deno.remove(`${projectDir}/weft.json`);
+    assert.equal(probe(), undefined, "the file removed");
+  } finally {
+    await Deno.remove(projectDir, { recursive: true });
   }
 });
 
