@@ -5,7 +5,6 @@
  * @module
  */
 
-import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -21,7 +20,7 @@ export const SERVICE_V8_FLAGS = "--v8-flags=--max-semi-space-size=1";
  * The Deno flag a service started from a checkout runs with when the checkout has its `node_modules/`: Deno
  * takes the npm packages from that folder as it finds it. With `nodeModulesDir: "auto"` it would first read the
  * registry records of the import map's packages (~1.7 MB of JSON, `ai` and `zod` the largest) to check the
- * folder against the lockfile, and keep what it parsed for the life of the process (~5 MB at rest). The client
+ * folder against the lockfile, and keep what it parsed for the life of the process (6–7 MB more resident at rest). The client
  * that starts the service ran from the same checkout in `"auto"` mode, and Deno installs every package of
  * `main.ts`'s module graph (the service's included) before any of the client runs, so the folder is complete.
  */
@@ -33,8 +32,9 @@ export const SERVICE_NODE_MODULES_FLAG = "--node-modules-dir=manual";
  * checkout; a bundle has no npm imports and a checkout run without that folder keeps Deno's default).
  */
 export function serviceDenoFlags(mainPath: string = mainModulePath()): string[] {
-  const installed = existsSync(join(dirname(mainPath), "node_modules"));
-  return installed ? [SERVICE_V8_FLAGS, SERVICE_NODE_MODULES_FLAG] : [SERVICE_V8_FLAGS];
+  return isFolder(join(dirname(mainPath), "node_modules"))
+    ? [SERVICE_V8_FLAGS, SERVICE_NODE_MODULES_FLAG]
+    : [SERVICE_V8_FLAGS];
 }
 
 /**
@@ -51,6 +51,16 @@ export function selfCommand(denoFlags: readonly string[] = []): { command: strin
 /** The command that runs the service on someone's behalf: {@linkcode selfCommand} with {@linkcode serviceDenoFlags}. */
 export function serviceCommand(): { command: string; args: string[] } {
   return selfCommand(serviceDenoFlags());
+}
+
+// Not node:fs's existsSync: importing node:fs would cost every command that starts the service (the bridge
+// of `weft mcp` included) several milliseconds.
+function isFolder(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
 }
 
 function runningUnderDeno(exec: string): boolean {
