@@ -38,8 +38,8 @@ import {
 /** The figures of one soak. */
 export interface SoakFigures {
   seed: number;
-  /** The V8 flags the service ran with, when not Deno's defaults. */
-  v8Flags?: string;
+  /** The Deno flags the service ran with, when not Deno's defaults. */
+  denoFlags?: string[];
   sessions: number;
   seconds: number;
   operations: number;
@@ -177,7 +177,7 @@ async function soakIn(
     }
     return {
       seed: options.seed,
-      ...(v8Flags ? { v8Flags } : {}),
+      ...(denoFlags.length ? { denoFlags } : {}),
       sessions: options.sessions,
       seconds: Math.round(elapsed * 10) / 10,
       operations,
