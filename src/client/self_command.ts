@@ -5,7 +5,7 @@
  * @module
  */
 
-import { basename } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -15,6 +15,27 @@ import { fileURLToPath } from "node:url";
  * unflagged processes, so the commands that share the service's modules keep their cache.
  */
 export const SERVICE_V8_FLAGS = "--v8-flags=--max-semi-space-size=1";
+
+/**
+ * The Deno flag a service started from a checkout runs with when the checkout has its `node_modules/`: Deno
+ * takes the npm packages from that folder as it finds it. With `nodeModulesDir: "auto"` it would first read the
+ * registry records of the import map's packages (~1.7 MB of JSON, `ai` and `zod` the largest) to check the
+ * folder against the lockfile, and keep what it parsed for the life of the process (~7 MB more resident at rest). The client
+ * that starts the service ran from the same checkout in `"auto"` mode, and Deno installs every package of
+ * `main.ts`'s module graph (the service's included) before any of the client runs, so the folder is complete.
+ */
+export const SERVICE_NODE_MODULES_FLAG = "--node-modules-dir=manual";
+
+/**
+ * The Deno flags a service started on someone's behalf runs with: {@linkcode SERVICE_V8_FLAGS}, and
+ * {@linkcode SERVICE_NODE_MODULES_FLAG} when `node_modules/` sits beside the main module `mainPath` (a
+ * checkout; a bundle has no npm imports and a checkout run without that folder keeps Deno's default).
+ */
+export function serviceDenoFlags(mainPath: string = mainModulePath()): string[] {
+  return isFolder(join(dirname(mainPath), "node_modules"))
+    ? [SERVICE_V8_FLAGS, SERVICE_NODE_MODULES_FLAG]
+    : [SERVICE_V8_FLAGS];
+}
 
 /**
  * The command that runs this same program: the compiled binary itself, or `deno run -A <main module>` when
@@ -27,9 +48,19 @@ export function selfCommand(denoFlags: readonly string[] = []): { command: strin
   return { command: exec, args: ["run", "-A", ...denoFlags, mainModulePath()] };
 }
 
-/** The command that runs the service on someone's behalf: {@linkcode selfCommand} with {@linkcode SERVICE_V8_FLAGS}. */
+/** The command that runs the service on someone's behalf: {@linkcode selfCommand} with {@linkcode serviceDenoFlags}. */
 export function serviceCommand(): { command: string; args: string[] } {
-  return selfCommand([SERVICE_V8_FLAGS]);
+  return selfCommand(serviceDenoFlags());
+}
+
+// Not node:fs's existsSync: importing node:fs would cost every command that starts the service (the bridge
+// of `weft mcp` included) several milliseconds.
+function isFolder(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
 }
 
 function runningUnderDeno(exec: string): boolean {

@@ -3,8 +3,8 @@
  * server left the same way after one `echo`. One start of each side says little (two such runs read 1.25× and
  * 1.30×), so `N.restPairs` pairs are started one after another, the side that starts first alternating, and
  * each pair is read once both of its servers have been quiet for the same seconds: all of them rest at once,
- * so the row takes one rest, not one per pair. The weft side is started as a client starts the service, with
- * `SERVICE_V8_FLAGS`.
+ * so the row takes one rest, not one per pair. The weft side is started as a client starts the service from
+ * this checkout, with `serviceDenoFlags`.
  *
  * @module
  */
@@ -16,7 +16,10 @@ import { failedRow, log, valueRow } from "./report.ts";
 import { closeClient, tempDir } from "./resources.ts";
 import { startChild, type Started } from "./servers.ts";
 import { residentKiB } from "../proof/memory.ts";
-import { SERVICE_V8_FLAGS } from "../../src/client/self_command.ts";
+import { serviceDenoFlags } from "../../src/client/self_command.ts";
+
+/** The Deno flags a client gives the service it starts from this checkout. */
+const WEFT_FLAGS = serviceDenoFlags(new URL("../../main.ts", import.meta.url).pathname);
 
 const METRIC = `resident memory after one call and ${REST_SECONDS} s quiet (memory at rest)`;
 
@@ -66,7 +69,7 @@ export async function benchMemoryAtRest(): Promise<void> {
         range: [Math.min(...ratios), Math.max(...ratios)],
         weftMiB: weftMiB.map((value) => round(value, 1)),
         bareMiB: bareMiB.map((value) => round(value, 1)),
-        weftFlags: SERVICE_V8_FLAGS,
+        weftFlags: WEFT_FLAGS,
       },
     );
   } catch (error) {
@@ -80,7 +83,7 @@ export async function benchMemoryAtRest(): Promise<void> {
 async function startPair(weftFirst: boolean, started: Started[]): Promise<Pair> {
   const projectDir = await tempDir({ "README.md": "# bench\n" });
   const startWeft = async () => {
-    const weft = await startChild("weft", projectDir, true, undefined, [], { denoFlags: [SERVICE_V8_FLAGS] });
+    const weft = await startChild("weft", projectDir, true, undefined, [], { denoFlags: WEFT_FLAGS });
     started.push(weft);
     return weft;
   };

@@ -1,10 +1,16 @@
 /**
  * A service a client starts from a checkout runs with `SERVICE_V8_FLAGS` (a young generation kept small, which
- * bounds what a busy service holds) and works as any other: it answers, and stops when asked.
+ * bounds what a busy service holds) and takes its npm packages from the checkout's `node_modules/` as the
+ * client left it (`SERVICE_NODE_MODULES_FLAG`, which spares it Deno's registry records), and works as any
+ * other: it answers, and stops when asked. Without that folder beside the main module, only the V8 flag.
  */
 
 import assert from "node:assert/strict";
-import { SERVICE_V8_FLAGS } from "../../src/client/self_command.ts";
+import {
+  SERVICE_NODE_MODULES_FLAG,
+  SERVICE_V8_FLAGS,
+  serviceDenoFlags,
+} from "../../src/client/self_command.ts";
 import { isProcessAlive } from "../../src/weft_dir/process.ts";
 import { runWeft, tempProject } from "../support/service.ts";
 
@@ -14,7 +20,7 @@ async function commandLine(pid: number): Promise<string[]> {
   return raw.split("\0").filter((word) => word !== "");
 }
 
-Deno.test("a started service runs `deno run` with the service's V8 flags and answers", async () => {
+Deno.test("a started service runs `deno run` with the service's flags and answers", async () => {
   const dir = await tempProject();
   let pid: number | undefined;
   try {
@@ -29,6 +35,10 @@ Deno.test("a started service runs `deno run` with the service's V8 flags and ans
       `deno's own flags carry ${SERVICE_V8_FLAGS}: ${words.join(" ")}`,
     );
     assert.ok(words.indexOf(SERVICE_V8_FLAGS) < words.findIndex((word) => word.endsWith("main.ts")));
+    assert.ok(
+      words.slice(0, serveAt).includes(SERVICE_NODE_MODULES_FLAG),
+      `the checkout's node_modules/ is used as it is: ${words.join(" ")}`,
+    );
 
     const status = await runWeft(["status", "--project", dir, "--json"]);
     assert.equal(status.code, 0, status.stderr);
@@ -39,6 +49,18 @@ Deno.test("a started service runs `deno run` with the service's V8 flags and ans
     assert.ok(!isProcessAlive(pid), "stop waits until the process is gone");
   } finally {
     if (pid !== undefined && isProcessAlive(pid)) Deno.kill(pid, "SIGKILL");
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the service keeps Deno's own npm setup where no node_modules/ sits beside the main module", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const main = `${dir}/main.ts`;
+    assert.deepEqual(serviceDenoFlags(main), [SERVICE_V8_FLAGS]);
+    await Deno.mkdir(`${dir}/node_modules`);
+    assert.deepEqual(serviceDenoFlags(main), [SERVICE_V8_FLAGS, SERVICE_NODE_MODULES_FLAG]);
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -7,7 +7,7 @@
  * (`--no-bare` skips the comparison). With `subscribe`, every session also subscribes to each Run it starts
  * (and unsubscribes when it ends), as an agent that waits on notifications would (the bench compares both).
  *
- * The service runs as a client starts it from a checkout, with `SERVICE_V8_FLAGS` (src/client/self_command.ts);
+ * The service runs as a client starts it from a checkout, with `serviceDenoFlags` (src/client/self_command.ts);
  * with `--compiled-flags` it runs with the V8 flags the compiled executable has built in
  * (`tests/build/compile.ts`) instead, and with `--deno-defaults` with none (as `deno task serve` runs it). The
  * bare server keeps Deno's defaults.
@@ -24,7 +24,7 @@ import { call, closeClient, mcpClient, serve } from "../support/service.ts";
 import { Actor, proofProject } from "./support.ts";
 import { numberArg, Prng, seedFrom } from "./prng.ts";
 import { V8_FLAGS } from "../build/compile.ts";
-import { SERVICE_V8_FLAGS } from "../../src/client/self_command.ts";
+import { serviceDenoFlags } from "../../src/client/self_command.ts";
 import { report, runViolations, tool } from "./probe.ts";
 import {
   bareIdleSessionKiB,
@@ -38,8 +38,8 @@ import {
 /** The figures of one soak. */
 export interface SoakFigures {
   seed: number;
-  /** The V8 flags the service ran with, when not Deno's defaults. */
-  v8Flags?: string;
+  /** The Deno flags the service ran with, when not Deno's defaults. */
+  denoFlags?: string[];
   sessions: number;
   seconds: number;
   operations: number;
@@ -78,16 +78,16 @@ export interface SoakOptions {
   /** Every session subscribes to each Run it starts. */
   subscribe?: boolean;
   /**
-   * The V8 flags the service runs with: a client's (`SERVICE_V8_FLAGS`, the default), the compiled
-   * executable's, or Deno's defaults.
+   * The Deno flags the service runs with: a client's (`serviceDenoFlags`, the default), the compiled
+   * executable's V8 flags, or Deno's defaults.
    */
   flags?: "client" | "compiled" | "defaults";
 }
 
-/** The `deno run` flag that gives the service the V8 flags `flags` names, if any. */
-function v8FlagsOf(flags: SoakOptions["flags"]): string | undefined {
-  if (flags === "defaults") return undefined;
-  return flags === "compiled" ? V8_FLAGS : SERVICE_V8_FLAGS;
+/** The `deno run` flags that `flags` names for the service of the checkout's `main`. */
+function denoFlagsOf(flags: SoakOptions["flags"], main: string): string[] {
+  if (flags === "defaults") return [];
+  return flags === "compiled" ? [V8_FLAGS] : serviceDenoFlags(main);
 }
 
 /** Runs the soak and returns its figures; unexpected errors are collected as violations. */
@@ -109,8 +109,8 @@ async function soakIn(
 ): Promise<SoakFigures> {
   const prng = new Prng(options.seed);
   const main = new URL("../../main.ts", import.meta.url).pathname;
-  const v8Flags = v8FlagsOf(options.flags);
-  const served = await serve(dir, v8Flags ? { program: ["run", "-A", v8Flags, main] } : {});
+  const denoFlags = denoFlagsOf(options.flags, main);
+  const served = await serve(dir, denoFlags.length ? { program: ["run", "-A", ...denoFlags, main] } : {});
   try {
     const latencies = new Map<string, number[]>();
     const violations: string[] = [];
@@ -177,7 +177,7 @@ async function soakIn(
     }
     return {
       seed: options.seed,
-      ...(v8Flags ? { v8Flags } : {}),
+      ...(denoFlags.length ? { denoFlags } : {}),
       sessions: options.sessions,
       seconds: Math.round(elapsed * 10) / 10,
       operations,
