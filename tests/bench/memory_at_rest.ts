@@ -4,7 +4,7 @@
  * 1.30×), so `N.restPairs` pairs are started one after another, the side that starts first alternating, and
  * each pair is read once both of its servers have been quiet for the same seconds: all of them rest at once,
  * so the row takes one rest, not one per pair. The weft side is started as a client starts the service from
- * this checkout, with `serviceDenoFlags`.
+ * this checkout, with `serviceDenoFlags`; the bare side with the same flags but V8's.
  *
  * @module
  */
@@ -16,10 +16,16 @@ import { failedRow, log, valueRow } from "./report.ts";
 import { closeClient, tempDir } from "./resources.ts";
 import { startChild, type Started } from "./servers.ts";
 import { residentKiB } from "../proof/memory.ts";
-import { serviceDenoFlags } from "../../src/client/self_command.ts";
+import { SERVICE_V8_FLAGS, serviceDenoFlags } from "../../src/client/self_command.ts";
 
 /** The Deno flags a client gives the service it starts from this checkout. */
 const WEFT_FLAGS = serviceDenoFlags(new URL("../../main.ts", import.meta.url).pathname);
+/**
+ * The bare server runs from the same checkout, so it takes its packages from `node_modules/` as the service
+ * does (in Deno's default mode it would keep the parsed registry records of deno.json's packages too); the
+ * young generation's size is weft's own choice, which the bare server does not make.
+ */
+const BARE_FLAGS = WEFT_FLAGS.filter((flag) => flag !== SERVICE_V8_FLAGS);
 
 const METRIC = `resident memory after one call and ${REST_SECONDS} s quiet (memory at rest)`;
 
@@ -70,6 +76,7 @@ export async function benchMemoryAtRest(): Promise<void> {
         weftMiB: weftMiB.map((value) => round(value, 1)),
         bareMiB: bareMiB.map((value) => round(value, 1)),
         weftFlags: WEFT_FLAGS,
+        bareFlags: BARE_FLAGS,
       },
     );
   } catch (error) {
@@ -88,7 +95,7 @@ async function startPair(weftFirst: boolean, started: Started[]): Promise<Pair> 
     return weft;
   };
   const startBare = async () => {
-    const bare = await startChild("bare");
+    const bare = await startChild("bare", undefined, false, undefined, [], { denoFlags: BARE_FLAGS });
     started.push(bare);
     return bare;
   };
