@@ -111,7 +111,8 @@ export function cpuDetail(weft: number[], baseline: number[]): Record<string, un
   return { cpu: { ...cpu, ratio: round(cpu.weft.median / cpu.baseline.median, 2) } };
 }
 
-async function bundle(entry: string, output: string): Promise<void> {
+/** Builds `entry` into `output` with `deno bundle`, as `deno task bundle` builds weft.js. */
+export async function bundle(entry: string, output: string): Promise<void> {
   const built = await new Deno.Command(Deno.execPath(), {
     args: ["bundle", "--quiet", "--platform", "deno", "--output", output, entry],
     cwd: ROOT,
