@@ -16,7 +16,7 @@ import { round, summarize } from "./measure.ts";
 import { failedRow, log, valueRow } from "./report.ts";
 import { closeClient, removeTempDir, tempDir } from "./resources.ts";
 import { startChild, type Started } from "./servers.ts";
-import { bundle } from "./startup.ts";
+import { buildBundle } from "../build/bundle.ts";
 import { residentKiB } from "../proof/memory.ts";
 import { SERVICE_V8_FLAGS, serviceDenoFlags } from "../../src/client/self_command.ts";
 
@@ -61,8 +61,8 @@ export async function benchBundleMemoryAtRest(): Promise<void> {
   const bareDir = await tempDir();
   try {
     const programs = { weft: `${weftDir}/weft.js`, bare: `${bareDir}/bare.js` };
-    await bundle("main.ts", programs.weft);
-    await bundle("tests/bench/bare_server.ts", programs.bare);
+    await buildBundle("main.ts", programs.weft);
+    await buildBundle("tests/bench/bare_server.ts", programs.bare);
     const project = await tempDir();
     const { weft, bare } = flags(programs);
     await (await startChild("weft", project, false, programs.weft, [], { denoFlags: weft })).stop();
