@@ -22,7 +22,8 @@
  * 12. the connection gate: the bare `echo` through weft's TCP front against the same server without it.
  * 13. memory at rest: the resident memory of a service (started as a client starts it) that answered one
  *     `status` and was then left quiet (`--rest-seconds N`, default 60), against the bare server left the same
- *     way after one `echo`: medians over several pairs started one after another.
+ *     way after one `echo`: medians over several pairs started one after another; and the same from
+ *     `deno bundle`'s weft.js against the bare server bundled alike.
  *
  * Prints a table, a Markdown section for docs/performance.md and, last, one JSON line of figures. Only 127.0.0.1 is
  * contacted; every child process and temp directory is removed at the end, on error, on Ctrl-C and when the
@@ -50,7 +51,7 @@ import { benchListRuns } from "./list_runs.ts";
 import { benchBridgeStartup, benchColdCall } from "./bridge_startup.ts";
 import { benchNotification, benchSubscribedSoak } from "./notifications.ts";
 import { benchModelTurns } from "./model_turns.ts";
-import { benchMemoryAtRest } from "./memory_at_rest.ts";
+import { benchBundleMemoryAtRest, benchMemoryAtRest } from "./memory_at_rest.ts";
 import { benchStudioLoad, benchStudioSize } from "./studio.ts";
 
 async function main(): Promise<number> {
@@ -96,6 +97,7 @@ async function main(): Promise<number> {
   if (onOneServer.some(runs)) await benchOnOneServer(projectDir);
   if (runs("cold")) await benchColdCall();
   if (runs("memory")) await benchMemoryAtRest();
+  if (runs("memory")) await benchBundleMemoryAtRest();
   if (runs("artifacts")) await benchListArtifacts();
   if (runs("runs")) await benchListRuns();
   if (runs("soak")) await benchSubscribedSoak();

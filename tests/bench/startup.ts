@@ -10,8 +10,7 @@ import { round, summarize } from "./measure.ts";
 import { log, ratioRow } from "./report.ts";
 import { removeTempDir, tempDir } from "./resources.ts";
 import { startChild } from "./servers.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { buildBundle } from "../build/bundle.ts";
 
 /** The start-up aim against the bare server. */
 const AIM = 1.15;
@@ -71,8 +70,8 @@ export async function benchBundleStartup(): Promise<void> {
   const bareDir = await tempDir();
   const project = await tempDir();
   try {
-    await bundle("main.ts", `${weftDir}/weft.js`);
-    await bundle("tests/bench/bare_server.ts", `${bareDir}/bare.js`);
+    await buildBundle("main.ts", `${weftDir}/weft.js`);
+    await buildBundle("tests/bench/bare_server.ts", `${bareDir}/bare.js`);
     const cpu = { weft: [] as number[], bare: [] as number[] };
     const once = async (kind: "weft" | "bare") => {
       const started = kind === "weft"
@@ -109,16 +108,4 @@ export function cpuDetail(weft: number[], baseline: number[]): Record<string, un
   if (!weft.length || !baseline.length) return {};
   const cpu = { weft: summarize(weft), baseline: summarize(baseline) };
   return { cpu: { ...cpu, ratio: round(cpu.weft.median / cpu.baseline.median, 2) } };
-}
-
-async function bundle(entry: string, output: string): Promise<void> {
-  const built = await new Deno.Command(Deno.execPath(), {
-    args: ["bundle", "--quiet", "--platform", "deno", "--output", output, entry],
-    cwd: ROOT,
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!built.success) {
-    throw new Error(`bundle ${entry}: ${new TextDecoder().decode(built.stderr).slice(0, 300)}`);
-  }
 }
