@@ -4,7 +4,8 @@
  * 1.30×), so `N.restPairs` pairs are started one after another, the side that starts first alternating, and
  * each pair is read once both of its servers have been quiet for the same seconds: all of them rest at once,
  * so the row takes one rest, not one per pair. The weft side is started as a client starts the service from
- * this checkout, with `serviceDenoFlags`; the bare side with the same flags but V8's.
+ * this checkout, with `serviceDenoFlags` and `serviceEnv`; the bare side with the same flags but V8's, and
+ * the environment of this process.
  *
  * @module
  */
@@ -16,7 +17,7 @@ import { failedRow, log, valueRow } from "./report.ts";
 import { closeClient, tempDir } from "./resources.ts";
 import { startChild, type Started } from "./servers.ts";
 import { residentKiB } from "../proof/memory.ts";
-import { SERVICE_V8_FLAGS, serviceDenoFlags } from "../../src/client/self_command.ts";
+import { SERVICE_V8_FLAGS, serviceDenoFlags, serviceEnv } from "../../src/client/self_command.ts";
 
 /** The Deno flags a client gives the service it starts from this checkout. */
 const WEFT_FLAGS = serviceDenoFlags(new URL("../../main.ts", import.meta.url).pathname);
@@ -26,6 +27,9 @@ const WEFT_FLAGS = serviceDenoFlags(new URL("../../main.ts", import.meta.url).pa
  * young generation's size is weft's own choice, which the bare server does not make.
  */
 const BARE_FLAGS = WEFT_FLAGS.filter((flag) => flag !== SERVICE_V8_FLAGS);
+
+/** The environment a client adds to the service it starts (one `malloc` arena). */
+const WEFT_ENV = serviceEnv();
 
 const METRIC = `resident memory after one call and ${REST_SECONDS} s quiet (memory at rest)`;
 
@@ -76,6 +80,7 @@ export async function benchMemoryAtRest(): Promise<void> {
         weftMiB: weftMiB.map((value) => round(value, 1)),
         bareMiB: bareMiB.map((value) => round(value, 1)),
         weftFlags: WEFT_FLAGS,
+        weftEnv: WEFT_ENV,
         bareFlags: BARE_FLAGS,
       },
     );
@@ -90,7 +95,10 @@ export async function benchMemoryAtRest(): Promise<void> {
 async function startPair(weftFirst: boolean, started: Started[]): Promise<Pair> {
   const projectDir = await tempDir({ "README.md": "# bench\n" });
   const startWeft = async () => {
-    const weft = await startChild("weft", projectDir, true, undefined, [], { denoFlags: WEFT_FLAGS });
+    const weft = await startChild("weft", projectDir, true, undefined, [], {
+      denoFlags: WEFT_FLAGS,
+      env: WEFT_ENV,
+    });
     started.push(weft);
     return weft;
   };
