@@ -29,9 +29,9 @@ export const SERVICE_NODE_MODULES_FLAG = "--node-modules-dir=manual";
 /**
  * The `malloc` setting a started service runs with, unless the environment sets its own: one arena for all
  * threads. glibc gives each thread that allocates at once with another its own arena (up to 8 per core), and
- * every arena keeps what it once held; the service's threads (V8's workers, Deno's blocking pool) allocate
- * little and seldom, so sharing one lock costs nothing a call would notice and saves ~1 MB at rest. Other C
- * libraries ignore it.
+ * every arena keeps what it once held; the service's other threads (V8's workers, Deno's blocking pool)
+ * allocate little, so one arena saves ~1 MB at rest (and some of the peak under load) for a CPU cost per call
+ * within the soak's noise (docs/performance.md). Other C libraries ignore it.
  */
 export const SERVICE_MALLOC_ARENAS = { MALLOC_ARENA_MAX: "1" } as const;
 
