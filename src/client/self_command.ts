@@ -27,6 +27,22 @@ export const SERVICE_V8_FLAGS = "--v8-flags=--max-semi-space-size=1";
 export const SERVICE_NODE_MODULES_FLAG = "--node-modules-dir=manual";
 
 /**
+ * The `malloc` setting a started service runs with, unless the environment sets its own: one arena for all
+ * threads. glibc gives each thread that allocates at once with another its own arena (up to 8 per core), and
+ * every arena keeps what it once held; the service's other threads (V8's workers, Deno's blocking pool)
+ * allocate little, so one arena saves ~1 MB at rest (and some of the peak under load) for a CPU cost per call
+ * within the soak's noise (docs/performance.md). Other C libraries ignore it.
+ */
+export const SERVICE_MALLOC_ARENAS = { MALLOC_ARENA_MAX: "1" } as const;
+
+/** The environment a started service adds to its client's: {@linkcode SERVICE_MALLOC_ARENAS}, unless `env` sets it. */
+export function serviceEnv(
+  env: { get(name: string): string | undefined } = Deno.env,
+): Record<string, string> {
+  return env.get("MALLOC_ARENA_MAX") === undefined ? { ...SERVICE_MALLOC_ARENAS } : {};
+}
+
+/**
  * The Deno flags a service started on someone's behalf runs with: {@linkcode SERVICE_V8_FLAGS}, and
  * {@linkcode SERVICE_NODE_MODULES_FLAG} when `node_modules/` sits beside the main module `mainPath` (a
  * checkout; a bundle has no npm imports and a checkout run without that folder keeps Deno's default).
@@ -48,9 +64,12 @@ export function selfCommand(denoFlags: readonly string[] = []): { command: strin
   return { command: exec, args: ["run", "-A", ...denoFlags, mainModulePath()] };
 }
 
-/** The command that runs the service on someone's behalf: {@linkcode selfCommand} with {@linkcode serviceDenoFlags}. */
-export function serviceCommand(): { command: string; args: string[] } {
-  return selfCommand(serviceDenoFlags());
+/**
+ * The command that runs the service on someone's behalf: {@linkcode selfCommand} with
+ * {@linkcode serviceDenoFlags}, and the environment it adds ({@linkcode serviceEnv}).
+ */
+export function serviceCommand(): { command: string; args: string[]; env: Record<string, string> } {
+  return { ...selfCommand(serviceDenoFlags()), env: serviceEnv() };
 }
 
 // Not node:fs's existsSync: importing node:fs would cost every command that starts the service (the bridge

@@ -44,6 +44,7 @@ export async function startService(projectDir: string, options: StartOptions = {
   ];
   const child = new Deno.Command(self.command, {
     args,
+    env: self.env,
     stdin: "null",
     stdout: "piped",
     stderr: "null",

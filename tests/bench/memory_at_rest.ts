@@ -4,8 +4,9 @@
  * 1.30×), so `N.restPairs` pairs are started one after another, the side that starts first alternating, and
  * each pair is read once both of its servers have been quiet for the same seconds: all of them rest at once,
  * so the row takes one rest, not one per pair. The weft side is started as a client starts the service from
- * this checkout, with `serviceDenoFlags`; the bare side with the same flags but V8's. The bundle row does the
- * same with `deno task bundle`'s weft.js against the bare server bundled alike, each run from its own folder.
+ * this checkout, with `serviceDenoFlags` and `serviceEnv`; the bare side with the same flags but V8's, and
+ * the environment of this process. The bundle row does the same with `deno task bundle`'s weft.js against the
+ * bare server bundled alike, each run from its own folder.
  *
  * @module
  */
@@ -18,7 +19,7 @@ import { closeClient, removeTempDir, tempDir } from "./resources.ts";
 import { startChild, type Started } from "./servers.ts";
 import { buildBundle } from "../build/bundle.ts";
 import { residentKiB } from "../proof/memory.ts";
-import { SERVICE_V8_FLAGS, serviceDenoFlags } from "../../src/client/self_command.ts";
+import { SERVICE_V8_FLAGS, serviceDenoFlags, serviceEnv } from "../../src/client/self_command.ts";
 
 /** The Deno flags a client gives the service it starts from this checkout. */
 const WEFT_FLAGS = serviceDenoFlags(new URL("../../main.ts", import.meta.url).pathname);
@@ -28,6 +29,9 @@ const WEFT_FLAGS = serviceDenoFlags(new URL("../../main.ts", import.meta.url).pa
  * young generation's size is weft's own choice, which the bare server does not make.
  */
 const BARE_FLAGS = WEFT_FLAGS.filter((flag) => flag !== SERVICE_V8_FLAGS);
+
+/** The environment a client adds to the service it starts (one `malloc` arena). */
+const WEFT_ENV = serviceEnv();
 
 const METRIC = `resident memory after one call and ${REST_SECONDS} s quiet (memory at rest)`;
 const BUNDLE_METRIC = `${METRIC}, from the bundles`;
@@ -111,6 +115,7 @@ async function restRow(key: string, metric: string, programs: Programs): Promise
         weftMiB: weftMiB.map((value) => round(value, 1)),
         bareMiB: bareMiB.map((value) => round(value, 1)),
         weftFlags: flags(programs).weft,
+        weftEnv: WEFT_ENV,
         bareFlags: flags(programs).bare,
       },
     );
@@ -126,7 +131,10 @@ async function startPair(weftFirst: boolean, started: Started[], programs: Progr
   const projectDir = await tempDir({ "README.md": "# bench\n" });
   const denoFlags = flags(programs);
   const startWeft = async () => {
-    const weft = await startChild("weft", projectDir, true, programs.weft, [], { denoFlags: denoFlags.weft });
+    const weft = await startChild("weft", projectDir, true, programs.weft, [], {
+      denoFlags: denoFlags.weft,
+      env: WEFT_ENV,
+    });
     started.push(weft);
     return weft;
   };

@@ -2,14 +2,17 @@
  * A service a client starts from a checkout runs with `SERVICE_V8_FLAGS` (a young generation kept small, which
  * bounds what a busy service holds) and takes its npm packages from the checkout's `node_modules/` as the
  * client left it (`SERVICE_NODE_MODULES_FLAG`, which spares it Deno's registry records), and works as any
- * other: it answers, and stops when asked. Without that folder beside the main module, only the V8 flag.
+ * other: it answers, and stops when asked. Without that folder beside the main module, only the V8 flag. It
+ * runs with one `malloc` arena (`SERVICE_MALLOC_ARENAS`), unless the client's environment chose otherwise.
  */
 
 import assert from "node:assert/strict";
 import {
+  SERVICE_MALLOC_ARENAS,
   SERVICE_NODE_MODULES_FLAG,
   SERVICE_V8_FLAGS,
   serviceDenoFlags,
+  serviceEnv,
 } from "../../src/client/self_command.ts";
 import { isProcessAlive } from "../../src/weft_dir/process.ts";
 import { runWeft, tempProject } from "../support/service.ts";
@@ -18,6 +21,15 @@ import { runWeft, tempProject } from "../support/service.ts";
 async function commandLine(pid: number): Promise<string[]> {
   const raw = await Deno.readTextFile(`/proc/${pid}/cmdline`);
   return raw.split("\0").filter((word) => word !== "");
+}
+
+/** The environment of process `pid` (Linux). */
+async function environment(pid: number): Promise<Map<string, string>> {
+  const raw = await Deno.readTextFile(`/proc/${pid}/environ`);
+  const pairs = raw.split("\0").filter((entry) => entry.includes("="));
+  return new Map(
+    pairs.map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+  );
 }
 
 Deno.test("a started service runs `deno run` with the service's flags and answers", async () => {
@@ -38,6 +50,14 @@ Deno.test("a started service runs `deno run` with the service's flags and answer
     assert.ok(
       words.slice(0, serveAt).includes(SERVICE_NODE_MODULES_FLAG),
       `the checkout's node_modules/ is used as it is: ${words.join(" ")}`,
+    );
+
+    const env = await environment(pid);
+    const expected = Deno.env.get("MALLOC_ARENA_MAX") ?? SERVICE_MALLOC_ARENAS.MALLOC_ARENA_MAX;
+    assert.equal(
+      env.get("MALLOC_ARENA_MAX"),
+      expected,
+      "one malloc arena unless the client's environment says",
     );
 
     const status = await runWeft(["status", "--project", dir, "--json"]);
@@ -63,4 +83,9 @@ Deno.test("the service keeps Deno's own npm setup where no node_modules/ sits be
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("the service's malloc arenas are the client's choice when its environment makes one", () => {
+  assert.deepEqual(serviceEnv(new Map()), { MALLOC_ARENA_MAX: "1" });
+  assert.deepEqual(serviceEnv(new Map([["MALLOC_ARENA_MAX", "4"]])), {});
 });
