@@ -33,17 +33,8 @@ export class StoreWrites {
    * it, and the next after it settles reads again. Callers share the kept answer and must not change it.
    */
   keep<T>(read: () => Promise<T>): () => Promise<T> {
-    let kept: { count: number; value: Promise<T> } | undefined;
-    return () => {
-      if (kept?.count === this.#count) return kept.value;
-      const value = read();
-      const entry = { count: this.#count, value };
-      kept = entry;
-      value.catch(() => {
-        if (kept === entry) kept = undefined;
-      });
-      return value;
-    };
+    const kept = this.keepEach((_: void) => read(), 1);
+    return () => kept();
   }
 
   /**
