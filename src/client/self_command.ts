@@ -20,9 +20,10 @@ export const SERVICE_V8_FLAGS = "--v8-flags=--max-semi-space-size=1";
  * The Deno flag a service started from a checkout runs with when the checkout has its `node_modules/`: Deno
  * takes the npm packages from that folder as it finds it. With `nodeModulesDir: "auto"` it would first read the
  * registry records of the import map's packages (~1.7 MB of JSON, `ai` and `zod` the largest) to check the
- * folder against the lockfile, and keep what it parsed for the life of the process (~7 MB more resident at rest). The client
- * that starts the service ran from the same checkout in `"auto"` mode, and Deno installs every package of
- * `main.ts`'s module graph (the service's included) before any of the client runs, so the folder is complete.
+ * folder against the lockfile, and keep what it parsed for the life of the process (~7 MB more resident at
+ * rest). The client that starts the service ran from the same checkout in `"auto"` mode, and Deno installs every
+ * package of `main.ts`'s module graph (the service's included) before any of the client runs, so the folder is
+ * complete.
  */
 export const SERVICE_NODE_MODULES_FLAG = "--node-modules-dir=manual";
 

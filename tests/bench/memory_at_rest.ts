@@ -21,14 +21,8 @@ import { buildBundle } from "../build/bundle.ts";
 import { residentKiB } from "../proof/memory.ts";
 import { SERVICE_V8_FLAGS, serviceDenoFlags, serviceEnv } from "../../src/client/self_command.ts";
 
-/** The Deno flags a client gives the service it starts from this checkout. */
-const WEFT_FLAGS = serviceDenoFlags(new URL("../../main.ts", import.meta.url).pathname);
-/**
- * The bare server runs from the same checkout, so it takes its packages from `node_modules/` as the service
- * does (in Deno's default mode it would keep the parsed registry records of deno.json's packages too); the
- * young generation's size is weft's own choice, which the bare server does not make.
- */
-const BARE_FLAGS = WEFT_FLAGS.filter((flag) => flag !== SERVICE_V8_FLAGS);
+/** This checkout's main module. */
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 /** The environment a client adds to the service it starts (one `malloc` arena). */
 const WEFT_ENV = serviceEnv();
@@ -161,9 +155,14 @@ async function startPair(weftFirst: boolean, started: Started[], programs: Progr
   return { weft, bare, usedAt: performance.now() };
 }
 
-/** The flags a client starts the service with from `programs.weft` (a bundle has no `node_modules/`). */
+/**
+ * The flags a client starts the service with from `programs.weft` (this checkout's main module by default; a
+ * bundle has no `node_modules/`), and the bare server's: it runs from the same place, so it takes its packages
+ * from `node_modules/` as the service does (in Deno's default mode it would keep the parsed registry records of
+ * deno.json's packages too); the young generation's size is weft's own choice, which the bare server does not
+ * make.
+ */
 function flags(programs: Programs): { weft: string[]; bare: string[] } {
-  if (!programs.weft) return { weft: WEFT_FLAGS, bare: BARE_FLAGS };
-  const weft = serviceDenoFlags(programs.weft);
+  const weft = serviceDenoFlags(programs.weft ?? MAIN);
   return { weft, bare: weft.filter((flag) => flag !== SERVICE_V8_FLAGS) };
 }
