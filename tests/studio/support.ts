@@ -37,12 +37,21 @@ export const CHROMIUM_FLAGS = [
 export const SCREENSHOTS = Deno.env.get("WEFT_TEST_OUTPUT") ??
   new URL("../../test-output/studio/", import.meta.url).pathname;
 
+/** How a test's browser differs from the default one. */
+export interface BrowserOptions {
+  /**
+   * Keep the back-forward cache on, as browsers people use do: Playwright turns it off by default (its
+   * `--disable-back-forward-cache`), so a page left is otherwise always unloaded.
+   */
+  backForwardCache?: boolean;
+}
+
 /**
  * Launches Chromium headless with a fresh, temporary profile (Playwright makes a new `--user-data-dir` for each
  * launch and removes it on close). A missing browser fails the test with what to install: the browser tests
  * never pass by skipping.
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(options: BrowserOptions = {}): Promise<Browser> {
   const info = await Deno.stat(CHROMIUM).catch(() => null);
   if (!info?.isFile) {
     throw new Error(
@@ -55,6 +64,7 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     headless: true,
     args: CHROMIUM_FLAGS,
+    ignoreDefaultArgs: options.backForwardCache ? ["--disable-back-forward-cache"] : [],
     timeout: WAIT_MS,
   });
 }
@@ -63,8 +73,11 @@ export async function launchBrowser(): Promise<Browser> {
  * Runs `fn` with one browser for the whole test, closed whatever happens. Playwright's own pipes outlive
  * single steps, so the test that owns the browser turns Deno's op and resource sanitizers off for itself.
  */
-export async function withBrowser<T>(fn: (browser: Browser) => Promise<T>): Promise<T> {
-  const browser = await launchBrowser();
+export async function withBrowser<T>(
+  fn: (browser: Browser) => Promise<T>,
+  options: BrowserOptions = {},
+): Promise<T> {
+  const browser = await launchBrowser(options);
   try {
     return await fn(browser);
   } finally {

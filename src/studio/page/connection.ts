@@ -57,6 +57,8 @@ export class Connection {
   #watchers = new Map<string, Set<Watcher>>();
   /** A session was open before: a new one follows a loss, not the page's start. */
   #connectedBefore = false;
+  /** The session being opened, not yet the page's: leaving gives it back too. */
+  #opening: McpSession | null = null;
   /** The page has gone away (pagehide) and holds no session until it shows again. */
   #away = false;
   /** Reads on their way since the last change heard and the page's last write, by tool and arguments. */
@@ -108,24 +110,31 @@ export class Connection {
   /** Opens the first session (and keeps one open from then on, while the page shows). */
   start(): void {
     this.#reconnect();
+    // A page that goes away, into the back-forward cache or not, runs nothing until it comes back: it could
+    // not give a session back, and the service would hold it for its idle hour.
     globalThis.addEventListener("pagehide", () => this.#leave());
-    // A page the browser kept in its back-forward cache gave its session back as it left: it opens a new one.
+    // Shown again from the back-forward cache: it opens a new session.
     globalThis.addEventListener("pageshow", (event) => {
-      if (!(event as PageTransitionEvent).persisted || !this.#away) return;
-      this.#away = false;
-      this.#reconnect();
+      if ((event as PageTransitionEvent).persisted) this.#comeBack();
     });
   }
 
   /**
    * The page goes away: its session's place on the service is freed at once instead of after its idle hour,
-   * and the session's stream, which ends with it, must not make the page open another.
+   * and so is a session still opening (the page may be leaving just as it reconnects, say after its stream was
+   * cut); the session's stream, which ends with it, must not make the page open another.
    */
   #leave(): void {
     this.#away = true;
-    const client = this.#client;
+    for (const client of [this.#client, this.#opening]) if (client) this.#giveBack(client);
     this.#client = null;
-    if (client) this.#giveBack(client);
+    this.#opening = null;
+  }
+
+  #comeBack(): void {
+    if (!this.#away) return;
+    this.#away = false;
+    this.#reconnect();
   }
 
   /** Ends `client`'s session on the service, then closes it (closing first would abort the DELETE). */
@@ -273,14 +282,16 @@ export class Connection {
     const started = Date.now();
     for (let attempt = 0; !this.#away; attempt++) {
       this.#setState(Date.now() - started > RECONNECTING_MS ? "Offline" : "Reconnecting…", this.#unreachable);
-      let client: McpSession | undefined;
+      const client = this.#open();
+      this.#opening = client;
       try {
-        client = await this.#open();
+        await client.initialize();
         await this.#subscribeAll(client);
-        // Opened as the page went away: given back at once.
-        if (this.#away) return this.#giveBack(client);
+        // The page went away meanwhile and gave this session back; if it has come back since, it opens another.
+        if (this.#opening !== client) continue;
         // Broken before it was the page's: #lost could not drop it, and it may not hear changes.
         if (client.broken) throw new Error("the session's stream broke as it opened");
+        this.#opening = null;
         this.#client = client;
         this.#readsOnTheirWay.clear();
         this.#setState("Live");
@@ -293,7 +304,10 @@ export class Connection {
         this.#connectedBefore = true;
         return;
       } catch (error) {
-        client?.close();
+        // Given back as the page went away: closing it here could abort its DELETE.
+        if (this.#opening !== client) continue;
+        this.#opening = null;
+        client.close();
         if (error instanceof HttpStatusError && error.status === 401) return this.#end();
         // A refused connection, not an answer: nothing listens on the service's port.
         this.#setState(this.#state, error instanceof TypeError);
@@ -323,8 +337,9 @@ export class Connection {
     for (const waiter of this.#waiters.splice(0)) waiter();
   }
 
-  async #open(): Promise<McpSession> {
-    const client = await McpSession.open(new URL(STUDIO_ENDPOINT, location.origin), {
+  /** A new session, not opened yet, whose notifications reach the watchers. */
+  #open(): McpSession {
+    const client = McpSession.create(new URL(STUDIO_ENDPOINT, location.origin), {
       [TAB_KEY_HEADER]: tabKey(),
     });
     client.onNotification = (method, params) => {

@@ -77,26 +77,39 @@ export class McpSession {
     credentials: Record<string, string>,
     options: SessionOptions = {},
   ): Promise<McpSession> {
+    const session = McpSession.create(url, credentials, options);
+    await session.initialize();
+    return session;
+  }
+
+  /**
+   * A session at `url` that has sent nothing yet: {@linkcode initialize} opens it. Its owner holds it from
+   * here on, so it can end the session while it is still opening (the page leaving meanwhile).
+   */
+  static create(url: URL, credentials: Record<string, string>, options: SessionOptions = {}): McpSession {
     // The page's origin is the service's: there is no other program to send the credentials to by mistake.
-    const session = new McpSession(
+    return new McpSession(
       new HttpSession(url, credentials, () => Promise.resolve(true)),
       options.answerWithinMs ?? ANSWER_WITHIN_MS,
     );
+  }
+
+  /** `initialize`, then `notifications/initialized`; a failure closes the session and throws. */
+  async initialize(): Promise<void> {
     try {
-      const result = await session.request("initialize", {
+      const result = await this.request("initialize", {
         protocolVersion: PROTOCOL_VERSION,
         capabilities: {},
         clientInfo: { name: "weft-studio", version: "1" },
       }) as { protocolVersion?: unknown };
       if (typeof result?.protocolVersion === "string") {
-        session.#http.setProtocolVersion(result.protocolVersion);
+        this.#http.setProtocolVersion(result.protocolVersion);
       }
-      await session.#http.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      await this.#http.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     } catch (error) {
-      await session.close();
+      await this.close();
       throw error;
     }
-    return session;
   }
 
   /**

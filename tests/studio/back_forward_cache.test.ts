@@ -1,0 +1,134 @@
+/**
+ * A Studio tab under the browser's back-forward cache, which browsers people use keep on (the other browser
+ * tests run without it). A page left for another keeps no session on the service while it sits in the cache,
+ * also when it left just as it was reconnecting; shown again, it is live and shows what changed meanwhile. A
+ * session held by a page that runs nothing would stay for its idle hour, and keep a service that a client
+ * started from exiting when idle.
+ */
+
+import assert from "node:assert/strict";
+import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { RunView } from "../../src/engine/views.ts";
+import { call, mcpClient, serve, type ServedProject, withServedProject } from "../support/service.ts";
+import { eventually } from "../support/deadline.ts";
+import { NOTES_PROJECT } from "../cli/support.ts";
+import { browserSteps, newPerson, openStudio, type Page, shown, withBrowser } from "./support.ts";
+
+interface Status {
+  service: { counts: { sessions: { open: number } } };
+}
+
+/** The service's open sessions, now and once they are `expected`. */
+function sessionCount(client: Client) {
+  const open = async () => (await call<Status>(client, "status")).service.counts.sessions.open;
+  const reach = (expected: number, what: string) =>
+    eventually(what, async () => await open() === expected ? true : undefined);
+  return { open, reach };
+}
+
+/** Goes back in `page`'s history and waits until the page shown came from the back-forward cache. */
+async function backFromTheCache(page: Page): Promise<void> {
+  // A page restored from the cache fires no load event, for which goBack would wait by default.
+  await page.goBack({ waitUntil: "commit" });
+  await eventually(
+    "the page to be shown again from the back-forward cache",
+    () => page.evaluate(() => (globalThis as { restoredFromCache?: boolean }).restoredFromCache),
+  );
+  await page.evaluate(() => delete (globalThis as { restoredFromCache?: boolean }).restoredFromCache);
+}
+
+Deno.test({
+  name: "studio under the back-forward cache: a page away holds no session, and is live when it comes back",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: (t) =>
+    withServedProject({ files: NOTES_PROJECT }, (served) =>
+      withBrowser(async (browser) => {
+        const step = browserSteps(t);
+        let client = await mcpClient(served, "/internal/mcp");
+        let restarted: ServedProject | undefined;
+        const context = await newPerson(browser);
+        await context.addInitScript(() =>
+          globalThis.addEventListener("pageshow", (event) => {
+            if ((event as Event & { persisted?: boolean }).persisted) {
+              (globalThis as { restoredFromCache?: boolean }).restoredFromCache = true;
+            }
+          })
+        );
+        try {
+          let sessions = sessionCount(client);
+          const alone = await sessions.open();
+          const start = async (intent: string) =>
+            (await call<{ run: RunView }>(client, "flow", { flowName: "notes", intent })).run.runId;
+          const first = await start("Release notes");
+          const second = await start("Meeting notes");
+          const { page } = await openStudio(context, served);
+          const elsewhere = new URL("/studio/no-such-file.txt", served.url).href;
+
+          await step("the page holds one session while it shows Studio", async () => {
+            await shown(page.getByText("Live"), "the connection indicator saying Live");
+            await shown(page.getByRole("link", { name: "Waiting for you (2)" }), "two Runs waiting");
+            assert.equal(await sessions.open(), alone + 1);
+          });
+
+          await step(
+            "left for another page of the service, the page in the cache holds no session",
+            async () => {
+              await page.goto(elsewhere);
+              await sessions.reach(alone, "the page's session to end on the service");
+              await call(client, "cancel_run", { runId: first });
+            },
+          );
+
+          await step("back, the page is live again and shows what changed while it was away", async () => {
+            await backFromTheCache(page);
+            await shown(
+              page.getByRole("link", { name: "Waiting for you (1)" }),
+              "the Run cancelled meanwhile gone",
+            );
+            await shown(page.getByText("Live"), "the connection indicator saying Live");
+            await sessions.reach(alone + 1, "one session for the page");
+          });
+
+          await step("left as it reconnects, the session on its way is withdrawn", async () => {
+            await served.stop();
+            await shown(page.getByText(/^(Reconnecting…|Offline)$/), "the page reconnecting");
+            // The page's next try to open a session is held in the browser until the page has left.
+            const cdp = await context.newCDPSession(page);
+            let held: string | undefined;
+            cdp.on("Fetch.requestPaused", (event) => {
+              if (held === undefined && event.request.postData?.includes('"method":"initialize"')) {
+                held = event.requestId;
+              } else {
+                cdp.send("Fetch.continueRequest", { requestId: event.requestId }).catch(() => {});
+              }
+            });
+            await cdp.send("Fetch.enable", { patterns: [{ urlPattern: "*/internal/mcp/studio" }] });
+            restarted = await serve(served.projectDir, { port: "previous" });
+            await client.close();
+            client = await mcpClient(restarted, "/internal/mcp");
+            sessions = sessionCount(client);
+            const heldInitialize = await eventually("the page's try to open a session", () => held);
+            await page.goto(elsewhere);
+            // Let go now, the request would open a session that the page, frozen in the cache, keeps.
+            await assert.rejects(
+              cdp.send("Fetch.continueRequest", { requestId: heldInitialize }),
+              /Invalid InterceptionId/,
+              "the page withdrew its request as it left",
+            );
+            await cdp.send("Fetch.disable");
+            await cdp.detach();
+            assert.equal(await sessions.open(), alone);
+            await call(client, "cancel_run", { runId: second });
+            await backFromTheCache(page);
+            await shown(page.getByRole("link", { name: "Waiting for you (0)" }), "no Run waiting any more");
+            await shown(page.getByText("Live"), "the connection indicator saying Live");
+            await sessions.reach(alone + 1, "one session for the page");
+          });
+        } finally {
+          await context.close();
+          await client.close();
+          await restarted?.stop();
+        }
+      }, { backForwardCache: true })),
+});
