@@ -84,8 +84,8 @@ const SERVICE_MAIN = new URL("../cli/service_main.ts", import.meta.url);
 /**
  * The module a client runs the service from, given the program's main module `mainPath`: this checkout's
  * service main module when `mainPath` is this checkout's `main.ts` (a bundle or any other program runs itself).
- * It reaches `serve`'s modules only, and Deno keeps the source of every module a main module's graph reaches
- * for the life of the process, every command's included (~0.6–0.9 MB at rest, docs/performance.md).
+ * It reaches `serve`'s modules only: Deno keeps the source of every module a main module's graph reaches for
+ * the life of the process, every command's included (~1 MB of a service at rest, docs/performance.md).
  */
 export function serviceMainPath(mainPath: string): string {
   return CHECKOUT_MAIN.protocol === "file:" && mainPath === fileURLToPath(CHECKOUT_MAIN)
