@@ -70,7 +70,27 @@ export function selfCommand(denoFlags: readonly string[] = []): { command: strin
  * {@linkcode serviceDenoFlags}, and the environment it adds ({@linkcode serviceEnv}).
  */
 export function serviceCommand(): { command: string; args: string[]; env: Record<string, string> } {
-  return { ...selfCommand(serviceDenoFlags()), env: serviceEnv() };
+  const self = selfCommand(serviceDenoFlags());
+  const args = self.args.length ? [...self.args.slice(0, -1), serviceMainPath(self.args.at(-1)!)] : [];
+  return { command: self.command, args, env: serviceEnv() };
+}
+
+/** This checkout's `main.ts`, as this module finds it when weft runs from source. */
+const CHECKOUT_MAIN = new URL("../../main.ts", import.meta.url);
+
+/** The service's own main module in this checkout (`src/cli/service_main.ts`). */
+const SERVICE_MAIN = new URL("../cli/service_main.ts", import.meta.url);
+
+/**
+ * The module a client runs the service from, given the program's main module `mainPath`: this checkout's
+ * service main module when `mainPath` is this checkout's `main.ts` (a bundle or any other program runs itself).
+ * It reaches `serve`'s modules only: Deno keeps the source of every module a main module's graph reaches for
+ * the life of the process, every command's included (~1 MB of a service at rest, docs/performance.md).
+ */
+export function serviceMainPath(mainPath: string): string {
+  return CHECKOUT_MAIN.protocol === "file:" && mainPath === fileURLToPath(CHECKOUT_MAIN)
+    ? fileURLToPath(SERVICE_MAIN)
+    : mainPath;
 }
 
 // Not node:fs's existsSync: importing node:fs would cost every command that starts the service (the bridge
@@ -87,6 +107,8 @@ function runningUnderDeno(exec: string): boolean {
   return /^deno(\.exe)?$/i.test(basename(exec));
 }
 
+/** The program's main module: a service started from its own main module names `main.ts`, as a person runs it. */
 function mainModulePath(): string {
-  return Deno.mainModule.startsWith("file:") ? fileURLToPath(Deno.mainModule) : Deno.mainModule;
+  const main = Deno.mainModule === SERVICE_MAIN.href ? CHECKOUT_MAIN.href : Deno.mainModule;
+  return main.startsWith("file:") ? fileURLToPath(main) : main;
 }

@@ -4,9 +4,9 @@
  * 1.30×), so `N.restPairs` pairs are started one after another, the side that starts first alternating, and
  * each pair is read once both of its servers have been quiet for the same seconds: all of them rest at once,
  * so the row takes one rest, not one per pair. The weft side is started as a client starts the service from
- * this checkout, with `serviceDenoFlags` and `serviceEnv`; the bare side with the same flags but V8's, and
- * the environment of this process. The bundle row does the same with `deno task bundle`'s weft.js against the
- * bare server bundled alike, each run from its own folder.
+ * this checkout, from `serviceMainPath` with `serviceDenoFlags` and `serviceEnv`; the bare side with the same
+ * flags but V8's, and the environment of this process. The bundle row does the same with `deno task bundle`'s
+ * weft.js against the bare server bundled alike, each run from its own folder.
  *
  * @module
  */
@@ -19,7 +19,12 @@ import { closeClient, removeTempDir, tempDir } from "./resources.ts";
 import { startChild, type Started } from "./servers.ts";
 import { buildBundle } from "../build/bundle.ts";
 import { residentKiB } from "../proof/memory.ts";
-import { SERVICE_V8_FLAGS, serviceDenoFlags, serviceEnv } from "../../src/client/self_command.ts";
+import {
+  SERVICE_V8_FLAGS,
+  serviceDenoFlags,
+  serviceEnv,
+  serviceMainPath,
+} from "../../src/client/self_command.ts";
 
 /** This checkout's main module. */
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -128,6 +133,7 @@ async function startPair(weftFirst: boolean, started: Started[], programs: Progr
     const weft = await startChild("weft", projectDir, true, programs.weft, [], {
       denoFlags: denoFlags.weft,
       env: WEFT_ENV,
+      main: serviceMainPath(MAIN),
     });
     started.push(weft);
     return weft;

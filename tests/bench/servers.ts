@@ -42,6 +42,8 @@ export interface ChildProcessOptions {
   env?: Record<string, string>;
   /** Flags for `deno run` itself (the V8 flags a client starts the service with). */
   denoFlags?: string[];
+  /** The module weft runs from instead of `main.ts` (the one a client starts the service from). */
+  main?: string;
 }
 
 /**
@@ -57,11 +59,11 @@ export async function startChild(
   extraArgs: string[] = [],
   process: ChildProcessOptions = {},
 ): Promise<Started> {
-  const { env, denoFlags = [] } = process;
+  const { env, denoFlags = [], main = MAIN } = process;
   // A bundle runs alone in its own (otherwise empty) directory, without the repository's configuration.
   const program = bundle
     ? ["run", "-A", ...denoFlags, "--no-config", bundle]
-    : ["run", "-A", ...denoFlags, ...profileFlags(kind), kind === "weft" ? MAIN : BARE];
+    : ["run", "-A", ...denoFlags, ...profileFlags(kind), kind === "weft" ? main : BARE];
   const args = kind === "weft"
     ? [...program, "serve", "--project", projectDir!, "--port", "0"]
     : [...program, "--port", "0"];

@@ -3,7 +3,9 @@
  * bounds what a busy service holds) and takes its npm packages from the checkout's `node_modules/` as the
  * client left it (`SERVICE_NODE_MODULES_FLAG`, which spares it Deno's registry records), and works as any
  * other: it answers, and stops when asked. Without that folder beside the main module, only the V8 flag. It
- * runs with one `malloc` arena (`SERVICE_MALLOC_ARENAS`), unless the client's environment chose otherwise.
+ * runs with one `malloc` arena (`SERVICE_MALLOC_ARENAS`), unless the client's environment chose otherwise, and
+ * from the checkout's service main module (`serviceMainPath`), while what it prints for a person to paste
+ * still names `main.ts`.
  */
 
 import assert from "node:assert/strict";
@@ -13,9 +15,13 @@ import {
   SERVICE_V8_FLAGS,
   serviceDenoFlags,
   serviceEnv,
+  serviceMainPath,
 } from "../../src/client/self_command.ts";
 import { isProcessAlive } from "../../src/weft_dir/process.ts";
 import { runWeft, tempProject } from "../support/service.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+const SERVICE_MAIN = new URL("../../src/cli/service_main.ts", import.meta.url).pathname;
 
 /** The command line of process `pid`, word by word (Linux). */
 async function commandLine(pid: number): Promise<string[]> {
@@ -46,7 +52,9 @@ Deno.test("a started service runs `deno run` with the service's flags and answer
       words.slice(0, serveAt).includes(SERVICE_V8_FLAGS),
       `deno's own flags carry ${SERVICE_V8_FLAGS}: ${words.join(" ")}`,
     );
-    assert.ok(words.indexOf(SERVICE_V8_FLAGS) < words.findIndex((word) => word.endsWith("main.ts")));
+    const module = words.findIndex((word) => word.endsWith(".ts"));
+    assert.equal(words[module], SERVICE_MAIN, "started from the service's own main module");
+    assert.ok(words.indexOf(SERVICE_V8_FLAGS) < module);
     assert.ok(
       words.slice(0, serveAt).includes(SERVICE_NODE_MODULES_FLAG),
       `the checkout's node_modules/ is used as it is: ${words.join(" ")}`,
@@ -88,4 +96,30 @@ Deno.test("the service keeps Deno's own npm setup where no node_modules/ sits be
 Deno.test("the service's malloc arenas are the client's choice when its environment makes one", () => {
   assert.deepEqual(serviceEnv(new Map()), { MALLOC_ARENA_MAX: "1" });
   assert.deepEqual(serviceEnv(new Map([["MALLOC_ARENA_MAX", "4"]])), {});
+});
+
+Deno.test("the service's own main module runs serve only, and what it prints to paste names main.ts", async () => {
+  assert.equal(serviceMainPath(MAIN), SERVICE_MAIN);
+  assert.equal(serviceMainPath("/somewhere/dist/weft.js"), "/somewhere/dist/weft.js", "a bundle runs itself");
+  const dir = await tempProject();
+  try {
+    const started = await runWeft(["start", "--project", dir, "--json"]);
+    assert.equal(started.code, 0, started.stderr);
+    // A second service for the same project fails to start, with a fix line naming commands to paste.
+    const second = await runWeft(["serve", "--project", dir, "--port", "0"], {
+      program: ["run", "-A", SERVICE_MAIN],
+    });
+    assert.equal(second.code, 1, second.stderr);
+    assert.match(second.stdout, /"ready":false.*"code":"ALREADY_RUNNING"/);
+    // The main module is named relative to the working directory when it lies within it.
+    assert.match(second.stderr, new RegExp(`run -A (${MAIN}|main\\.ts) stop --project ${dir}\``));
+    assert.doesNotMatch(second.stderr, /service_main/);
+
+    const other = await runWeft(["status"], { program: ["run", "-A", SERVICE_MAIN] });
+    assert.equal(other.code, 2, "any other command is a usage error");
+    assert.match(other.stderr, /serve/);
+  } finally {
+    await runWeft(["stop", "--project", dir]);
+    await Deno.remove(dir, { recursive: true });
+  }
 });

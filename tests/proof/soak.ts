@@ -7,10 +7,10 @@
  * (`--no-bare` skips the comparison). With `subscribe`, every session also subscribes to each Run it starts
  * (and unsubscribes when it ends), as an agent that waits on notifications would (the bench compares both).
  *
- * The service runs as a client starts it from a checkout, with `serviceDenoFlags` and `serviceEnv`
- * (src/client/self_command.ts); with `--compiled-flags` it runs with the V8 flags the compiled executable has
- * built in (`tests/build/compile.ts`) instead, and with `--deno-defaults` with none (as `deno task serve` runs
- * it). The bare server keeps Deno's defaults.
+ * The service runs as a client starts it from a checkout, from `serviceMainPath` with `serviceDenoFlags` and
+ * `serviceEnv` (src/client/self_command.ts); with `--compiled-flags` it runs from `main.ts` with the V8 flags
+ * the compiled executable has built in (`tests/build/compile.ts`) instead, and with `--deno-defaults` with none
+ * (as `deno task serve` runs it). The bare server keeps Deno's defaults.
  *
  * Usage: `deno task soak [--sessions N] [--seconds N] [--seed N] [--no-bare] [--compiled-flags | --deno-defaults]`. A test bounds it by rounds per
  * session instead of by time, so what it checks does not depend on the speed of the machine.
@@ -24,7 +24,7 @@ import { call, closeClient, mcpClient, serve } from "../support/service.ts";
 import { Actor, proofProject } from "./support.ts";
 import { numberArg, Prng, seedFrom } from "./prng.ts";
 import { V8_FLAGS } from "../build/compile.ts";
-import { serviceDenoFlags, serviceEnv } from "../../src/client/self_command.ts";
+import { serviceDenoFlags, serviceEnv, serviceMainPath } from "../../src/client/self_command.ts";
 import { report, runViolations, tool } from "./probe.ts";
 import {
   bareIdleSessionKiB,
@@ -110,11 +110,14 @@ async function soakIn(
   const prng = new Prng(options.seed);
   const main = new URL("../../main.ts", import.meta.url).pathname;
   const denoFlags = denoFlagsOf(options.flags, main);
-  // A client's service also runs with the environment a client adds (`serviceEnv`).
-  const env = options.flags === undefined || options.flags === "client" ? serviceEnv() : undefined;
+  // A client's service also runs with the environment a client adds (`serviceEnv`), from the module a client
+  // starts it from (`serviceMainPath`).
+  const client = options.flags === undefined || options.flags === "client";
+  const env = client ? serviceEnv() : undefined;
+  const module = client ? serviceMainPath(main) : main;
   const served = await serve(
     dir,
-    denoFlags.length ? { program: ["run", "-A", ...denoFlags, main], env } : {},
+    denoFlags.length ? { program: ["run", "-A", ...denoFlags, module], env } : {},
   );
   try {
     const latencies = new Map<string, number[]>();

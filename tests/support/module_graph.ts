@@ -1,6 +1,6 @@
 /**
- * Deno's own module graph of `main.ts` (`deno info --json`), for tests that hold which modules a command
- * loads statically and which only through `import()`.
+ * Deno's own module graph of `main.ts` or another main module (`deno info --json`), for tests that hold which
+ * modules a command loads statically and which only through `import()`.
  *
  * @module
  */
@@ -16,10 +16,10 @@ export interface GraphModule {
   dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
 }
 
-/** The module graph of `main.ts`, dynamic imports included. */
-export async function moduleGraph(): Promise<Map<string, GraphModule>> {
+/** The module graph of `main` (a path in the checkout), dynamic imports included. */
+export async function moduleGraph(main = "main.ts"): Promise<Map<string, GraphModule>> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "main.ts"],
+    args: ["info", "--json", main],
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",
