@@ -55,14 +55,23 @@ export class ParsedFileCache<T> {
     private readonly limit = DEFAULT_LIMIT,
   ) {}
 
+  /** Whether a parse of `path` is kept (the file was there, unchanged, at the last read). */
+  holds(path: string): boolean {
+    return this.#kept.has(path);
+  }
+
   /** The parse of the file at `path` as it is now; throws what its `stat` or read throws (NotFound…). */
   read(path: string): T {
     const readAt = this.files.now();
+    const kept = this.#kept.get(path);
+    // Dropped until the stat finds the file unchanged: a file removed since is then no longer held.
+    this.#kept.delete(path);
     const info = this.files.stat(path);
     const identity = identityOf(info);
-    const kept = this.#kept.get(path);
-    if (kept && identity !== undefined && kept.identity === identity) return kept.value;
-    this.#kept.delete(path);
+    if (kept && identity !== undefined && kept.identity === identity) {
+      this.#kept.set(path, kept);
+      return kept.value;
+    }
     const value = deepFreeze(this.parse(this.files.readText(path), path));
     // Read after the stat: an edit in between leaves a newer identity, which the next question sees.
     if (identity !== undefined && settled(info, readAt)) {

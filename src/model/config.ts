@@ -428,9 +428,10 @@ const USER_FILES = new ParsedFileCache<FileState>((text, path) => stateOf(text, 
 
 function readFile(path: string, files: ParsedFileCache<FileState>, label: string): FileState {
   // Most projects and users have no such file, and a failed stat builds an error with its stack trace: asking
-  // first costs a quarter as much, on every `status` and model step. A file that exists but cannot be read
-  // still reads as invalid below; one removed in between still reads as absent.
-  if (!existsSync(path)) return { kind: "absent" };
+  // first costs a quarter as much, on every `status` and model step; a file kept from the last question is
+  // most likely still there. A file that exists but cannot be read still reads as invalid below; one removed
+  // in between still reads as absent.
+  if (!files.holds(path) && !existsSync(path)) return { kind: "absent" };
   try {
     return files.read(path);
   } catch (error) {

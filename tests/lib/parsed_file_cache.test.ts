@@ -11,9 +11,11 @@ class FakeFile implements FileAccess {
   clock = 1_000_000;
   changedAt = this.clock;
   ino: number | null = 7;
+  removed = false;
   reads = 0;
 
   stat(): Deno.FileInfo {
+    if (this.removed) throw new Deno.errors.NotFound("removed");
     return {
       dev: 1,
       ino: this.ino,
@@ -73,4 +75,15 @@ Deno.test("parsed file cache: without an inode to compare, every read reads the 
   cache.read("weft.json");
   cache.read("weft.json");
   assert.equal(file.reads, 2);
+});
+
+Deno.test("parsed file cache: a kept file that is removed is no longer held, so its reader can probe for it", () => {
+  const file = new FakeFile();
+  const cache = cacheOn(file);
+  file.clock += RACY_MS + 1000;
+  cache.read("weft.json");
+  assert.ok(cache.holds("weft.json"));
+  file.removed = true;
+  assert.throws(() => cache.read("weft.json"), Deno.errors.NotFound);
+  assert.equal(cache.holds("weft.json"), false);
 });
