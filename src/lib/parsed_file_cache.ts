@@ -12,6 +12,8 @@
  * @module
  */
 
+import type * as fs from "node:fs";
+import process from "node:process";
 import { deepFreeze } from "./deep_freeze.ts";
 
 /**
@@ -25,12 +27,15 @@ const DEFAULT_LIMIT = 16;
 
 /** What the cache asks of the filesystem and the clock (a test passes its own). */
 export interface FileAccess {
+  /** Whether something is at `path`: cheaper than a `stat` that fails, which builds an error with its stack. */
+  exists(path: string): boolean;
   stat(path: string): Deno.FileInfo;
   readText(path: string): string;
   now(): number;
 }
 
 const REAL_FILES: FileAccess = {
+  exists: (path) => existsSync(path),
   stat: (path) => Deno.statSync(path),
   readText: (path) => Deno.readTextFileSync(path),
   now: () => Date.now(),
@@ -55,13 +60,23 @@ export class ParsedFileCache<T> {
     private readonly limit = DEFAULT_LIMIT,
   ) {}
 
-  /** Whether a parse of `path` is kept (the file was there, unchanged, at the last read). */
-  holds(path: string): boolean {
-    return this.#kept.has(path);
+  /**
+   * The parse of the file at `path` as it is now, or undefined when there is none (most projects and users
+   * have no such file); throws what its `stat` or read throws otherwise (a folder, no permission…).
+   */
+  read(path: string): T | undefined {
+    // A file kept from the last read is most likely still there: its stat alone says so.
+    if (!this.#kept.has(path) && !this.files.exists(path)) return undefined;
+    try {
+      return this.#read(path);
+    } catch (error) {
+      // Removed between the probe and the stat, or since it was kept.
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw error;
+    }
   }
 
-  /** The parse of the file at `path` as it is now; throws what its `stat` or read throws (NotFound…). */
-  read(path: string): T {
+  #read(path: string): T {
     const readAt = this.files.now();
     const kept = this.#kept.get(path);
     // Dropped until the stat finds the file unchanged: a file removed since is then no longer held.
@@ -92,4 +107,12 @@ function identityOf(info: Deno.FileInfo): string | undefined {
 /** Whether the file's last change is far enough before `readAt` that any later one shows in its times. */
 function settled(info: Deno.FileInfo, readAt: number): boolean {
   return Math.max(info.mtime!.getTime(), info.ctime!.getTime()) < readAt - RACY_MS;
+}
+
+let nodeExistsSync: typeof fs.existsSync | undefined;
+
+/** node:fs's `existsSync`, loaded at the first read: importing node:fs costs ~5–9 ms of a service's start. */
+function existsSync(path: string): boolean {
+  nodeExistsSync ??= (process.getBuiltinModule("node:fs") as typeof fs).existsSync;
+  return nodeExistsSync(path);
 }

@@ -8,9 +8,7 @@
  *
  * @module
  */
-import type * as fs from "node:fs";
 import { isAbsolute, join } from "node:path";
-import process from "node:process";
 import { z } from "../lib/zod.ts";
 import { DURATION_FORMS, DURATION_PATTERN, parseDuration } from "../lib/duration.ts";
 import type { ModelRoles, RoleReadiness } from "../engine/model_roles.ts";
@@ -402,14 +400,6 @@ function readEnv(name: string): string | undefined {
   }
 }
 
-let nodeExistsSync: typeof fs.existsSync | undefined;
-
-/** node:fs's `existsSync`, loaded at the first question: importing node:fs costs ~5–9 ms of a service's start. */
-function existsSync(path: string): boolean {
-  nodeExistsSync ??= (process.getBuiltinModule("node:fs") as typeof fs).existsSync;
-  return nodeExistsSync(path);
-}
-
 /** A file's text as its state: its roles, or why it cannot be used (`label` names it in the reason). */
 function stateOf(text: string, label: string): FileState {
   const parsed = parseModelConfig(text, label);
@@ -427,15 +417,10 @@ const PROJECT_FILES = new ParsedFileCache<FileState>((text) => stateOf(text, "we
 const USER_FILES = new ParsedFileCache<FileState>((text, path) => stateOf(text, path));
 
 function readFile(path: string, files: ParsedFileCache<FileState>, label: string): FileState {
-  // Most projects and users have no such file, and a failed stat builds an error with its stack trace: asking
-  // first costs a quarter as much, on every `status` and model step; a file kept from the last question is
-  // most likely still there. A file that exists but cannot be read still reads as invalid below; one removed
-  // in between still reads as absent.
-  if (!files.holds(path) && !existsSync(path)) return { kind: "absent" };
+  // A file that exists but cannot be read hides every role with its reason; one removed in between is absent.
   try {
-    return files.read(path);
+    return files.read(path) ?? { kind: "absent" };
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { kind: "absent" };
     return { kind: "invalid", problem: `${label}: cannot be read (${(error as Error).name})` };
   }
 }

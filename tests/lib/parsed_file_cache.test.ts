@@ -14,6 +14,10 @@ class FakeFile implements FileAccess {
   removed = false;
   reads = 0;
 
+  exists(): boolean {
+    return !this.removed;
+  }
+
   stat(): Deno.FileInfo {
     if (this.removed) throw new Deno.errors.NotFound("removed");
     return {
@@ -43,27 +47,27 @@ function cacheOn(file: FakeFile): ParsedFileCache<{ text: string }> {
 Deno.test("parsed file cache: a same-size edit within the clock's tick shows at the next read", () => {
   const file = new FakeFile();
   const cache = cacheOn(file);
-  assert.equal(cache.read("weft.json").text, "one");
+  assert.equal(cache.read("weft.json")?.text, "one");
   // Same size, same second, same inode: the stat identity cannot tell the two apart.
   file.text = "two";
   file.clock += 10;
-  assert.equal(cache.read("weft.json").text, "two");
+  assert.equal(cache.read("weft.json")?.text, "two");
   file.text = "six";
   file.clock += RACY_MS - 20;
-  assert.equal(cache.read("weft.json").text, "six", "still within the racy window of its last change");
+  assert.equal(cache.read("weft.json")?.text, "six", "still within the racy window of its last change");
 });
 
 Deno.test("parsed file cache: a settled file is read once while it is unchanged, and again after an edit", () => {
   const file = new FakeFile();
   const cache = cacheOn(file);
   file.clock += RACY_MS + 1000;
-  const first = cache.read("weft.json");
+  const first = cache.read("weft.json")!;
   assert.equal(cache.read("weft.json"), first, "the same parse, shared");
   assert.equal(file.reads, 1);
   assert.ok(Object.isFrozen(first), "a shared parse cannot be changed by one reader");
   file.text = "two";
   file.changedAt = file.clock;
-  assert.equal(cache.read("weft.json").text, "two");
+  assert.equal(cache.read("weft.json")?.text, "two");
   assert.equal(file.reads, 2);
 });
 
@@ -77,13 +81,16 @@ Deno.test("parsed file cache: without an inode to compare, every read reads the 
   assert.equal(file.reads, 2);
 });
 
-Deno.test("parsed file cache: a kept file that is removed is no longer held, so its reader can probe for it", () => {
+Deno.test("parsed file cache: a file removed, kept or not, reads as none", () => {
   const file = new FakeFile();
   const cache = cacheOn(file);
   file.clock += RACY_MS + 1000;
-  cache.read("weft.json");
-  assert.ok(cache.holds("weft.json"));
+  assert.equal(cache.read("weft.json")?.text, "one");
   file.removed = true;
-  assert.throws(() => cache.read("weft.json"), Deno.errors.NotFound);
-  assert.equal(cache.holds("weft.json"), false);
+  assert.equal(cache.read("weft.json"), undefined);
+  assert.equal(cache.read("weft.json"), undefined);
+  file.removed = false;
+  file.text = "two";
+  file.changedAt = file.clock;
+  assert.equal(cache.read("weft.json")?.text, "two");
 });
