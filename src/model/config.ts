@@ -8,9 +8,7 @@
  *
  * @module
  */
-import type * as fs from "node:fs";
 import { isAbsolute, join } from "node:path";
-import process from "node:process";
 import { z } from "../lib/zod.ts";
 import { DURATION_FORMS, DURATION_PATTERN, parseDuration } from "../lib/duration.ts";
 import type { ModelRoles, RoleReadiness } from "../engine/model_roles.ts";
@@ -19,6 +17,7 @@ import { type DigestedContent, trustedContentOf } from "./trusted_content.ts";
 import { ArgumentVector, NamePattern } from "../engine/workflow/manifest.ts";
 import { projectTrustedSteps } from "../engine/workflow/trusted_steps.ts";
 import { projectTreeAt } from "../files/project_tree.ts";
+import { ParsedFileCache } from "../lib/parsed_file_cache.ts";
 
 /** A role name: `default` or a lowercase identifier a workflow's agent step names. */
 export const RolePattern = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
@@ -202,9 +201,10 @@ type FileState =
   | { kind: "invalid"; problem: string };
 
 /**
- * The roles as the engine and `status` ask about them, the files read from disk at every question. Where the
- * files are is worked out once: it depends only on the service's own environment (HOME, XDG_CONFIG_HOME),
- * which nothing outside the process can change, and working it out cost a third of listing the roles.
+ * The roles as the engine and `status` ask about them, both files looked at on disk at every question and
+ * read again whenever they changed. Where the files are is worked out once: it depends only on the service's
+ * own environment (HOME, XDG_CONFIG_HOME), which nothing outside the process can change, and working it out
+ * cost a third of listing the roles.
  */
 export function modelRolesOf(projectDir: string): ModelRoles {
   const locations = configLocations(projectDir, readEnv);
@@ -247,7 +247,7 @@ export class ModelConfig {
     env: (name: string) => string | undefined = readEnv,
     locations: ConfigLocations = configLocations(projectDir, env),
   ): ModelConfig {
-    const project = readFile(locations.projectFile, "weft.json");
+    const project = readFile(locations.projectFile, PROJECT_FILES, "weft.json");
     const readTrust = (): ProjectTrustState => {
       const content = trustedContentOf({
         models: project.kind === "ok" ? project.models : {},
@@ -261,7 +261,7 @@ export class ModelConfig {
     return new ModelConfig(
       locations,
       project,
-      locations.userFile ? readFile(locations.userFile, locations.userFile) : { kind: "absent" },
+      locations.userFile ? readFile(locations.userFile, USER_FILES, locations.userFile) : { kind: "absent" },
       readTrust,
       env,
     );
@@ -400,30 +400,29 @@ function readEnv(name: string): string | undefined {
   }
 }
 
-let nodeExistsSync: typeof fs.existsSync | undefined;
-
-/** node:fs's `existsSync`, loaded at the first question: importing node:fs costs ~5–9 ms of a service's start. */
-function existsSync(path: string): boolean {
-  nodeExistsSync ??= (process.getBuiltinModule("node:fs") as typeof fs).existsSync;
-  return nodeExistsSync(path);
-}
-
-function readFile(path: string, label: string): FileState {
-  // Most projects and users have no such file, and a failed read builds an error with its stack trace: asking
-  // first costs a quarter as much, on every `status` and model step. A file that exists but cannot be read
-  // still reads as invalid below; one removed in between still reads as absent.
-  if (!existsSync(path)) return { kind: "absent" };
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { kind: "absent" };
-    return { kind: "invalid", problem: `${label}: cannot be read (${(error as Error).name})` };
-  }
+/** A file's text as its state: its roles, or why it cannot be used (`label` names it in the reason). */
+function stateOf(text: string, label: string): FileState {
   const parsed = parseModelConfig(text, label);
   return parsed.ok
     ? { kind: "ok", models: parsed.models, commands: parsed.commands }
     : { kind: "invalid", problem: parsed.problem };
+}
+
+/**
+ * Both files as last parsed, kept while each stays the same file unchanged: reading, parsing and checking a
+ * file cost ~60–110 µs of every `status` that has one, a `stat` a few. The project's file is named
+ * `weft.json` in a reason, the user's by its path.
+ */
+const PROJECT_FILES = new ParsedFileCache<FileState>((text) => stateOf(text, "weft.json"));
+const USER_FILES = new ParsedFileCache<FileState>((text, path) => stateOf(text, path));
+
+function readFile(path: string, files: ParsedFileCache<FileState>, label: string): FileState {
+  // A file that exists but cannot be read hides every role with its reason; one removed in between is absent.
+  try {
+    return files.read(path) ?? { kind: "absent" };
+  } catch (error) {
+    return { kind: "invalid", problem: `${label}: cannot be read (${(error as Error).name})` };
+  }
 }
 
 /** Parses one file's text; a key written into it is refused naming the field, before any schema check. */

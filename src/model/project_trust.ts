@@ -17,6 +17,7 @@
 import { dirname } from "node:path";
 import { z } from "../lib/zod.ts";
 import { replaceFile } from "../lib/replace_file.ts";
+import { ParsedFileCache } from "../lib/parsed_file_cache.ts";
 
 const RecordFile = z.strictObject({
   version: z.literal(1),
@@ -32,16 +33,24 @@ export type TrustRecord =
   | { kind: "ok"; projects: Record<string, { digest: string; trustedAt: string }> }
   | { kind: "invalid"; problem: string };
 
+/**
+ * The record files as last parsed, kept while each stays the same file unchanged: a project whose weft.json
+ * names a role asks at every `status`. Trusting and revoking replace the file, which a kept parse never hides.
+ */
+const RECORDS = new ParsedFileCache<TrustRecord>(recordOf);
+
 /** Reads the record at `file`; `undefined` (no user config folder is known) trusts nothing. */
 export function readTrustRecord(file: string | undefined): TrustRecord {
   if (!file) return { kind: "invalid", problem: "no user config folder is known (HOME is not set)" };
-  let text: string;
   try {
-    text = Deno.readTextFileSync(file);
+    return RECORDS.read(file) ?? { kind: "absent" };
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { kind: "absent" };
     return { kind: "invalid", problem: `${file} cannot be read (${(error as Error).name})` };
   }
+}
+
+/** A record file's text as its record, or why it counts as nothing trusted. */
+function recordOf(text: string, file: string): TrustRecord {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

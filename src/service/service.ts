@@ -90,7 +90,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   let engine: Engine | undefined;
   let server: LoopbackServer | undefined;
   try {
-    // Read when asked, not cached: an edited weft.json or a newly exported key applies to the next question.
+    // Looked at when asked: an edited weft.json or a newly exported key applies to the next question.
     const models = modelRolesOf(paths.projectDir);
     const work = new WorkInProgress();
     // Resolved once: file reads compare what they opened with paths under this link-free root.

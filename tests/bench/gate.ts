@@ -1,6 +1,7 @@
 /**
  * The connection gate's cost: the bare server's `echo` through weft's TCP front (the gate relaying to
- * `Deno.serve` on a Unix socket) against the same server answering on TCP directly, interleaved call by call.
+ * `Deno.serve` on a Unix socket) against the same server answering on TCP directly, interleaved call by call;
+ * both started with the same flags and environment.
  *
  * @module
  */
@@ -11,7 +12,7 @@ import { connect, echo } from "./clients.ts";
 import { alternate, summarize } from "./measure.ts";
 import { failedRow, log, ratioRow, reason } from "./report.ts";
 import { closeClient } from "./resources.ts";
-import { startChild, type Started } from "./servers.ts";
+import { asStartedByAClient, startChild, type Started } from "./servers.ts";
 
 /**
  * The `gateLatency` row: `echo` through the gate against `echo` on `bare`, one session each; a failure is its
@@ -23,7 +24,7 @@ export async function benchGateLatency(bare: Client): Promise<void> {
   let gatedServer: Started | undefined;
   let gated: Client | undefined;
   try {
-    gatedServer = await startChild("bare", undefined, true, undefined, ["--gated"]);
+    gatedServer = await startChild("bare", undefined, true, undefined, ["--gated"], asStartedByAClient());
     gated = await connect(gatedServer, "/mcp");
     for (let i = 0; i < 30; i++) await echo(gated), await echo(bare);
     const [through, direct] = await alternate(N.latency, N.block, () => echo(gated!), () => echo(bare));

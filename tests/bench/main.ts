@@ -39,7 +39,7 @@ import { connect } from "./clients.ts";
 import { round } from "./measure.ts";
 import { failedRow, figures, log, markdown, reason, table } from "./report.ts";
 import { cleanup, closeAllClients, closeClient, isStopping, tempDir } from "./resources.ts";
-import { startChild, type Started } from "./servers.ts";
+import { asStartedByAClient, startChild, type Started } from "./servers.ts";
 import { benchBundleStartup, benchStartup } from "./startup.ts";
 import { benchLatency } from "./latency.ts";
 import { benchGateLatency } from "./gate.ts";
@@ -107,14 +107,17 @@ async function main(): Promise<number> {
   return report(meta, started);
 }
 
-/** The groups that share one weft service and one bare server, in the order they run. */
+/**
+ * The groups that share one weft service and one bare server, in the order they run; both are started as a
+ * client starts the service ({@linkcode asStartedByAClient}).
+ */
 async function benchOnOneServer(projectDir: string): Promise<void> {
   let weftServer: Started | undefined;
   let bareServer: Started | undefined;
   let measured = !runs("latency");
   try {
-    weftServer = await startChild("weft", projectDir, true);
-    bareServer = await startChild("bare", undefined, true);
+    weftServer = await startChild("weft", projectDir, true, undefined, [], asStartedByAClient());
+    bareServer = await startChild("bare", undefined, true, undefined, [], asStartedByAClient());
     const bare = await connect(bareServer, "/mcp");
     if (runs("latency")) await benchLatency(weftServer, bare, bareServer.pid);
     measured = true;

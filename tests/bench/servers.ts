@@ -7,6 +7,7 @@
 
 import { processCpuMs } from "./measure.ts";
 import { children, isStopping, withTimeout } from "./resources.ts";
+import { serviceDenoFlags, serviceEnv } from "../../src/client/self_command.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
@@ -44,6 +45,16 @@ export interface ChildProcessOptions {
   denoFlags?: string[];
   /** The module weft runs from instead of `main.ts` (the one a client starts the service from). */
   main?: string;
+}
+
+/**
+ * How a client starts the service from this checkout (`serviceDenoFlags`, `serviceEnv`), for both sides of a
+ * per-call row: what a person's service costs a call, against the bare server run the same way, so that neither
+ * side's figure is moved by a flag or variable (the young generation's size, the `malloc` arenas) only one
+ * has.
+ */
+export function asStartedByAClient(): ChildProcessOptions {
+  return { denoFlags: serviceDenoFlags(MAIN), env: serviceEnv() };
 }
 
 /**

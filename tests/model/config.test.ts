@@ -167,7 +167,7 @@ Deno.test("a weft.json that is there but cannot be read hides every role; an abs
   }
 });
 
-Deno.test("the service's roles follow every edit of weft.json: each question reads the file again", async () => {
+Deno.test("the service's roles follow every edit of weft.json: each question sees the file as it is", async () => {
   const projectDir = await tempProject();
   try {
     const roles = modelRolesOf(projectDir);
@@ -183,6 +183,24 @@ Deno.test("the service's roles follow every edit of weft.json: each question rea
     assert.match(roles.readiness("edit_probe").reason ?? "", /^weft.json: not valid JSON/);
     await Deno.remove(`${projectDir}/weft.json`);
     assert.equal(probe(), undefined, "the file removed");
+  } finally {
+    await Deno.remove(projectDir, { recursive: true });
+  }
+});
+
+Deno.test("the service's roles follow a same-size edit of weft.json made at once, its times unchanged", async () => {
+  const projectDir = await tempProject();
+  const file = `${projectDir}/weft.json`;
+  try {
+    const roles = modelRolesOf(projectDir);
+    const named = () => roles.list().map((role) => role.role).filter((role) => role.startsWith("probe_"));
+    await Deno.writeTextFile(file, JSON.stringify({ models: { probe_a: LOCAL } }));
+    const { atime, mtime } = await Deno.stat(file);
+    assert.deepEqual(named(), ["probe_a"]);
+    // The same size, and the modification time put back: only the content says it changed.
+    await Deno.writeTextFile(file, JSON.stringify({ models: { probe_b: LOCAL } }));
+    await Deno.utime(file, atime!, mtime!);
+    assert.deepEqual(named(), ["probe_b"]);
   } finally {
     await Deno.remove(projectDir, { recursive: true });
   }
