@@ -14,6 +14,7 @@
  */
 
 import type { JSONRPCMessage } from "../mcp/sdk.ts";
+import { DeliveredStreams } from "./delivered_streams.ts";
 
 /** How much one session's log keeps: the newest events up to both bounds. */
 export const EVENT_LOG_LIMITS = { events: 256, chars: 512 * 1024 };
@@ -44,10 +45,12 @@ export class EventLog {
   readonly #evicted = new Map<string, number>();
   /** The newest sequence of a stream no longer remembered in `#evicted`: any stream may have lost up to it. */
   #forgottenEvictions = 0;
-  /** Request streams forgotten as delivered, newest last; at most `limits.events` are remembered. */
-  readonly #delivered = new Set<string>();
+  /** Request streams forgotten as delivered; at most `limits.events` are remembered. */
+  readonly #delivered: DeliveredStreams;
 
-  constructor(private readonly limits = EVENT_LOG_LIMITS) {}
+  constructor(private readonly limits = EVENT_LOG_LIMITS) {
+    this.#delivered = new DeliveredStreams(limits.events);
+  }
 
   /** Events held now (for tests and status). */
   get size(): number {
@@ -83,9 +86,6 @@ export class EventLog {
     this.#events.length = kept;
     this.#evicted.delete(streamId);
     this.#delivered.add(streamId);
-    if (this.#delivered.size > this.limits.events) {
-      this.#delivered.delete(this.#delivered.values().next().value!);
-    }
   }
 
   getStreamIdForEventId(eventId: string): Promise<string | undefined> {

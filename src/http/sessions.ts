@@ -225,7 +225,10 @@ export class SessionTable {
     };
     try {
       await server.connect(transport);
-      return await transport.handleRequest(request, { parsedBody: body });
+      const response = await transport.handleRequest(request, { parsedBody: body });
+      const session = transport.sessionId === undefined ? undefined : this.#sessions.get(transport.sessionId);
+      // Metered as every later answer is, so that its stream leaves the event log once the client took it all.
+      return session ? this.#tracked(session, response) : response;
     } finally {
       this.#opening[endpoint.tokenClass]--;
     }

@@ -31,7 +31,11 @@ const AGENT_RULES = [
   "- You answer only Runs started here; one started in the terminal or Studio is answered there (NOT_ALLOWED).",
 ];
 
+// Joined once: every session's server keeps the text it was given for the session's life.
+const FOR_AGENTS = [...WORKFLOW_RULES, ...AGENT_RULES].join("\n");
+const FOR_OTHERS = WORKFLOW_RULES.join("\n");
+
 /** The instructions for one endpoint. */
 export function instructionsFor(endpoint: Endpoint): string {
-  return [...WORKFLOW_RULES, ...(endpoint.agentExecutor === "mcp_client" ? AGENT_RULES : [])].join("\n");
+  return endpoint.agentExecutor === "mcp_client" ? FOR_AGENTS : FOR_OTHERS;
 }

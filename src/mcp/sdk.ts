@@ -10,6 +10,10 @@
 export { Server } from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/validation/ajv-provider"
+export { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
+// @ts-types="@modelcontextprotocol/sdk/validation/types"
+export type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export {
   CallToolRequestSchema,

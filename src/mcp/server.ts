@@ -17,6 +17,8 @@ import { VERSION } from "../version.ts";
 import { instructionsFor } from "./instructions.ts";
 import { serveResources } from "./resources/handlers.ts";
 import { type StandaloneListener, Subscriptions } from "./resources/subscriptions.ts";
+import { methodSchema } from "./method_schema.ts";
+import { answerValidator } from "./answer_validator.ts";
 
 /** One session's server, and the listener the HTTP layer tells about the session's GET stream. */
 export interface SessionServer {
@@ -35,6 +37,7 @@ export function createSessionServer(
     {
       capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true } },
       instructions: instructionsFor(endpoint),
+      jsonSchemaValidator: answerValidator(),
     },
   );
   const subscriptions = new Subscriptions(
@@ -97,7 +100,7 @@ export function createSessionServer(
  * dump; registering this loose schema leaves the check to the SDK's wrapper, which answers -32602 (invalid
  * params) as JSON-RPC intends.
  */
-const CallToolMethod = z.looseObject({ method: z.literal("tools/call") });
+const CallToolMethod = methodSchema("tools/call");
 
 /**
  * Registers `handler` for the method of `schema`, checking the request against `schema` itself: params that
@@ -110,7 +113,7 @@ function handleChecked<S extends z.ZodObject<{ method: z.ZodLiteral<string> }>, 
   handler: (request: z.output<S>) => R,
 ): void {
   const method = schema.shape.method.value;
-  server.setRequestHandler(z.looseObject({ method: z.literal(method) }), (raw) => {
+  server.setRequestHandler(methodSchema(method), (raw) => {
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       throw new McpError(

@@ -116,3 +116,28 @@ Deno.test("a full internal class whose sessions all stream makes room by closing
     await table.closeAll();
   }
 });
+
+Deno.test("the initialize answer leaves the event log once read whole: resuming its stream is refused like any answer's", async () => {
+  const table = tableOn(() => 0);
+  const endpoint = ENDPOINTS[0];
+  try {
+    const opened = await table.handle(initRequest(), endpoint, INITIALIZE);
+    const sessionId = opened.headers.get("mcp-session-id")!;
+    const text = await within("the initialize answer", opened.text());
+    const firstId = /^id: ?(\S+)$/m.exec(text)?.[1];
+    assert.ok(firstId, `the answer's stream has event ids: ${text}`);
+    const resume = new Request("http://127.0.0.1:1/mcp", {
+      method: "GET",
+      headers: mcpHeaders(undefined, {
+        accept: "text/event-stream",
+        "mcp-session-id": sessionId,
+        "last-event-id": firstId,
+      }),
+    });
+    const resumed = await table.handle(resume, endpoint, undefined);
+    await resumed.body?.cancel();
+    assert.equal(resumed.status, 400);
+  } finally {
+    await table.closeAll();
+  }
+});

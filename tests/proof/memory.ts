@@ -35,9 +35,16 @@ export function residentKiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
-/** `sessions` sessions of the bare server, each calling `echo` back to back for `seconds`. */
-export async function bareSoak(sessions: number, seconds: number): Promise<BareSoakFigures> {
-  const bare = await startChild("bare");
+/**
+ * `sessions` sessions of the bare server, each calling `echo` back to back for `seconds`; `denoFlags` are
+ * `deno run`'s flags for it.
+ */
+export async function bareSoak(
+  sessions: number,
+  seconds: number,
+  denoFlags: string[] = [],
+): Promise<BareSoakFigures> {
+  const bare = await startChild("bare", undefined, false, undefined, [], { denoFlags });
   const pid = bare.pid;
   const clients: Client[] = [];
   try {
@@ -84,9 +91,9 @@ export async function idleSessionKiB(
   }
 }
 
-/** Idle-session cost of the bare server, started for the purpose. */
-export async function bareIdleSessionKiB(count: number): Promise<number> {
-  const bare: Started = await startChild("bare");
+/** Idle-session cost of the bare server, started for the purpose with `denoFlags`. */
+export async function bareIdleSessionKiB(count: number, denoFlags: string[] = []): Promise<number> {
+  const bare: Started = await startChild("bare", undefined, false, undefined, [], { denoFlags });
   try {
     return await idleSessionKiB(bare.pid, count, () => connect(bare, "/mcp"));
   } finally {

@@ -10,7 +10,10 @@
  * The service runs as a client starts it from a checkout, from `serviceMainPath` with `serviceDenoFlags` and
  * `serviceEnv` (src/client/self_command.ts); with `--compiled-flags` it runs from `main.ts` with the V8 flags
  * the compiled executable has built in (`tests/build/compile.ts`) instead, and with `--deno-defaults` with none
- * (as `deno task serve` runs it). The bare server keeps Deno's defaults.
+ * (as `deno task serve` runs it). The bare server runs from the same checkout with the service's Deno flags but
+ * its V8 ones: it takes its packages from `node_modules/` as the service does (in Deno's default mode it would
+ * also keep the parsed registry records of deno.json's packages), while the young generation's size is weft's
+ * own choice.
  *
  * Usage: `deno task soak [--sessions N] [--seconds N] [--seed N] [--no-bare] [--compiled-flags | --deno-defaults]`. A test bounds it by rounds per
  * session instead of by time, so what it checks does not depend on the speed of the machine.
@@ -57,8 +60,11 @@ export interface SoakFigures {
   cpuMsPerCall: number;
   /** What one idle open session adds to weft's resident memory. */
   idleSessionKiB?: number;
-  /** The same load against a bare MCP SDK server (`--bare`), and weft's end RSS as a ratio to its own. */
-  bare?: BareSoakFigures & { idleSessionKiB: number; rssEndRatio: number };
+  /**
+   * The same load against a bare MCP SDK server (`--bare`) started with `denoFlags`, and weft's end RSS as a
+   * ratio to its own.
+   */
+  bare?: BareSoakFigures & { denoFlags: string[]; idleSessionKiB: number; rssEndRatio: number };
   violations: string[];
 }
 
@@ -175,10 +181,12 @@ async function soakIn(
     await served.stop();
     let bare: SoakFigures["bare"];
     if (options.bare) {
-      const load = await bareSoak(options.sessions, options.seconds ?? elapsed);
-      const idleBare = await bareIdleSessionKiB(IDLE_SESSIONS);
+      const bareFlags = denoFlags.filter((flag) => !flag.startsWith("--v8-flags="));
+      const load = await bareSoak(options.sessions, options.seconds ?? elapsed, bareFlags);
+      const idleBare = await bareIdleSessionKiB(IDLE_SESSIONS, bareFlags);
       bare = {
         ...load,
+        denoFlags: bareFlags,
         idleSessionKiB: idleBare,
         rssEndRatio: Math.round(rssEndKiB / load.rssEndKiB * 100) / 100,
       };

@@ -15,6 +15,7 @@ import { toWeftError } from "../../errors.ts";
 import { ErrorCode, McpError, type Server } from "../sdk.ts";
 import { PROTOCOL_DOC, readProtocolDoc } from "../protocol_doc.ts";
 import { MAX_SUBSCRIPTIONS, type Subscriptions } from "./subscriptions.ts";
+import { methodSchema } from "../method_schema.ts";
 import { runTasks, tasksFingerprint } from "../../engine/run_tasks.ts";
 import {
   formatResourceUri,
@@ -43,22 +44,22 @@ export function serveResources(
   output: CommandOutputSource,
   subscriptions: Subscriptions,
 ): void {
-  server.setRequestHandler(method("resources/list"), async (request) => {
+  server.setRequestHandler(methodSchema("resources/list"), async (request) => {
     const { cursor } = paramsOf(request, ListParams);
     subscriptions.listed();
     return await guarded(() => listPage(engine, cursor));
   });
-  server.setRequestHandler(method("resources/templates/list"), () => ({
+  server.setRequestHandler(methodSchema("resources/templates/list"), () => ({
     resourceTemplates: RESOURCE_TEMPLATES.map((template) => ({ ...template })),
   }));
-  server.setRequestHandler(method("resources/read"), async (request) => {
+  server.setRequestHandler(methodSchema("resources/read"), async (request) => {
     const { uri } = paramsOf(request, UriParams);
     const ref = parseResourceUri(uri);
     if (ref.kind === "doc") return readProtocolDoc(uri);
     const value = await guarded(() => read(engine, output, ref));
     return { contents: [{ uri: formatResourceUri(ref), mimeType: JSON_MIME, text: JSON.stringify(value) }] };
   });
-  server.setRequestHandler(method("resources/subscribe"), async (request) => {
+  server.setRequestHandler(methodSchema("resources/subscribe"), async (request) => {
     const { uri } = paramsOf(request, UriParams);
     const ref = parseResourceUri(uri);
     // A Run must exist; an Artifact may be awaited before its stage first commits.
@@ -73,24 +74,20 @@ export function serveResources(
     }
     return {};
   });
-  server.setRequestHandler(method("resources/unsubscribe"), (request) => {
+  server.setRequestHandler(methodSchema("resources/unsubscribe"), (request) => {
     const { uri } = paramsOf(request, UriParams);
     subscriptions.unsubscribe(parseResourceUri(uri));
     return {};
   });
 }
 
-/**
- * Matches a request by method only. The SDK answers a request that fails a registered schema with an
- * internal error and a schema dump; checking the params here answers -32602 with a sentence instead.
- */
-function method<M extends string>(name: M) {
-  return z.looseObject({ method: z.literal(name) });
-}
-
 const UriParams = z.object({ uri: z.string() });
 const ListParams = z.object({ cursor: z.string().max(1024).optional() });
 
+/**
+ * The handlers are registered by method only: the SDK answers a request that fails a registered schema with
+ * an internal error and a schema dump; checking the params here answers -32602 with a sentence instead.
+ */
 function paramsOf<T>(request: Record<string, unknown>, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(request.params ?? {});
   if (parsed.success) return parsed.data;
