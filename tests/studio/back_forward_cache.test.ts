@@ -7,24 +7,19 @@
  */
 
 import assert from "node:assert/strict";
-import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, mcpClient, serve, type ServedProject, withServedProject } from "../support/service.ts";
 import { eventually } from "../support/deadline.ts";
 import { NOTES_PROJECT } from "../cli/support.ts";
-import { browserSteps, newPerson, openStudio, type Page, shown, withBrowser } from "./support.ts";
-
-interface Status {
-  service: { counts: { sessions: { open: number } } };
-}
-
-/** The service's open sessions, now and once they are `expected`. */
-function sessionCount(client: Client) {
-  const open = async () => (await call<Status>(client, "status")).service.counts.sessions.open;
-  const reach = (expected: number, what: string) =>
-    eventually(what, async () => await open() === expected ? true : undefined);
-  return { open, reach };
-}
+import {
+  browserSteps,
+  newPerson,
+  openStudio,
+  type Page,
+  sessionCount,
+  shown,
+  withBrowser,
+} from "./support.ts";
 
 /** Goes back in `page`'s history and waits until the page shown came from the back-forward cache. */
 async function backFromTheCache(page: Page): Promise<void> {

@@ -10,13 +10,8 @@
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, mcpClient, withServedProject } from "../support/service.ts";
-import { eventually } from "../support/deadline.ts";
 import { NOTES_PROJECT } from "../cli/support.ts";
-import { browserSteps, newPerson, openStudio, shown, withBrowser } from "./support.ts";
-
-interface Status {
-  service: { counts: { sessions: { open: number } } };
-}
+import { browserSteps, newPerson, openStudio, sessionCount, shown, withBrowser } from "./support.ts";
 
 Deno.test({
   name: "studio in a browser: one change, one read; a tab that leaves ends its session and opens none",
@@ -29,9 +24,7 @@ Deno.test({
         const client = await mcpClient(served, "/internal/mcp");
         const context = await newPerson(browser);
         try {
-          const open = async () => (await call<Status>(client, "status")).service.counts.sessions.open;
-          const sessions = (expected: number, what: string) =>
-            eventually(what, async () => await open() === expected ? true : undefined);
+          const { open, reach: sessions } = sessionCount(client);
           const alone = await open();
           const start = async (intent: string) =>
             (await call<{ run: RunView }>(client, "flow", { flowName: "notes", intent })).run.runId;

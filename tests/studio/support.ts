@@ -17,7 +17,8 @@ import {
 
 export type { Browser, BrowserContext, Locator, Page };
 import { eventually, WAIT_MS } from "../support/deadline.ts";
-import type { ServedProject } from "../support/service.ts";
+import type { Client } from "../../src/mcp/sdk_client.ts";
+import { call, type ServedProject } from "../support/service.ts";
 
 /** The browser the tests drive: Debian's `chromium` package (`WEFT_CHROMIUM` names another binary). */
 export const CHROMIUM = Deno.env.get("WEFT_CHROMIUM") ?? "/usr/bin/chromium";
@@ -262,4 +263,20 @@ export async function networkRecord(page: Page): Promise<NetworkRecord> {
         return { sent: Object.fromEntries(headers), status: status.get(id)!, blocked: blocked.get(id) };
       }),
   };
+}
+
+/** What `status` says of the service's sessions. */
+interface SessionStatus {
+  service: { counts: { sessions: { open: number } } };
+}
+
+/** The service's open sessions as `client` reads them (`status`): now, and once they are `expected`. */
+export function sessionCount(client: Client): {
+  open: () => Promise<number>;
+  reach: (expected: number, what: string) => Promise<unknown>;
+} {
+  const open = async () => (await call<SessionStatus>(client, "status")).service.counts.sessions.open;
+  const reach = (expected: number, what: string) =>
+    eventually(what, async () => await open() === expected ? true : undefined);
+  return { open, reach };
 }
