@@ -58,7 +58,7 @@ Deno.test({
           await step("leaving the page ends it, and no other opens", async () => {
             await page.goto("about:blank");
             await sessions(alone, "the page's session ended on the service");
-            // The page went away, whether the browser keeps it in its back-forward cache or not.
+            // Nothing reopened it (this browser runs without the back-forward cache: back_forward_cache.test.ts).
             assert.equal(await open(), alone);
           });
           await step(
