@@ -57,12 +57,15 @@ export function serviceDenoFlags(mainPath: string = mainModulePath()): string[] 
 /**
  * The command that runs this same program: the compiled binary itself, or `deno run -A <main module>` when
  * running from source or from a bundle, with `denoFlags` before the module (the compiled binary has its V8
- * flags built in and takes none).
+ * flags built in and takes none); `module` is the program's main module unless given.
  */
-export function selfCommand(denoFlags: readonly string[] = []): { command: string; args: string[] } {
+export function selfCommand(
+  denoFlags: readonly string[] = [],
+  module: string = mainModulePath(),
+): { command: string; args: string[] } {
   const exec = Deno.execPath();
   if (!runningUnderDeno(exec)) return { command: exec, args: [] };
-  return { command: exec, args: ["run", "-A", ...denoFlags, mainModulePath()] };
+  return { command: exec, args: ["run", "-A", ...denoFlags, module] };
 }
 
 /**
@@ -70,9 +73,8 @@ export function selfCommand(denoFlags: readonly string[] = []): { command: strin
  * {@linkcode serviceDenoFlags}, and the environment it adds ({@linkcode serviceEnv}).
  */
 export function serviceCommand(): { command: string; args: string[]; env: Record<string, string> } {
-  const self = selfCommand(serviceDenoFlags());
-  const args = self.args.length ? [...self.args.slice(0, -1), serviceMainPath(self.args.at(-1)!)] : [];
-  return { command: self.command, args, env: serviceEnv() };
+  const main = mainModulePath();
+  return { ...selfCommand(serviceDenoFlags(main), serviceMainPath(main)), env: serviceEnv() };
 }
 
 /** This checkout's `main.ts`, as this module finds it when weft runs from source. */
