@@ -94,10 +94,11 @@ export class StreamText {
 
 /**
  * Resolves once `check` returns a value other than `undefined`, asking again every `everyMs`; fails after the
- * deadline naming `what`. For state a test cannot be told about, such as a line appearing in a file.
+ * deadline naming `what` (a function is called then, as with {@linkcode within}). For state a test cannot be
+ * told about, such as a line appearing in a file.
  */
 export function eventually<T>(
-  what: string,
+  what: string | (() => string),
   check: () => Promise<T | undefined> | T | undefined,
   options: { everyMs?: number; ms?: number } = {},
 ): Promise<T> {
