@@ -3,8 +3,9 @@
  * `notifications/initialized`, the negotiated version and the page's credentials on every later request,
  * answers matched to their requests by id (a JSON-RPC error rejects), the service's notifications from the
  * GET stream handed on, and that stream's end reported as a broken session (the page then opens a new one).
- * A 401 keeps its status (the page reads it as the Studio session ended); a request left unanswered past the
- * answer deadline is lost, so the page opens a new session instead of waiting for ever.
+ * A session the service opened but that fails to finish opening is ended there (DELETE), not left for its
+ * idle hour. A 401 keeps its status (the page reads it as the Studio session ended); a request left unanswered
+ * past the answer deadline is lost, so the page opens a new session instead of waiting for ever.
  */
 import assert from "node:assert/strict";
 import { HttpStatusError } from "../../src/client/http_session.ts";
@@ -101,6 +102,31 @@ Deno.test("studio mcp session: a 401 on initialize keeps its status, so the page
         return true;
       },
     );
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("studio mcp session: opened on the service but failing to finish, it is ended there", async () => {
+  const seen: string[] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (request) => {
+    const headers = { "mcp-session-id": "sess-1" };
+    if (request.method === "DELETE") {
+      seen.push(`DELETE ${request.headers.get("mcp-session-id")}`);
+      return new Response(null, { status: 200 });
+    }
+    const message = await request.json();
+    seen.push(message.method);
+    if (message.method === "initialize") {
+      return Response.json({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2025-06-18" } }, {
+        headers,
+      });
+    }
+    return new Response("the service broke", { status: 500 });
+  });
+  try {
+    await assert.rejects(McpSession.open(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), TAB));
+    assert.deepEqual(seen, ["initialize", "notifications/initialized", "DELETE sess-1"]);
   } finally {
     await server.shutdown();
   }

@@ -4,7 +4,8 @@
  * its answer). A tab gives its session back when it goes away: leaving the page ends
  * the page's MCP session on the service at once (a DELETE the browser keeps alive through the unload) and opens
  * no other as that session's stream ends, instead of holding one of the service's bounded session places for
- * its idle hour; coming back to the page opens one again.
+ * its idle hour; coming back to the page opens one again. A session that fails as it opens (a subscription
+ * lost) is ended on the service too, before the page opens another.
  */
 
 import assert from "node:assert/strict";
@@ -67,6 +68,26 @@ Deno.test({
               await page.goBack();
               await shown(page.getByText("Live"), "the connection indicator saying Live");
               await sessions(alone + 1, "one session for the page");
+            },
+          );
+          await step(
+            "a session whose subscription fails as it opens is ended on the service, and another opens",
+            async () => {
+              const other = await newPerson(browser);
+              try {
+                let failed = 0;
+                await other.route("**/internal/mcp/studio", (route) => {
+                  const subscribing = route.request().postData()?.includes('"method":"resources/subscribe"');
+                  if (subscribing && failed++ === 0) return route.abort("connectionreset");
+                  return route.continue();
+                });
+                const { page: second } = await openStudio(other, served);
+                await shown(second.getByText("Live"), "the second tab's indicator saying Live");
+                assert.ok(failed > 0, "the second tab's first subscription was made to fail");
+                await sessions(alone + 2, "one session for each tab, none left by the failed one");
+              } finally {
+                await other.close();
+              }
             },
           );
         } finally {

@@ -94,7 +94,10 @@ export class McpSession {
     );
   }
 
-  /** `initialize`, then `notifications/initialized`; a failure closes the session and throws. */
+  /**
+   * `initialize`, then `notifications/initialized`; a failure ends the session on the service when it had
+   * been opened there (its `initialize` answered), closes it, and throws.
+   */
   async initialize(): Promise<void> {
     try {
       const result = await this.request("initialize", {
@@ -107,6 +110,7 @@ export class McpSession {
       }
       await this.#http.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     } catch (error) {
+      await this.terminate().catch(() => {});
       await this.close();
       throw error;
     }
