@@ -307,7 +307,7 @@ export class Connection {
         // Given back as the page went away: closing it here could abort its DELETE.
         if (this.#opening !== client) continue;
         this.#opening = null;
-        // It may be open on the service (a subscription or its stream failed): ended there, not left to idle.
+        // Open on the service if it failed after `initialize` was answered: ended there, not left to idle.
         this.#giveBack(client);
         if (error instanceof HttpStatusError && error.status === 401) return this.#end();
         // A refused connection, not an answer: nothing listens on the service's port.

@@ -70,7 +70,8 @@ export class McpSession {
 
   /**
    * Opens a session at `url` whose requests carry `credentials` (the browser adds the cookie): `initialize`,
-   * then `notifications/initialized`, after which the service's notification stream is open.
+   * then `notifications/initialized`, after which the service's notification stream is open. A failure ends
+   * the session on the service when it had been opened there, closes it, and throws.
    */
   static async open(
     url: URL,
@@ -78,7 +79,13 @@ export class McpSession {
     options: SessionOptions = {},
   ): Promise<McpSession> {
     const session = McpSession.create(url, credentials, options);
-    await session.initialize();
+    try {
+      await session.initialize();
+    } catch (error) {
+      await session.terminate().catch(() => {});
+      await session.close();
+      throw error;
+    }
     return session;
   }
 
@@ -95,25 +102,19 @@ export class McpSession {
   }
 
   /**
-   * `initialize`, then `notifications/initialized`; a failure ends the session on the service when it had
-   * been opened there (its `initialize` answered), closes it, and throws.
+   * `initialize`, then `notifications/initialized`. A failure throws and leaves the session to its owner, who
+   * ends it on the service ({@linkcode terminate}: the service may have opened it) and closes it.
    */
   async initialize(): Promise<void> {
-    try {
-      const result = await this.request("initialize", {
-        protocolVersion: PROTOCOL_VERSION,
-        capabilities: {},
-        clientInfo: { name: "weft-studio", version: "1" },
-      }) as { protocolVersion?: unknown };
-      if (typeof result?.protocolVersion === "string") {
-        this.#http.setProtocolVersion(result.protocolVersion);
-      }
-      await this.#http.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    } catch (error) {
-      await this.terminate().catch(() => {});
-      await this.close();
-      throw error;
+    const result = await this.request("initialize", {
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: "weft-studio", version: "1" },
+    }) as { protocolVersion?: unknown };
+    if (typeof result?.protocolVersion === "string") {
+      this.#http.setProtocolVersion(result.protocolVersion);
     }
+    await this.#http.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   }
 
   /**
