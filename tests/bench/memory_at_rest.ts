@@ -16,15 +16,10 @@ import { call, connect, echo } from "./clients.ts";
 import { round, summarize } from "./measure.ts";
 import { failedRow, log, valueRow } from "./report.ts";
 import { closeClient, removeTempDir, tempDir } from "./resources.ts";
-import { startChild, type Started } from "./servers.ts";
+import { bareDenoFlags, startChild, type Started } from "./servers.ts";
 import { buildBundle } from "../build/bundle.ts";
 import { residentKiB } from "../proof/memory.ts";
-import {
-  SERVICE_V8_FLAGS,
-  serviceDenoFlags,
-  serviceEnv,
-  serviceMainPath,
-} from "../../src/client/self_command.ts";
+import { serviceDenoFlags, serviceEnv, serviceMainPath } from "../../src/client/self_command.ts";
 
 /** This checkout's main module. */
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -163,12 +158,9 @@ async function startPair(weftFirst: boolean, started: Started[], programs: Progr
 
 /**
  * The flags a client starts the service with from `programs.weft` (this checkout's main module by default; a
- * bundle has no `node_modules/`), and the bare server's: it runs from the same place, so it takes its packages
- * from `node_modules/` as the service does (in Deno's default mode it would keep the parsed registry records of
- * deno.json's packages too); the young generation's size is weft's own choice, which the bare server does not
- * make.
+ * bundle has no `node_modules/`), and the bare server's beside it ({@linkcode bareDenoFlags}).
  */
 function flags(programs: Programs): { weft: string[]; bare: string[] } {
   const weft = serviceDenoFlags(programs.weft ?? MAIN);
-  return { weft, bare: weft.filter((flag) => flag !== SERVICE_V8_FLAGS) };
+  return { weft, bare: bareDenoFlags(weft) };
 }

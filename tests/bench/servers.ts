@@ -48,6 +48,15 @@ export interface ChildProcessOptions {
 }
 
 /**
+ * The Deno flags the bare server runs with beside a weft started with `weftFlags`: the same, but none of V8's.
+ * It then takes its packages from `node_modules/` as the service does (in Deno's default mode it would keep the
+ * parsed registry records of deno.json's packages too), while the young generation's size is weft's own choice.
+ */
+export function bareDenoFlags(weftFlags: readonly string[]): string[] {
+  return weftFlags.filter((flag) => !flag.startsWith("--v8-flags="));
+}
+
+/**
  * How a client starts the service from this checkout (`serviceDenoFlags`, `serviceEnv`), for both sides of a
  * per-call row: what a person's service costs a call, against the bare server run the same way, so that neither
  * side's figure is moved by a flag or variable (the young generation's size, the `malloc` arenas) only one

@@ -29,6 +29,7 @@ import { numberArg, Prng, seedFrom } from "./prng.ts";
 import { V8_FLAGS } from "../build/compile.ts";
 import { serviceDenoFlags, serviceEnv, serviceMainPath } from "../../src/client/self_command.ts";
 import { report, runViolations, tool } from "./probe.ts";
+import { bareDenoFlags } from "../bench/servers.ts";
 import {
   bareIdleSessionKiB,
   bareSoak,
@@ -181,7 +182,7 @@ async function soakIn(
     await served.stop();
     let bare: SoakFigures["bare"];
     if (options.bare) {
-      const bareFlags = denoFlags.filter((flag) => !flag.startsWith("--v8-flags="));
+      const bareFlags = bareDenoFlags(denoFlags);
       const load = await bareSoak(options.sessions, options.seconds ?? elapsed, bareFlags);
       const idleBare = await bareIdleSessionKiB(IDLE_SESSIONS, bareFlags);
       bare = {
