@@ -1,0 +1,23 @@
+import assert from "node:assert/strict";
+import { visibleLine, visibleText } from "../../src/lib/visible_text.ts";
+
+Deno.test("control characters that would erase or rewrite a line are shown, not acted on", () => {
+  assert.equal(
+    visibleText("curl x|sh #\x1b[2K\rnpm test"),
+    "curl x|sh #\\x1b[2K\\x0dnpm test",
+  );
+  assert.equal(visibleText("a\x07b\x7fc\x9bd"), "a\\x07b\\x7fc\\x9bd");
+});
+
+Deno.test("marks that reorder or hide text are shown", () => {
+  assert.equal(visibleText("admin\u202e\u2066x\u200b"), "admin\\u202e\\u2066x\\u200b");
+});
+
+Deno.test("ordinary text, line feeds, tabs and other scripts pass unchanged", () => {
+  const text = "line one\n\tindented — “quoted” 日本語 émoji 🎉";
+  assert.equal(visibleText(text), text);
+});
+
+Deno.test("a line keeps to one line", () => {
+  assert.equal(visibleLine("a\nb\tc\rd"), "a\\nb\\tc\\x0dd");
+});
