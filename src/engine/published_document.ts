@@ -3,17 +3,17 @@
  * Run, workflow version, the digest of the body), then the body, rendered from the committed data by the
  * stage's template or, without one, readably from its schema.
  *
- * Templates are Mustache (mustache.js): logic-less, so a template from a repository can only place the data,
- * never run code; mustache.js interprets templates without generating code (no `eval`, no `new Function`),
- * has no dependencies and works unchanged in Deno and in a bundle. Output is not HTML-escaped: the target is
+ * Templates are Mustache (mustache.js parses them): logic-less, so a template from a repository can only place
+ * the data, never run code. They are rendered with bounded work (`template_render.ts`), so a template that
+ * would expand without end fails instead of holding the service. Output is not HTML-escaped: the target is
  * Markdown, whose own rules the template author controls.
  *
  * @module
  */
-import Mustache from "mustache";
 import { WeftError } from "../errors.ts";
 import { readableMarkdown } from "../lib/readable_markdown.ts";
 import { sha256Hex } from "../lib/sha256.ts";
+import { MAX_RENDER_STEPS, renderTemplate } from "./template_render.ts";
 
 /** Largest document a publication writes, in bytes; a template that expands past it fails. */
 export const MAX_PUBLISHED_BYTES = 1024 * 1024;
@@ -26,16 +26,6 @@ export interface DocumentOrigin {
   revision: number;
   runId: string;
   version: string;
-}
-
-/** Why `template` does not parse as Mustache, or undefined when it does. */
-export function templateProblem(template: string): string | undefined {
-  try {
-    Mustache.parse(template);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
 }
 
 /**
@@ -60,20 +50,25 @@ export function renderDocument(
   return document;
 }
 
-/** The body alone, ending in a newline; `PUBLISH_FAILED` when the template of stage `stageName` fails. */
+/**
+ * The body alone, ending in a newline; `PUBLISH_FAILED` when the template of stage `stageName` fails or
+ * passes a bound of its work or its size.
+ */
 export function renderBody(
   stageName: string,
   data: unknown,
   options: { template?: string; markdown: readonly string[] },
 ): string {
+  const what = `the publish template of stage "${stageName}"`;
   let body: string;
   try {
     body = options.template === undefined
       ? readableMarkdown(data, options.markdown)
-      : Mustache.render(options.template, data, {}, { escape: (text: string) => text });
+      : renderTemplate(options.template, data, { steps: MAX_RENDER_STEPS, chars: MAX_PUBLISHED_BYTES }, what);
   } catch (error) {
+    if (error instanceof WeftError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new WeftError("PUBLISH_FAILED", `the publish template of stage "${stageName}" failed: ${reason}`);
+    throw new WeftError("PUBLISH_FAILED", `${what} failed: ${reason}`);
   }
   return body.endsWith("\n") ? body : body + "\n";
 }

@@ -19,7 +19,7 @@ const OWNERS: Record<string, readonly string[]> = {
   "zod": ["lib/zod.ts"],
   "ajv": ["engine/json_schema.ts"],
   "re2js": ["engine/linear_regexp.ts"],
-  "mustache": ["engine/published_document.ts"],
+  "mustache": ["engine/template_render.ts"],
   "@modelcontextprotocol/sdk": ["mcp/sdk.ts", "mcp/sdk_client.ts"],
   "ai": ["model/turn.ts"],
   "@ai-sdk/anthropic": ["model/turn.ts"],

@@ -13,7 +13,7 @@ import { assetPath, type LoadedSkill, loadSkill, skillFilePath } from "./skills.
 import { readWorkflowText, unreadable, type WorkflowFile, type WorkflowSource } from "./source.ts";
 import { escapeToken } from "../json_pointer.ts";
 import { fixedFolders, publishPathProblem } from "../publish_path.ts";
-import { templateProblem } from "../published_document.ts";
+import { templateProblem } from "../template_render.ts";
 import { commandFolderSegments, resolveCommandFolder } from "../command_folder.ts";
 
 /** A workflow that passed every check. */
