@@ -183,6 +183,7 @@ export class Engine {
       const engine = new Engine(options);
       await engine.#pinUnversionedRuns();
       await engine.#interruptActiveCalls();
+      await engine.#finishPublications();
       return engine;
     } catch (error) {
       await options.storage.close();
@@ -517,6 +518,12 @@ export class Engine {
   }
 
   /** Agent calls and executing steps do not survive a restart; human waits do. */
+  /** Finishes the publications a kill cut short between a commit and the outcome of its publication. */
+  async #finishPublications(): Promise<void> {
+    const count = await this.#access.finishPendingPublications();
+    if (count) this.#log({ event: "publications_finished", count });
+  }
+
   async #interruptActiveCalls(): Promise<void> {
     const count = await this.#access.interruptActive();
     if (count) this.#log({ event: "runs_interrupted", count });

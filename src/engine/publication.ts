@@ -1,12 +1,15 @@
 /**
  * Publishing a committed Artifact to its project file, after the commit's transaction: a file write cannot be
- * rolled back, so it comes last, and whatever happens to it the commit stands. A file is written only where
- * weft wrote last (its digest unchanged) or where there is none; a file a person edited since, or one weft
- * never wrote, is left as it is. The one exception is a confirmed revision of that edit (`revision.ts`): it
- * replaces the file as the person left it, and nothing else. The content the decision was made on is checked
- * again by the write itself right before the file is replaced, so an edit made meanwhile is not lost. The
- * outcome is one timeline event: `artifact_published`, `publish_skipped` (with the reason) or `publish_failed`
- * (with a classified error).
+ * rolled back, so it comes last, and whatever happens to it the commit stands. The commit's transaction
+ * stores the publication as pending, and the transaction that records its outcome removes it, so one cut
+ * short (a kill while rendering or writing) is finished at the next start, once. A file is written only
+ * where weft wrote last (its digest unchanged) or where there is none; a file a person edited since, or one
+ * weft never wrote, is left as it is. A file that already holds the very document is published (a write
+ * the kill cut short before its record). The one exception is a confirmed revision of that edit
+ * (`revision.ts`): it replaces the file as the person left it, and nothing else. The content the decision
+ * was made on is checked again by the write itself right before the file is replaced, so an edit made
+ * meanwhile is not lost. The outcome is one timeline event: `artifact_published`, `publish_skipped` (with
+ * the reason) or `publish_failed` (with a classified error).
  *
  * @module
  */
@@ -15,7 +18,7 @@ import type { DecidedCommit, DecidedPublication } from "./commit_step.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import { type DocumentOrigin, renderDocument } from "./published_document.ts";
 import type { ProjectFiles } from "./project_files.ts";
-import type { PublicationRecord, StorageUnit } from "./storage.ts";
+import type { PublicationRecord, Storage, StorageUnit } from "./storage.ts";
 import type { ArtifactView, PublicationDriftView, RunEventView } from "./views.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 
@@ -28,11 +31,13 @@ export type PublicationOutcome =
   | { type: "publish_skipped"; path: string; reason: SkipReason; message: string }
   | { type: "publish_failed"; path: string; error: { code: string; message: string; retryable: boolean } };
 
-/** A publication the state machine decided, with the Artifact revision its commit stored. */
+/**
+ * A publication the state machine decided, with the Artifact revision its commit stored: what is kept as
+ * pending until its outcome is recorded (JSON; the data is the Artifact revision's).
+ */
 export interface CommittedPublication {
   decided: DecidedPublication;
   origin: DocumentOrigin;
-  data: unknown;
   /** Where the commit happened, for the timeline event of the publication. */
   stageName: string;
   stepName: string;
@@ -55,28 +60,108 @@ export function committedPublication(
       runId: run.runId,
       version: run.version ?? "",
     },
-    data: commit.data,
     stageName: String(event.stageName),
     stepName: String(event.stepName),
   };
 }
 
+/** Stores `publication` as one to do, in the transaction of the commit that decided it. */
+export function addPending(unit: StorageUnit, publication: CommittedPublication): Promise<void> {
+  const { artifactId, revision, runId } = publication.origin;
+  return unit.publications.addPending({ artifactId, revision, runId, job: publication });
+}
+
 /**
- * Publishes one committed Artifact inside `unit` (a transaction after the commit's): compares the file with
- * what weft last wrote there, writes it or leaves it, records the digest of a write and appends the outcome
- * to the Run's timeline; returns that event.
+ * Finishes one pending publication of the committed `data`: renders it outside any unit of work (bounded,
+ * but no reason to hold other operations), then, if it is still pending, writes, records and removes it in
+ * one transaction. Returns its timeline event, or undefined when it was finished already.
  */
-export async function writePublication(
+export function finishPublication(
+  storage: Storage,
+  files: ProjectFiles,
+  publication: CommittedPublication,
+  data: unknown,
+  now: () => string,
+  log: (event: Record<string, unknown>) => void,
+): Promise<NewRunEvent | undefined> {
+  return finishRendered(storage, files, publication, renderPublication(publication, data), now, log);
+}
+
+/**
+ * Finishes the publications a kill cut short, oldest first, each as {@linkcode finishPublication} does;
+ * returns their timeline events. One whose Artifact revision is no longer stored fails with that reason.
+ */
+export async function finishPending(
+  storage: Storage,
+  files: ProjectFiles,
+  now: () => string,
+  log: (event: Record<string, unknown>) => void,
+): Promise<NewRunEvent[]> {
+  const events: NewRunEvent[] = [];
+  for (const pending of await storage.read((unit) => unit.publications.listPending())) {
+    const publication = pending.job as CommittedPublication;
+    const artifact = await storage.read((unit) =>
+      unit.artifacts.findArtifact({ artifactId: pending.artifactId }, pending.revision)
+    );
+    const rendered: Rendered = artifact ? renderPublication(publication, artifact.data) : {
+      failed: failedOutcome(
+        publication.decided.path,
+        new WeftError("PUBLISH_FAILED", `revision ${pending.revision} of its Artifact is no longer stored`),
+      ),
+    };
+    const event = await finishRendered(storage, files, publication, rendered, now, log);
+    if (event) events.push(event);
+  }
+  return events;
+}
+
+/** Writes, records and removes `publication` in one transaction, if it is still pending. */
+async function finishRendered(
+  storage: Storage,
+  files: ProjectFiles,
+  publication: CommittedPublication,
+  rendered: Rendered,
+  now: () => string,
+  log: (event: Record<string, unknown>) => void,
+): Promise<NewRunEvent | undefined> {
+  const { artifactId, revision } = publication.origin;
+  return await storage.transaction(async (unit) => {
+    if (!await unit.publications.removePending(artifactId, revision)) return undefined;
+    return await writePublication(unit, files, publication, rendered, now(), log);
+  });
+}
+
+/** What a publication writes: its document, or the outcome of a render that failed. */
+type Rendered = { document: string } | { failed: PublicationOutcome };
+
+/** The document of `publication` over `data`, or `publish_failed` when its template fails or passes a bound. */
+function renderPublication(publication: CommittedPublication, data: unknown): Rendered {
+  const { decided, origin } = publication;
+  try {
+    return { document: renderDocument(origin, data, decided) };
+  } catch (error) {
+    return { failed: failedOutcome(decided.path, error) };
+  }
+}
+
+/**
+ * Publishes one rendered publication inside `unit`: compares the file with what weft last wrote there,
+ * writes it or leaves it, records the digest of a write and appends the outcome to the Run's timeline;
+ * returns that event.
+ */
+async function writePublication(
   unit: StorageUnit,
   files: ProjectFiles,
   publication: CommittedPublication,
+  rendered: Rendered,
   at: string,
   log: (event: Record<string, unknown>) => void,
 ): Promise<NewRunEvent> {
-  const { decided, origin, data, stageName, stepName } = publication;
+  const { decided, origin, stageName, stepName } = publication;
   const { artifactId, revision, runId } = origin;
-  const last = await unit.publications.find(decided.path);
-  const outcome = await publishFile(files, decided, origin, data, last, log);
+  const outcome = "failed" in rendered
+    ? rendered.failed
+    : await publishFile(files, decided, rendered.document, await unit.publications.find(decided.path), log);
   if (outcome.type === "artifact_published") {
     await unit.publications.save({
       path: outcome.path,
@@ -93,21 +178,23 @@ export async function writePublication(
 }
 
 /**
- * Renders and writes one publication. `last` is what weft last wrote at the path. Never throws: a failure is
+ * Writes one rendered `document`. `last` is what weft last wrote at the path. Never throws: a failure is
  * the `publish_failed` outcome, and `log` gets its kind.
  */
-export async function publishFile(
+async function publishFile(
   files: ProjectFiles,
   decided: DecidedPublication,
-  origin: DocumentOrigin,
-  data: unknown,
+  document: string,
   last: PublicationRecord | undefined,
   log: (event: Record<string, unknown>) => void,
 ): Promise<PublicationOutcome> {
   const { path } = decided;
   try {
-    const document = renderDocument(origin, data, decided);
     const current = await files.read(path);
+    const digest = current === null ? null : sha256Hex(current);
+    const written = sha256Hex(document);
+    // Only a write of this very publication, cut short before its outcome was recorded, leaves this content.
+    if (digest === written) return { type: "artifact_published", path, digest: written };
     if (current !== null && last === undefined) {
       return skipped(
         path,
@@ -115,7 +202,6 @@ export async function publishFile(
         `${path} exists and weft did not write it; it was left as it is`,
       );
     }
-    const digest = current === null ? null : sha256Hex(current);
     if (digest !== null && digest !== last!.digest && digest !== decided.replaces) {
       return skipped(
         path,
@@ -133,14 +219,19 @@ export async function publishFile(
       }
       throw error;
     }
-    return { type: "artifact_published", path, digest: sha256Hex(document) };
+    return { type: "artifact_published", path, digest: written };
   } catch (error) {
-    const failure = error instanceof WeftError
-      ? new WeftError("PUBLISH_FAILED", error.message)
-      : new WeftError("PUBLISH_FAILED", `${path} could not be written`);
     if (!(error instanceof WeftError)) log({ event: "publish_failed", path, ...errorKind(error) });
-    return { type: "publish_failed", path, error: errorPayload(failure) };
+    return failedOutcome(path, error);
   }
+}
+
+/** `publish_failed` at `path`, classified: a WeftError's message, or only that the file could not be written. */
+function failedOutcome(path: string, error: unknown): PublicationOutcome {
+  const failure = error instanceof WeftError
+    ? new WeftError("PUBLISH_FAILED", error.message)
+    : new WeftError("PUBLISH_FAILED", `${path} could not be written`);
+  return { type: "publish_failed", path, error: errorPayload(failure) };
 }
 
 function skipped(path: string, reason: SkipReason, message: string): PublicationOutcome {

@@ -2,9 +2,10 @@
  * How the engine's operations reach a Run: they load it in a unit of work of the storage port and check what
  * it waits on, and they change it in the one place a decided change is applied. A change loads the Run, lets
  * the state machine ({@linkcode RunChange}) decide without touching storage, and applies the decision (the
- * Run, its timeline events, its stage commits) in one transaction committed before the promise resolves, then
- * writes the files the commits publish (a file write cannot be rolled back, so it comes after the commit, and
- * its outcome is recorded in a transaction of its own), then tells the change feed.
+ * Run, its timeline events, its stage commits and the publications they decide, as pending) in one
+ * transaction committed before the promise resolves, then writes the files the commits publish (a file write
+ * cannot be rolled back, so it comes after the commit, and its outcome is recorded in a transaction of its
+ * own, which removes it from the pending ones), then tells the change feed.
  *
  * A decision that stopped for the project's files (`changes_transitions.ts`: git plumbing, file digests) is
  * not applied in the transaction that made it: units of one storage never interleave, so a read there would
@@ -16,7 +17,13 @@
  */
 import { conflict, errorKind, notFound } from "../errors.ts";
 import { ChangeFeed, commitChanges, type EngineChange } from "./change_feed.ts";
-import { type CommittedPublication, committedPublication, writePublication } from "./publication.ts";
+import {
+  addPending,
+  type CommittedPublication,
+  committedPublication,
+  finishPending,
+  finishPublication,
+} from "./publication.ts";
 import type { ProjectFiles } from "./project_files.ts";
 import { currentStep, RunChange } from "./run_change.ts";
 import { readProjectFor } from "./changes_transitions.ts";
@@ -58,8 +65,8 @@ export interface RunAccessOptions {
 interface SavedRun {
   view: RunView;
   events: readonly NewRunEvent[];
-  /** The committed Artifacts its stages publish, to be written once the transaction has committed. */
-  publications?: CommittedPublication[];
+  /** The committed Artifacts its stages publish, with their data, to be written once the transaction has committed. */
+  publications?: { publication: CommittedPublication; data: unknown }[];
 }
 
 /** A Run's definition as the unit of work could resolve it, or why it could not (cancel needs none). */
@@ -307,11 +314,14 @@ export class RunAccess {
   async #apply(unit: StorageUnit, change: RunChange, created: boolean): Promise<SavedRun> {
     const { run, events } = change;
     if (created) await unit.runs.insert(run);
-    const publications: CommittedPublication[] = [];
+    const publications: NonNullable<SavedRun["publications"]> = [];
     for (const decided of change.commits) {
       const { artifact } = await unit.artifacts.commit(decided.commit);
       Object.assign(decided.event, { artifactId: artifact.artifactId, revision: artifact.revision });
-      if (decided.publication) publications.push(committedPublication(run, decided, artifact));
+      if (!decided.publication) continue;
+      const publication = committedPublication(run, decided, artifact);
+      await addPending(unit, publication);
+      publications.push({ publication, data: decided.commit.data });
     }
     if (!created) await unit.runs.update(run);
     await unit.runs.appendEvents(run.runId, events);
@@ -335,15 +345,20 @@ export class RunAccess {
     const { storage, projectFiles, log, changes } = this.#options;
     const runId = saved.view.runId;
     const events: NewRunEvent[] = [];
-    for (const publication of saved.publications) {
+    for (const { publication, data } of saved.publications) {
       try {
-        events.push(
-          await storage.transaction((unit) =>
-            writePublication(unit, projectFiles, publication, this.timestamp(), log)
-          ),
+        const event = await finishPublication(
+          storage,
+          projectFiles,
+          publication,
+          data,
+          () => this.timestamp(),
+          log,
         );
+        if (event) events.push(event);
       } catch (error) {
-        // The store failed to record it: the commit is kept, and the operation still answers with it.
+        // The store failed to record it: the commit is kept, the publication stays pending for the next start,
+        // and the operation still answers with the commit.
         log({ event: "publication_unrecorded", runId, ...errorKind(error) });
       }
     }
@@ -362,6 +377,15 @@ export class RunAccess {
       created: false,
     }));
     changes.publish([...artifacts, ...commitChanges(now, events, false)]);
+  }
+
+  /**
+   * Finishes the publications a kill cut short (stored as pending with their commit); a start does this
+   * before it serves, so no one is told. Returns how many.
+   */
+  async finishPendingPublications(): Promise<number> {
+    const { storage, projectFiles, log } = this.#options;
+    return (await finishPending(storage, projectFiles, () => this.timestamp(), log)).length;
   }
 
   /**

@@ -128,7 +128,19 @@ export interface PublicationRecord {
   at: string;
 }
 
-/** The files weft published, one record per path. */
+/**
+ * A publication a stage commit decided, stored in the commit's transaction and removed in the one that
+ * records its outcome: one still stored was cut short (a kill) and is finished at the next start.
+ */
+export interface PendingPublication {
+  artifactId: string;
+  revision: number;
+  runId: string;
+  /** What the engine needs to finish it, as JSON. */
+  job: unknown;
+}
+
+/** The files weft published, one record per path, and the publications not finished yet. */
 export interface PublicationStorage {
   /** What weft last wrote at `path`, or undefined when it never wrote there. */
   find(path: string): Promise<PublicationRecord | undefined>;
@@ -136,6 +148,12 @@ export interface PublicationStorage {
   save(record: PublicationRecord): Promise<void>;
   /** Every path weft wrote, in path order. */
   list(): Promise<PublicationRecord[]>;
+  /** Stores a publication to do. */
+  addPending(pending: PendingPublication): Promise<void>;
+  /** Removes the publication of that Artifact revision from those to do; whether it was there. */
+  removePending(artifactId: string, revision: number): Promise<boolean>;
+  /** The publications to do, in the order they were stored. */
+  listPending(): Promise<PendingPublication[]>;
 }
 
 /** The stores one unit of work reaches. */

@@ -5,7 +5,9 @@
  * opened without following links, one below the other; on Linux the write then goes through the kernel's
  * name for the last folder's descriptor (`/proc/self/fd/N`), so a folder swapped for a link meanwhile is
  * never written through. Elsewhere each folder is checked with `lstat` first (a narrower race remains).
- * Writes replace the file atomically (`replace_file.ts`): a reader sees the old file or the new one. Reads
+ * Writes replace the file atomically (`replace_file.ts`): a reader sees the old file or the new one, and the
+ * temporary file of a write is kept in a folder of weft's own, so one a kill cut short is not left among the
+ * person's files. Reads
  * and listings open each file and folder once, without following links (`confined_reads.ts`).
  *
  * @module
@@ -28,9 +30,14 @@ export const LISTING_LIMITS: WalkLimits = { entries: 20_000, ms: 2_000 };
 
 /**
  * The project folder `root` (an absolute path without links, e.g. from `Deno.realPath`) as project files;
- * `listing` bounds each walk.
+ * `listing` bounds each walk, and writes keep their temporary files in `temporary` (weft's own folder in the
+ * project, `.weft/tmp`), or beside the file they replace without it.
  */
-export function projectFolder(root: string, listing: WalkLimits = LISTING_LIMITS): ProjectFiles {
+export function projectFolder(
+  root: string,
+  listing: WalkLimits = LISTING_LIMITS,
+  temporary?: string,
+): ProjectFiles {
   return {
     async read(path, maxBytes = DEFAULT_READ_BYTES) {
       const segments = segmentsOf(path);
@@ -52,7 +59,7 @@ export function projectFolder(root: string, listing: WalkLimits = LISTING_LIMITS
         const beforeRename = unchangedFrom === undefined
           ? undefined
           : () => requireUnchanged(target, unchangedFrom, path);
-        await replaceFile(target, text, { beforeRename });
+        await replaceFile(target, text, { beforeRename, folder: temporary });
       } finally {
         await folder.handle.close().catch(() => {});
       }

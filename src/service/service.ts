@@ -22,7 +22,7 @@ import { toolsFor } from "../mcp/tools/mod.ts";
 import { ENDPOINTS } from "../mcp/endpoints.ts";
 import { listingFor } from "../mcp/listing.ts";
 import { openSqliteStorage } from "../store/sqlite_storage.ts";
-import { projectFolder } from "../files/project_folder.ts";
+import { LISTING_LIMITS, projectFolder } from "../files/project_folder.ts";
 import { projectTreeAt } from "../files/project_tree.ts";
 import { projectChanges } from "../files/project_changes.ts";
 import { editRefusal } from "../model/edit_trust.ts";
@@ -43,7 +43,7 @@ import { formatDuration } from "../lib/duration.ts";
 import { WorkInProgress } from "../lib/work_in_progress.ts";
 import { configuredIdleExit } from "../model/config.ts";
 import { IdleExit } from "./idle_exit.ts";
-import type { WeftPaths } from "../weft_dir/paths.ts";
+import { resetTemporary, type WeftPaths } from "../weft_dir/paths.ts";
 
 /** How to start a service. */
 export interface ServiceOptions {
@@ -96,12 +96,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // Resolved once: file reads compare what they opened with paths under this link-free root.
     const projectRoot = Deno.realPathSync(paths.projectDir);
     const tree = projectTreeAt(projectRoot);
+    // Before the engine opens, which finishes the publications a kill cut short and so writes files.
+    await resetTemporary(paths);
     engine = await Engine.open({
       storage: openSqliteStorage(paths.database),
       embedded: EMBEDDED_WORKFLOWS,
       log: (event) => logger.log("engine", event),
       models,
-      projectFiles: projectFolder(projectRoot),
+      projectFiles: projectFolder(projectRoot, LISTING_LIMITS, paths.temporary),
       projectTree: tree,
       projectChanges: projectChanges(projectRoot, paths.changes),
       editRefusal: (site) => editRefusal(ModelConfig.read(paths.projectDir), site),

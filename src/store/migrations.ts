@@ -137,4 +137,16 @@ export const MIGRATIONS: readonly string[] = [
     written_at TEXT NOT NULL
   );
   `,
+  // Publications to do: stored with the commit that decides one and removed with its outcome, so that one cut
+  // short by a kill is finished at the next start rather than lost.
+  `
+  CREATE TABLE pending_publications (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    artifact_id TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    run_id TEXT NOT NULL,
+    job TEXT NOT NULL,
+    UNIQUE (artifact_id, revision)
+  );
+  `,
 ];

@@ -2,11 +2,12 @@
 // engine's asynchronous storage port (a failure becomes a rejected promise, as from a networked store).
 /**
  * What weft last wrote to each project file it publishes, over SQLite: one row per path, replaced at each
- * write, so the next write can tell a person's edit (or a file weft never wrote) from its own.
+ * write, so the next write can tell a person's edit (or a file weft never wrote) from its own; and the
+ * publications decided but not finished yet, one row each.
  *
  * @module
  */
-import type { PublicationRecord, PublicationStorage } from "../engine/storage.ts";
+import type { PendingPublication, PublicationRecord, PublicationStorage } from "../engine/storage.ts";
 import type { Database } from "./database.ts";
 
 interface PublicationRow {
@@ -47,6 +48,36 @@ export class PublicationStore implements PublicationStorage {
 
   async list(): Promise<PublicationRecord[]> {
     return this.#db.all<PublicationRow>("SELECT * FROM publications ORDER BY path").map(toRecord);
+  }
+
+  async addPending(pending: PendingPublication): Promise<void> {
+    this.#db.run(
+      "INSERT INTO pending_publications (artifact_id, revision, run_id, job) VALUES (?, ?, ?, ?)",
+      pending.artifactId,
+      pending.revision,
+      pending.runId,
+      JSON.stringify(pending.job),
+    );
+  }
+
+  async removePending(artifactId: string, revision: number): Promise<boolean> {
+    const removed = this.#db.get<{ seq: number }>(
+      "DELETE FROM pending_publications WHERE artifact_id = ? AND revision = ? RETURNING seq",
+      artifactId,
+      revision,
+    );
+    return removed !== undefined;
+  }
+
+  async listPending(): Promise<PendingPublication[]> {
+    return this.#db.all<{ artifact_id: string; revision: number; run_id: string; job: string }>(
+      "SELECT artifact_id, revision, run_id, job FROM pending_publications ORDER BY seq",
+    ).map((row) => ({
+      artifactId: row.artifact_id,
+      revision: Number(row.revision),
+      runId: row.run_id,
+      job: JSON.parse(row.job),
+    }));
   }
 }
 

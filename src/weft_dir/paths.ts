@@ -24,6 +24,8 @@ export interface WeftPaths {
   commandGroups: string;
   /** What `changes` steps compare with: snapshots of the project's files (git objects or file digests). */
   changes: string;
+  /** The temporary files of writes to the project's files, emptied at each start (`project_folder.ts`). */
+  temporary: string;
 }
 
 /** Resolves the state layout for a project directory (which need not exist yet). */
@@ -42,6 +44,7 @@ export function weftPaths(projectDir: string): WeftPaths {
     gitignore: join(weftDir, ".gitignore"),
     commandGroups: join(weftDir, "commands"),
     changes: join(weftDir, "changes"),
+    temporary: join(weftDir, "tmp"),
   };
 }
 
@@ -67,6 +70,18 @@ export async function ensureWeftDir(paths: WeftPaths): Promise<void> {
   } catch (error) {
     if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
   }
+}
+
+/**
+ * Empties `.weft/tmp` and makes it again, owner-only: what it holds are the temporary files of writes a
+ * killed instance cut short, of no use to anyone. Called while the lock is held, before anything writes.
+ */
+export async function resetTemporary(paths: WeftPaths): Promise<void> {
+  await Deno.remove(paths.temporary, { recursive: true }).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+  await Deno.mkdir(paths.temporary, { mode: 0o700 });
+  if (Deno.build.os !== "windows") await Deno.chmod(paths.temporary, 0o700);
 }
 
 /** The `.gitignore` weft keeps in `.weft/`. */

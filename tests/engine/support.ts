@@ -5,6 +5,7 @@
  */
 import { Engine } from "../../src/engine/engine.ts";
 import type { RunView } from "../../src/engine/views.ts";
+import type { Storage } from "../../src/engine/storage.ts";
 import { openSqliteStorage } from "../../src/store/sqlite_storage.ts";
 import { projectFolder } from "../../src/files/project_folder.ts";
 import { projectTree } from "../../src/files/project_tree.ts";
@@ -22,6 +23,8 @@ export interface EngineFixture {
   project?: MemoryProject;
   /** The store's data (empty by default): pass the same one to open an engine again over it. */
   database?: MemoryDatabase;
+  /** A storage instead of one over `database` (one that fails as a kill would, say). */
+  storage?: Storage;
   /** The manifest of the embedded `review` workflow, and the files of its folder. */
   manifest?: unknown;
   manifestFiles?: Record<string, string>;
@@ -39,7 +42,7 @@ export function openEngine(options: EngineFixture = {}): Promise<Engine> {
     projectChanges: project.changes,
     editRefusal: options.editRefusal ?? (() => undefined),
     publishFolder: options.publishFolder,
-    storage: openMemoryStorage(options.database),
+    storage: options.storage ?? openMemoryStorage(options.database),
     embedded: embedded(options.manifest, options.manifestFiles),
   });
 }

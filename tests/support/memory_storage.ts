@@ -13,6 +13,7 @@ import type {
   ArtifactQuery,
   ArtifactStorage,
   DefinitionStorage,
+  PendingPublication,
   PublicationRecord,
   PublicationStorage,
   RunStorage,
@@ -46,6 +47,7 @@ interface Tables {
   definitions: Record<string, Omit<StoredDefinition, "files"> & { files: Omit<StoredFile, "size">[] }>;
   blobs: Record<string, Uint8Array>;
   publications: Record<string, PublicationRecord>;
+  pendingPublications: PendingPublication[];
 }
 
 /** The data of one in-memory store, which storages are opened over. */
@@ -59,6 +61,7 @@ export class MemoryDatabase {
     definitions: {},
     blobs: {},
     publications: {},
+    pendingPublications: [],
   };
 }
 
@@ -295,6 +298,19 @@ function unitOver(db: MemoryDatabase): StorageUnit {
     },
     async list() {
       return Object.values(t().publications).sort((a, b) => a.path < b.path ? -1 : 1).map((r) => ({ ...r }));
+    },
+    async addPending(pending) {
+      t().pendingPublications.push(structuredClone(pending));
+    },
+    async removePending(artifactId, revision) {
+      const at = t().pendingPublications.findIndex((p) =>
+        p.artifactId === artifactId && p.revision === revision
+      );
+      if (at !== -1) t().pendingPublications.splice(at, 1);
+      return at !== -1;
+    },
+    async listPending() {
+      return structuredClone(t().pendingPublications);
     },
   };
   return { runs, artifacts, definitions, publications };

@@ -166,6 +166,39 @@ export function publishedNotes(publish: Record<string, unknown>) {
   return manifest;
 }
 
+/**
+ * Workflow `expand`: its one stage commits its initial state (a list of `items` numbers) at once and
+ * publishes it at `docs/expand.md` through the template `expand.mustache`, which the caller provides.
+ */
+export function expandingFlow(items: number) {
+  return {
+    name: "expand",
+    title: "Expand",
+    description: "Commits a list from its initial state and publishes it through a template.",
+    entryStage: "collect",
+    stages: {
+      collect: {
+        state: {
+          schema: { type: "object", properties: { a: { type: "array" } } },
+          initial: { a: Array.from({ length: items }, (_, i) => i) },
+        },
+        entryStep: "commit",
+        steps: { commit: { kind: "commit", data: "", routes: { committed: { endStage: "done" } } } },
+        routes: { done: { end: "completed" } },
+        publish: { path: "docs/expand.md", template: "expand.mustache" },
+      },
+    },
+  };
+}
+
+/** The project files that offer {@linkcode expandingFlow} with `template`. */
+export function expandingFiles(items: number, template: string): Record<string, string> {
+  return { ...workflowFiles(expandingFlow(items)), "workflows/expand/expand.mustache": template };
+}
+
+/** Six sections nested over the list: 60⁶ steps over 60 items, which render nothing. */
+export const NESTED_SECTIONS = "{{#a}}".repeat(6) + "{{/a}}".repeat(6);
+
 /** The project files that offer `manifest` as a project workflow. */
 export function workflowFiles(manifest: { name: string }): Record<string, string> {
   return { [`workflows/${manifest.name}/workflow.json`]: JSON.stringify(manifest, null, 2) };
