@@ -14,7 +14,13 @@ import { closeClient, mcpClient, serve } from "../support/service.ts";
 import { Actor, proofProject } from "./support.ts";
 import { numberArg, Prng, seedFrom } from "./prng.ts";
 import { report, tool } from "./probe.ts";
-import { checkDatabase, type TrackedCommit, type TrackedRun, verifyAfterRestart } from "./crash_checks.ts";
+import {
+  checkDatabase,
+  checkPublications,
+  type TrackedCommit,
+  type TrackedRun,
+  verifyAfterRestart,
+} from "./crash_checks.ts";
 
 /** How a crash loop runs. */
 export interface CrashOptions {
@@ -94,7 +100,10 @@ export async function crashLoop(options: CrashOptions): Promise<CrashFigures> {
           clients.length = 0;
           await served.stop();
           stopped = true;
-          figures.violations.push(...checkDatabase(dir, commits).map((v) => `after the last stop: ${v}`));
+          figures.violations.push(
+            ...[...checkDatabase(dir, commits), ...await checkPublications(dir, true)]
+              .map((v) => `after the last stop: ${v}`),
+          );
           break;
         }
         const killed = Promise.withResolvers<void>();
@@ -117,7 +126,10 @@ export async function crashLoop(options: CrashOptions): Promise<CrashFigures> {
         await Promise.allSettled(actors);
         figures.kills++;
         figures.operations += cycle.acknowledged;
-        figures.violations.push(...checkDatabase(dir, commits).map((v) => `kill ${round + 1}: ${v}`));
+        figures.violations.push(
+          ...[...checkDatabase(dir, commits), ...await checkPublications(dir, false)]
+            .map((v) => `kill ${round + 1}: ${v}`),
+        );
       } finally {
         for (const client of clients) await client.close().catch(() => {});
         if (!stopped) await served.kill();

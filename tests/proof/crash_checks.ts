@@ -12,6 +12,7 @@ import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RecordView, RunEventView, RunView } from "../../src/engine/views.ts";
 import type { AcknowledgedCommit } from "./support.ts";
 import { runViolations, tool } from "./probe.ts";
+import { temporaryFiles } from "../support/temporary_files.ts";
 
 /** A Run as its clients last saw it; `uncertain` while a call that may change it had no answer yet. */
 export interface TrackedRun {
@@ -61,6 +62,50 @@ export function checkDatabase(projectDir: string, commits: TrackedCommit[]): str
   } finally {
     db.close();
   }
+  return problems;
+}
+
+/** The stages whose commits publish a file (`workflow/stage`). */
+const PUBLISHING = new Set(["intent/specification", "intent/plan"]);
+
+const OUTCOMES = new Set(["artifact_published", "publish_skipped", "publish_failed"]);
+
+/**
+ * The publications of a stopped service: none has two outcomes; once `settled` (the service started and
+ * stopped since the last kill), none is still pending and every commit of a publishing stage has its
+ * outcome. And no temporary file of a write is ever among the project's files.
+ */
+export async function checkPublications(projectDir: string, settled: boolean): Promise<string[]> {
+  const db = new DatabaseSync(`${projectDir}/.weft/weft.db`, { readOnly: true });
+  const problems: string[] = [];
+  try {
+    const events = db.prepare(
+      "SELECT r.flow_name AS flow, e.type AS type, e.body AS body FROM run_events e JOIN runs r ON r.id = e.run_id",
+    ).all() as { flow: string; type: string; body: string }[];
+    const outcomes = new Map<string, number>();
+    const committed: string[] = [];
+    for (const { flow, type, body } of events) {
+      const event = JSON.parse(body) as { stageName?: string; artifactId?: string; revision?: number };
+      const key = `${event.artifactId}@${event.revision}`;
+      if (OUTCOMES.has(type)) outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+      if (type === "artifact_committed" && PUBLISHING.has(`${flow}/${event.stageName}`)) committed.push(key);
+    }
+    for (const [key, count] of outcomes) {
+      if (count > 1) problems.push(`publication of ${key} has ${count} outcomes`);
+    }
+    if (settled) {
+      const { n } = db.prepare("SELECT COUNT(*) AS n FROM pending_publications").get() as { n: number };
+      if (n) problems.push(`${n} publications still pending after a start`);
+      for (const key of committed) {
+        if (!outcomes.has(key)) {
+          problems.push(`commit ${key} of a publishing stage has no publication outcome`);
+        }
+      }
+    }
+  } finally {
+    db.close();
+  }
+  for (const path of await temporaryFiles(projectDir)) problems.push(`temporary file ${path} in the project`);
   return problems;
 }
 
