@@ -3,8 +3,9 @@
  * itself, because `Mustache.render` has no bound: six nested sections over a 60-item list are 60⁶ steps of
  * synchronous work that produce nothing, and the service would answer no one until they end. Here every
  * token visited, section item entered and context frame looked in is a step, and the output is measured as
- * it grows: past either bound the render stops at once with `PUBLISH_FAILED` naming it, so one render costs
- * at most a few tens of milliseconds of the event loop, and a publish costs no thread or worker.
+ * it grows: past either bound the render stops at once with `PUBLISH_FAILED` naming it, so one render holds
+ * the event loop for a fraction of a second at most, and a publish needs no thread or worker (which the
+ * bundled and compiled programs would have to load from an embedded module).
  *
  * The rules are Mustache's for the data a stage commits (JSON): variables (`{{a}}`, `{{{a}}}`, `{{&a}}`, not
  * escaped, since the target is Markdown), dotted names, `{{.}}`, sections over lists, objects and other
