@@ -29,7 +29,7 @@ export const ERROR_CODES = {
   /** A command step could not start: its program is missing, its project command unnamed, its folder unusable. */
   COMMAND_UNAVAILABLE: { retryable: false },
   BUDGET_EXCEEDED: { retryable: false },
-  /** A list stage's items cannot be worked through: not an array, an id missing or repeated, a dependency unknown or circular. */
+  /** A list stage's items cannot be worked through: not an array, over the size bound, an id missing or repeated, a dependency unknown or circular. */
   LIST_INVALID: { retryable: false },
   /** A committed Artifact could not be written to its publish path (its template, or the file system, failed). */
   PUBLISH_FAILED: { retryable: false },

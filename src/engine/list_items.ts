@@ -1,8 +1,9 @@
 /**
  * Reading a list stage's items out of the JSON that holds them (the stage state, or a Run's input such as a
  * plan), and following a new revision of that input: pure functions over data, so the state machine decides
- * with them and the tests read them alone. A list that cannot be worked through (not an array, an id missing
- * or repeated, a dependency unknown or circular) is refused with `LIST_INVALID`, naming the item.
+ * with them and the tests read them alone. A list that cannot be worked through (not an array, more items
+ * than {@linkcode MAX_LIST_ITEMS}, an id missing or repeated, a dependency unknown or circular) is refused
+ * with `LIST_INVALID`, naming the item or the bound.
  *
  * @module
  */
@@ -13,6 +14,13 @@ import type { ForEachDef } from "./workflow/manifest.ts";
 
 /** A title is shown on one line; longer ones are cut. */
 const TITLE_CHARS = 200;
+
+/**
+ * The most items a list holds. A Run keeps and rewrites its whole list on every change, and its views carry
+ * every item: at 3,000 items each task's change already costs about a second of the service's time and a
+ * megabyte for each reader, so a list of tens of thousands would stall the service rather than be worked.
+ */
+export const MAX_LIST_ITEMS = 5_000;
 
 /** An item as the list holds it, before the Run tracks it. */
 export interface ListEntry {
@@ -27,6 +35,7 @@ export function readEntries(forEach: ForEachDef, raw: unknown): ListEntry[] {
   if (!Array.isArray(raw)) {
     throw listInvalid(`the items at ${forEach.items || "/"} are not an array`);
   }
+  checkSize(raw.length);
   const entries = raw.map((data, index) => {
     const id = getAt(data, forEach.id ?? "/id");
     if (typeof id !== "string" || id.trim() === "") {
@@ -86,6 +95,7 @@ export function followRevision(
     notBegun(item) ? { ...item, status: "skipped", reason } : item
   );
   const merged = [...next, ...dropped];
+  checkSize(merged.length);
   checkGraph(merged);
   return merged;
 }
@@ -93,6 +103,13 @@ export function followRevision(
 /** Whether `item` never began: pending, or blocked by what it depended on. */
 function notBegun(item: ListItemState): boolean {
   return item.status === "pending" || item.status === "blocked";
+}
+
+/** At most {@linkcode MAX_LIST_ITEMS} items. */
+function checkSize(count: number): void {
+  if (count > MAX_LIST_ITEMS) {
+    throw listInvalid(`the list holds ${count} items; a list holds at most ${MAX_LIST_ITEMS}`);
+  }
 }
 
 /** Every id unique, every dependency a listed id, and no item waiting on itself through others. */
@@ -108,19 +125,29 @@ function checkGraph(entries: Pick<ListEntry, "id" | "dependsOn">[]): void {
       throw listInvalid(`item "${id}" depends on "${unknown}", which is not in the list`);
     }
   }
+  // Depth first without recursion: a chain of thousands of items would overflow the call stack. `path` is
+  // the chain of items being visited, each with how many of its dependencies were visited so far.
   const deps = new Map(entries.map((entry) => [entry.id, entry.dependsOn]));
   const state = new Map<string, "visiting" | "done">();
-  const visit = (id: string, path: string[]): void => {
-    if (state.get(id) === "done") return;
-    if (state.get(id) === "visiting") {
-      const cycle = [...path.slice(path.indexOf(id)), id];
-      throw listInvalid(`the items depend on each other in a circle: ${cycle.join(" → ")}`);
+  for (const { id: root } of entries) {
+    if (state.has(root)) continue;
+    state.set(root, "visiting");
+    const path: { id: string; next: number }[] = [{ id: root, next: 0 }];
+    while (path.length) {
+      const top = path[path.length - 1];
+      const dep = deps.get(top.id)![top.next++];
+      if (dep === undefined) {
+        state.set(top.id, "done");
+        path.pop();
+      } else if (state.get(dep) === "visiting") {
+        const cycle = [...path.slice(path.findIndex((step) => step.id === dep)).map((step) => step.id), dep];
+        throw listInvalid(`the items depend on each other in a circle: ${cycle.join(" → ")}`);
+      } else if (!state.has(dep)) {
+        state.set(dep, "visiting");
+        path.push({ id: dep, next: 0 });
+      }
     }
-    state.set(id, "visiting");
-    for (const dep of deps.get(id)!) visit(dep, [...path, id]);
-    state.set(id, "done");
-  };
-  for (const { id } of entries) visit(id, []);
+  }
 }
 
 function listInvalid(message: string): WeftError {
