@@ -155,23 +155,35 @@ function endList(change: RunChange, outcome: "finished" | "stopped"): string | u
 
 /**
  * Items waiting on one that ended other than `done` never begin: they are `blocked`, saying on which; an
- * item waiting on a blocked one is blocked too.
+ * item waiting on a blocked one is blocked too, however the list orders them. Each item is looked at once
+ * from each of its dependencies: this runs at every item boundary.
  */
 function blockWaiting(list: ListState): void {
   const byId = new Map(list.items.map((item) => [item.id, item]));
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const item of list.items) {
-      if (item.status !== "pending") continue;
-      const stuck = item.dependsOn.map((id) => byId.get(id)!).find((dep) =>
-        dep.status === "failed" || dep.status === "skipped" || dep.status === "blocked"
-      );
-      if (!stuck) continue;
-      item.status = "blocked";
-      item.reason = `it depends on "${stuck.id}", which is ${stuck.status}`;
-      changed = true;
+  const waiters = new Map<string, ListItemState[]>();
+  for (const item of list.items) {
+    if (item.status !== "pending") continue;
+    for (const id of item.dependsOn) {
+      const those = waiters.get(id);
+      if (those) those.push(item);
+      else waiters.set(id, [item]);
     }
   }
+  const stuck = list.items.filter(isStuck);
+  for (let dep = stuck.pop(); dep !== undefined; dep = stuck.pop()) {
+    for (const item of waiters.get(dep.id) ?? []) {
+      if (item.status !== "pending") continue;
+      const first = item.dependsOn.map((id) => byId.get(id)).find(isStuck) ?? dep;
+      item.status = "blocked";
+      item.reason = `it depends on "${first.id}", which is ${first.status}`;
+      stuck.push(item);
+    }
+  }
+}
+
+/** Whether the items waiting on `item` can never begin. */
+function isStuck(item: ListItemState | undefined): item is ListItemState {
+  return item?.status === "failed" || item?.status === "skipped" || item?.status === "blocked";
 }
 
 /**

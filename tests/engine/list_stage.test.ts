@@ -129,6 +129,33 @@ Deno.test("list: an item that fails blocks the items that depend on it, and the 
   }
 });
 
+Deno.test("list: an item that fails blocks every item that waits on it however far, listed in any order", async () => {
+  // Listed against dependency order: the last item to be blocked comes first in the list.
+  const items: ListFlowItem[] = [
+    { id: "d", dependsOn: ["c"] },
+    { id: "c", dependsOn: ["b"] },
+    { id: "b", dependsOn: ["a"] },
+    { id: "a" },
+    { id: "e" },
+  ];
+  const engine = await openEngine({ manifest: listFlow(items) });
+  try {
+    let run = await start(engine);
+    assert.equal(run.list?.current, "a");
+    run = await end(engine, run, "fail");
+    assert.equal(run.list?.current, "e", "nothing that waits on a begins");
+    assert.deepEqual(statuses(run), { a: "failed", b: "blocked", c: "blocked", d: "blocked", e: "running" });
+    const reasons = Object.fromEntries(run.list!.items.map((item) => [item.id, item.reason]));
+    assert.equal(reasons.d, 'it depends on "c", which is blocked');
+    assert.equal(reasons.b, 'it depends on "a", which is failed');
+    run = await end(engine, run, "done");
+    assert.equal(run.status, "completed");
+    assert.deepEqual(run.list?.counts, listCounts({ done: 1, failed: 1, blocked: 3 }));
+  } finally {
+    await engine.close();
+  }
+});
+
 Deno.test("list: an item that stops the list ends the stage `stopped`; the items left stay pending", async () => {
   const engine = await openEngine({ manifest: listFlow(THREE) });
   try {
