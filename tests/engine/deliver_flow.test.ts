@@ -274,7 +274,55 @@ Deno.test("deliver: a new revision of the plan changes the tasks not begun at th
   }
 });
 
-Deno.test("deliver: another intent's plan, which keeps none of the tasks, is refused as a revision; the tasks stay", async () => {
+Deno.test("deliver: a done task that a new revision of the plan drops stays done", async () => {
+  const engine = await openEngine();
+  try {
+    const first = await confirmedPlan(engine);
+    let run = await startDeliver(engine, first.runId);
+    run = await verify(engine, (await implement(engine, run)).run, 0);
+    run = await answer(engine, run, { isConfirmed: true });
+    assert.deepEqual(statuses(run), { T1: "done", T2: "running", T3: "pending" });
+    // While T2 runs, the plan is revised without T1 (and T3 no longer waits for it).
+    await confirmedPlan(engine, { ...THREE_TASKS, tasks: [task("T2"), task("T3")] });
+    run = await verify(engine, (await implement(engine, run)).run, 0);
+    run = await answer(engine, run, { isConfirmed: true });
+    assert.equal(run.list?.source?.revision, 2);
+    assert.deepEqual(run.list?.items.map((item) => [item.id, item.status]), [
+      ["T2", "done"],
+      ["T3", "running"],
+      ["T1", "done"],
+    ]);
+    assert.equal(run.list?.items[2].reason, undefined, "a done task gets no reason to be skipped");
+    assert.deepEqual(run.list?.counts, listCounts({ done: 2, running: 1 }));
+  } finally {
+    await engine.close();
+  }
+});
+
+Deno.test("deliver: the person's feedback on one task is not in the next task's context", async () => {
+  const engine = await openEngine();
+  try {
+    const first = await confirmedPlan(engine);
+    let run = await startDeliver(engine, first.runId);
+    run = await verify(engine, (await implement(engine, run)).run, 0);
+    run = await answer(engine, run, { isConfirmed: false, feedback: "rename t1 to one" });
+    let step = await implement(engine, run);
+    const own = step.context as unknown as { feedback: string[] };
+    assert.deepEqual(own.feedback, ["rename t1 to one"], "the task that was asked for changes sees them");
+    run = await verify(engine, step.run, 0);
+    run = await answer(engine, run, { isConfirmed: true });
+    assert.equal(run.list?.current, "T2");
+    step = await implement(engine, run);
+    const next = step.context as unknown as { feedback: string[]; answers: unknown[] };
+    assert.deepEqual(next.feedback, []);
+    assert.deepEqual(next.answers, [], "no answer given about T1 is part of T2's context");
+    assert.equal(step.context.state.reviewFeedback, undefined);
+  } finally {
+    await engine.close();
+  }
+});
+
+Deno.test("deliver: another intent's plan, which keeps none of the tasks, is refused once as a revision; the tasks stay", async () => {
   const engine = await openEngine();
   try {
     const first = await confirmedPlan(engine);
@@ -284,11 +332,19 @@ Deno.test("deliver: another intent's plan, which keeps none of the tasks, is ref
     run = await answer(engine, run, { isConfirmed: true });
     assert.deepEqual(statuses(run), { T1: "done", T2: "running", T3: "pending" });
     assert.equal(run.list?.source?.revision, 1);
-    const refused = (await engine.getRunTimeline(run.runId)).find((event) =>
+    // The refused revision stays the latest: it is not refused again at each following task.
+    for (const id of ["T2", "T3"]) {
+      assert.equal(run.list?.current, id);
+      run = await verify(engine, (await implement(engine, run)).run, 0);
+      run = await answer(engine, run, { isConfirmed: true });
+    }
+    assert.equal(run.status, "completed");
+    const refused = (await engine.getRunTimeline(run.runId)).filter((event) =>
       event.type === "list_revision_refused"
     );
-    assert.equal(refused?.revision, 2);
-    assert.match(String(refused?.reason), /keeps none of the items being worked through/);
+    assert.equal(refused.length, 1, "refused once, not at every boundary");
+    assert.equal(refused[0].revision, 2);
+    assert.match(String(refused[0].reason), /keeps none of the items being worked through/);
   } finally {
     await engine.close();
   }
