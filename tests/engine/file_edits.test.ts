@@ -62,7 +62,7 @@ Deno.test("edit tools: a write creates a file and its folders, a patch changes i
 
 Deno.test("edit tools: a patch whose search is missing or not unique is refused and changes nothing", async () => {
   const text = "one\ntwo\ntwo\n";
-  const project = new MemoryProject({ ...editingFiles(), "list.txt": text });
+  const project = new MemoryProject({ ...editingFiles(), "list.txt": text, "row.txt": "aaa\n" });
   const engine = await openEngine({ project });
   try {
     const { run, tool } = await claimFirstCall(engine, "editing");
@@ -82,6 +82,12 @@ Deno.test("edit tools: a patch whose search is missing or not unique is refused 
       () => tool("patch", { path: "missing.txt", edits: [{ search: "a", replace: "b" }] }),
       /no such file: missing\.txt; write_project_file creates a file/,
     );
+    // Two occurrences that overlap are two occurrences: which one to replace is not known.
+    await assert.rejects(
+      () => tool("patch", { path: "row.txt", edits: [{ search: "aa", replace: "b" }] }),
+      /the search text occurs more than once in row\.txt/,
+    );
+    assert.equal(project.text("row.txt"), "aaa\n");
     assert.equal(project.text("list.txt"), text, "an edit refused half-way wrote nothing");
     assert.deepEqual(await written(engine, run), []);
   } finally {

@@ -228,3 +228,19 @@ Deno.test("a write that names the content it replaces leaves any other content a
     assert.equal(Deno.readTextFileSync(`${dir}/README.md`), "replaced");
     assert.equal(Deno.readTextFileSync(`${dir}/docs/new.md`), "created");
   }));
+
+Deno.test("a write that names no previous content leaves a file a person created meanwhile as it is", () =>
+  withProject(async (dir) => {
+    const files = projectFolder(dir);
+    // The caller saw no file at docs/note.md; the person then wrote one before the caller's write.
+    Deno.mkdirSync(`${dir}/docs`);
+    Deno.writeTextFileSync(`${dir}/docs/note.md`, "the person's own note\n");
+    await assert.rejects(
+      files.write("docs/note.md", "what weft would have written", { unchangedFrom: null }),
+      (error: unknown) =>
+        error instanceof WeftError && error.code === "CONFLICT" &&
+        error.message === "docs/note.md changed while it was being replaced; it was left as it is",
+    );
+    assert.equal(Deno.readTextFileSync(`${dir}/docs/note.md`), "the person's own note\n");
+    assert.deepEqual([...Deno.readDirSync(`${dir}/docs`)].map((entry) => entry.name), ["note.md"]);
+  }));
