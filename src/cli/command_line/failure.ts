@@ -71,7 +71,8 @@ const GENERIC_FIXES: Record<ErrorCode, string> = {
   COMMAND_UNAVAILABLE: "fix what the message names (install the program, name the command in weft.json, " +
     "create the folder), then resume with `weft retry RUN`",
   BUDGET_EXCEEDED: "the Run looped past a step's budget; start a new Run or raise the budget in the workflow",
-  LIST_INVALID: "fix the items the message names (in the plan, or the workflow's list), then start a new Run",
+  LIST_INVALID: "fix the items the message names, or split a list over its bound (in the plan, or the " +
+    "workflow's list), then start a new Run",
   STORAGE_ERROR: "check the disk and the state folder with `weft doctor`",
   INTERNAL: "retry; if it persists, `weft logs` shows what the service saw",
 };
