@@ -17,7 +17,9 @@ import {
   withServedProject,
 } from "../support/service.ts";
 import { eventually } from "../support/deadline.ts";
-import { waitForRun } from "../model/support.ts";
+import { confirmedPlanOverMcp } from "../support/deliver_mcp.ts";
+import { timelineOf, waitForRun } from "../model/support.ts";
+import { claim, complete } from "../agent/support.ts";
 import { alive, commandEnd, commandFiles, commandWorkflow, ended, startRun } from "./support.ts";
 
 /** Runs `fn` with a fresh user config folder, removed afterwards. */
@@ -164,5 +166,56 @@ Deno.test("a kill -9 of the service during a command leaves RUN_INTERRUPTED; the
     await served?.stop();
     await Deno.remove(dir, { recursive: true });
     await Deno.remove(configHome, { recursive: true });
+  }
+});
+
+Deno.test("deliver's verify runs no command of an untrusted weft.json: the task waits on it, saying why, until the person trusts it", async () => {
+  const outside = await Deno.makeTempDir({ prefix: "weft-marker-" });
+  const marker = `${outside}/verify-ran`;
+  try {
+    await withConfigHome(async (env) => {
+      await withServedProject({
+        env,
+        files: { "weft.json": JSON.stringify({ commands: { verify: ["sh", "-c", `touch ${marker}`] } }) },
+      }, async (served) => {
+        const ide = await mcpClient(served, "/mcp");
+        const person = await mcpClient(served, "/internal/mcp");
+        const ran = () => Deno.stat(marker).then(() => true, () => false);
+        try {
+          const intent = await confirmedPlanOverMcp({ ide, person });
+          let run =
+            (await call<{ run: RunView }>(ide, "flow", { flowName: "deliver", intent: intent.runId })).run;
+          const claimed = await claim(ide, run, "ide-agent");
+          run = await complete(ide, claimed, { outcome: "implemented", summary: "wrote it" });
+          const blocked = await waitForRun(
+            ide,
+            run.runId,
+            "waiting on the untrusted verify command, or past it",
+            (now) => untrusted(now) || now.cursor.stepName !== "verify",
+          );
+          assert.equal(await ran(), false, "the verify command of an untrusted weft.json ran");
+          assert.equal(blocked.cursor.stepName, "verify");
+          assert.equal(blocked.pendingCommand?.phase, "untrusted");
+          assert.match(blocked.pendingCommand!.reason!, /not trusted.*weft trust/s);
+          const timeline = await timelineOf(person, run.runId);
+          assert.ok(
+            timeline.some((event) =>
+              event.type === "command_untrusted" && /weft trust/.test(String(event.reason))
+            ),
+            "the Run says why it waits",
+          );
+
+          // Not vacuous: once trusted, the same task's verify runs it.
+          assert.equal((await runWeft(["trust", "--yes"], { cwd: served.projectDir, env })).code, 0);
+          await call(person, "retry_run", { runId: run.runId });
+          await eventually("the trusted verify command to run", async () => await ran() || undefined);
+        } finally {
+          await closeClient(ide);
+          await closeClient(person);
+        }
+      });
+    });
+  } finally {
+    await Deno.remove(outside, { recursive: true });
   }
 });
