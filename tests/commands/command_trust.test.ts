@@ -219,3 +219,43 @@ Deno.test("deliver's verify runs no command of an untrusted weft.json: the task 
     await Deno.remove(outside, { recursive: true });
   }
 });
+
+Deno.test("a step's fallback is trusted content: changing only it asks again, weft trust shows it, and nothing runs meanwhile", async () => {
+  const commands = { test: ["sh", "-c", "touch test-ran"], deploy: ["sh", "-c", "touch deploy-ran"] };
+  const step = (fallback: string[]) => ({ run: "check", fallback });
+  await withConfigHome(async (env) => {
+    await withServedProject({
+      env,
+      files: { ...commandFiles("ship", step(["test"])), "weft.json": JSON.stringify({ commands }) },
+    }, async (served) => {
+      const dir = served.projectDir;
+      const client = await mcpClient(served, "/internal/mcp");
+      const weft = (...args: string[]) => runWeft(args, { cwd: dir, env });
+      const ran = (name: string) => Deno.stat(`${dir}/${name}-ran`).then(() => true, () => false);
+      try {
+        const shown = await weft("trust");
+        assert.match(shown.stdout, /ship verify\/run +commands\.check or commands\.test /);
+        const first = JSON.parse((await weft("trust", "--yes", "--json")).stdout).trust;
+        assert.deepEqual(first.content.commandSteps[0].fallback, ["test"]);
+        const run = await startRun(client, "ship");
+        assert.equal((await ended(client, run.runId)).status, "completed");
+        assert.equal(await ran("test"), true, "the trusted fallback runs");
+
+        await Deno.writeTextFile(
+          `${dir}/workflows/ship/workflow.json`,
+          JSON.stringify(commandWorkflow("ship", step(["deploy"]))),
+        );
+        const review = JSON.parse((await weft("trust", "--json")).stdout).trust;
+        assert.equal(review.state, "not_trusted", "only the fallback changed, and the trust is asked again");
+        assert.notEqual(review.digest, first.digest);
+        assert.deepEqual(review.content.commandSteps[0].fallback, ["deploy"]);
+        assert.match((await weft("trust")).stdout, /commands\.check or commands\.deploy /);
+        const second = await startRun(client, "ship");
+        await waitForRun(client, second.runId, "waiting on the untrusted command", untrusted);
+        assert.equal(await ran("deploy"), false, "a changed fallback ran without being trusted");
+      } finally {
+        await closeClient(client);
+      }
+    });
+  });
+});
