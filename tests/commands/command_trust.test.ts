@@ -20,7 +20,16 @@ import { eventually } from "../support/deadline.ts";
 import { confirmedPlanOverMcp } from "../support/deliver_mcp.ts";
 import { timelineOf, waitForRun } from "../model/support.ts";
 import { claim, complete } from "../agent/support.ts";
-import { alive, commandEnd, commandFiles, commandWorkflow, ended, startRun } from "./support.ts";
+import {
+  alive,
+  commandEnd,
+  commandFiles,
+  commandWorkflow,
+  DAEMON,
+  ended,
+  pidsIn,
+  startRun,
+} from "./support.ts";
 
 /** Runs `fn` with a fresh user config folder, removed afterwards. */
 async function withConfigHome<T>(fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
@@ -98,26 +107,31 @@ Deno.test("an untrusted command waits and never runs; trusting it then retrying 
   });
 });
 
-Deno.test("a timeout ends the command with outcome timed_out", async () => {
+Deno.test("a timeout ends the command with outcome timed_out, and every process it started", async () => {
+  let pids: number[] = [];
   await withServedProject({
     trusted: true,
-    files: commandFiles("sleepy", { run: ["sh", "-c", "sleep 1000"], timeoutSeconds: 1 }),
+    files: commandFiles("sleepy", { run: ["sh", "-c", `${DAEMON}sleep 1000`], timeoutSeconds: 1 }),
   }, async (served) => {
     const client = await mcpClient(served, "/internal/mcp");
     try {
       const run = await startRun(client, "sleepy");
+      pids = await pidsIn(served.projectDir, "daemon");
       assert.equal((await ended(client, run.runId)).status, "completed");
       const { end, outcome } = await commandEnd(client, run.runId);
       assert.equal(outcome, "timed_out");
       assert.equal(end?.timedOut, true);
+      await eventually("the daemon that left the group to be gone", () => !pids.some(alive) || undefined);
     } finally {
       await closeClient(client);
+      for (const pid of pids.filter(alive)) Deno.kill(pid, "SIGKILL");
     }
   });
 });
 
-Deno.test("a kill -9 of the service during a command leaves RUN_INTERRUPTED; the next start ends the command's group; retry runs the command to the end", async () => {
-  const script = "if [ -f first ]; then echo second; exit 0; fi; sleep 1000 & echo $$ $! > first; wait";
+Deno.test("a kill -9 of the service during a command leaves RUN_INTERRUPTED; the next start ends the command's group and what left it; retry runs the command to the end", async () => {
+  const script =
+    `if [ -f first ]; then echo second; exit 0; fi; ${DAEMON}sleep 1000 & echo $$ $! > first; wait`;
   const dir = await tempProject(commandFiles("resume", { run: ["sh", "-c", script] }));
   const configHome = await Deno.makeTempDir({ prefix: "weft-user-" });
   const env = { XDG_CONFIG_HOME: configHome, NO_COLOR: "1" };
@@ -128,10 +142,7 @@ Deno.test("a kill -9 of the service during a command leaves RUN_INTERRUPTED; the
     served = await serve(dir, { env });
     let client = await mcpClient(served, "/internal/mcp");
     const run = await startRun(client, "resume");
-    pids = await eventually("the command to start", async () => {
-      const text = await Deno.readTextFile(`${dir}/first`).catch(() => "");
-      return text.trim() ? text.trim().split(" ").map(Number) : undefined;
-    });
+    pids = [...await pidsIn(dir, "first"), ...await pidsIn(dir, "daemon")];
     // Recorded once it runs: a kill right after the spawn, before the record is written, is not covered.
     await eventually("the command's group to be recorded", async () => {
       const names = await Array.fromAsync(Deno.readDir(`${dir}/.weft/commands`)).catch(() => []);
