@@ -60,10 +60,9 @@ export async function findByEnvironment(name: string, value: string): Promise<nu
   for (const pid of pids) {
     if (pid === Deno.pid) continue;
     try {
-      if ((await Deno.stat(`/proc/${pid}`)).uid !== uid) continue;
       // latin1 keeps every byte one character, so the entry is matched byte for byte.
       const environ = new TextDecoder("latin1").decode(await Deno.readFile(`/proc/${pid}/environ`));
-      if (`\0${environ}`.includes(entry)) found.push(pid);
+      if (`\0${environ}`.includes(entry) && (await Deno.stat(`/proc/${pid}`)).uid === uid) found.push(pid);
     } catch {
       // Gone, or not readable: not ours to end.
     }
