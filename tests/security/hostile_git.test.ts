@@ -1,7 +1,7 @@
 /**
  * A project whose `.git/` plants programs (an fsmonitor, a filter driver whose name holds `=`), as an archive,
  * a shared folder or a copied checkout brings it, with a `.weft/` of the person's own: nothing weft does in
- * it runs them, with the person's keys in the environment or not. Not `weft status`, `doctor`, `flows`,
+ * it runs them, nor what the person's own `GIT_CONFIG_PARAMETERS` names, with the person's keys in the environment. Not `weft status`, `doctor`, `flows`,
  * `start`, `stop`, `serve`, nor `weft mcp` (which an IDE launches by itself), nor a workflow's `changes` step
  * started with the `/mcp` token alone (weft's own `git add`). The person's own git does run them.
  */
@@ -39,12 +39,14 @@ const COMPARE = {
   },
 };
 
-/** What the person has in their environment: a key, and git variables of their own. */
-const PERSON = { OPENAI_API_KEY: "sk-person-key-never-seen-by-git", GIT_TRACE: "0" };
-
 Deno.test("a planted fsmonitor and a filter named with `=` run in no command of weft's, nor in a changes step started from /mcp", async () => {
   const markers = await Markers.make();
   const dir = Deno.realPathSync(await tempProject({ ...workflowFiles(COMPARE), "notes.txt": "notes\n" }));
+  // What the person has in their environment: a key, and git settings of their own that name a program.
+  const PERSON = {
+    OPENAI_API_KEY: "sk-person-key-never-seen-by-git",
+    GIT_CONFIG_PARAMETERS: `'core.fsmonitor'='${markers.script("person-fsmonitor")}'`,
+  };
   const weft = async (...args: string[]) => {
     const done = await runWeft([...args, "--project", dir], { env: PERSON });
     assert.deepEqual(
