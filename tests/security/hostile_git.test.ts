@@ -1,9 +1,10 @@
 /**
  * A project whose `.git/` plants programs (an fsmonitor, a filter driver whose name holds `=`), as an archive,
  * a shared folder or a copied checkout brings it, with a `.weft/` of the person's own: nothing weft does in
- * it runs them, nor what the person's own `GIT_CONFIG_PARAMETERS` names, with the person's keys in the environment. Not `weft status`, `doctor`, `flows`,
- * `start`, `stop`, `serve`, nor `weft mcp` (which an IDE launches by itself), nor a workflow's `changes` step
- * started with the `/mcp` token alone (weft's own `git add`). The person's own git does run them.
+ * it runs them, nor what the person's own `GIT_CONFIG_PARAMETERS` names, with the person's keys in the
+ * environment. Not `weft status`, `doctor`, `flows`, `start`, `stop`, `serve`, nor `weft mcp` (which an IDE
+ * launches by itself), nor a workflow's `changes` step started with the `/mcp` token alone (weft's own
+ * `git add`). The person's own git does run them.
  */
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
