@@ -11,8 +11,9 @@
  *
  * A leader whose pid now runs with another start time means the group ended and the number was reused: that
  * process is never signalled. A record also names the command's tag, which every process it started carries
- * in its environment (`process_group.ts`): those that left the group are ended by it too. Where `/proc` cannot be read (other systems) nothing is recorded, and a killed
- * service's command runs on until it ends by itself, as it did before.
+ * in its environment (`process_group.ts`): those that left the group are ended by it too. Where `/proc`
+ * cannot be read (other systems) nothing is recorded, and a killed service's command runs on until it ends by
+ * itself, as it did before.
  *
  * @module
  */

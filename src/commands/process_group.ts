@@ -5,8 +5,8 @@
  * a test runner's children do not outlive it. Then every process that left the group or its session
  * (`setsid`, a daemon's double fork) is killed too, found by the command's tag in its environment (Linux
  * only; a process that replaces its whole environment is not found). Its output goes into bounded tails as
- * it arrives; once the group is ended, our end of each pipe is closed, so a process that left the group cannot
- * hold a reader of the service.
+ * it arrives; once the group is ended, our end of each pipe is closed, so a process that left the group
+ * cannot hold a reader of the service.
  *
  * @module
  */
@@ -35,7 +35,7 @@ export interface GroupOptions {
   tailBytes?: number;
   /** How long the group has between `SIGTERM` and `SIGKILL`. */
   graceMs: number;
-  /** Told the group's id (its leader's pid) and the command's tag (in its processes' environment) once it runs. */
+  /** Told the group's id (its leader's pid) and the command's tag (in its processes' environment) once started. */
   onSpawn?: (pid: number, tag: string) => void;
   /**
    * Where each stream's output goes as it arrives (a live view reads them while the command runs); by

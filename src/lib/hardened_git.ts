@@ -6,14 +6,14 @@
  * `filter.<driver>.clean`/`smudge`/`process` for the files `.gitattributes` names, `diff.external` and
  * `diff.<driver>.command`/`textconv`, `core.pager`, `core.sshCommand`, credential helpers, a remote's
  * `uploadpack` reached by a partial clone's lazy fetch, `gc.auto`'s hooks. Every call turns each of them off
- * by exact key through `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` (which win over any file and,
- * unlike `-c`, take no `=` apart, so a driver named `a=b` is emptied like any other). No transport may run at
- * all, so no fetch, ssh command, credential helper or upload-pack either: an empty `GIT_ALLOW_PROTOCOL`
- * allows none and, unlike `protocol.allow=never`, no `protocol.<name>.allow` of the repository's overrides
- * it. Replace refs are not followed (`GIT_NO_REPLACE_OBJECTS`), so the repository cannot make a diff show
- * other content than the files hold. Git gets no system or global configuration and none of the person's
- * environment (no key, no `GIT_*` variable): only a `PATH` to find it. Each call is killed after a bound of
- * time and output.
+ * by exact key through `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` (which win over any file
+ * and, unlike `-c`, take no `=` apart, so a driver named `a=b` is emptied like any other). No transport may
+ * run at all, so no fetch, ssh command, credential helper or upload-pack either: an empty
+ * `GIT_ALLOW_PROTOCOL` allows none and, unlike `protocol.allow=never`, no `protocol.<name>.allow` of the
+ * repository's overrides it. Replace refs are not followed (`GIT_NO_REPLACE_OBJECTS`), so the repository
+ * cannot make a diff show other content than the files hold. Git gets no system or global configuration and
+ * none of the person's environment (no key, no `GIT_*` variable): only a `PATH` to find it. Each call is
+ * killed after a bound of time and output.
  *
  * {@linkcode openRepository} is a repository whose work tree is exactly the project (a `core.worktree` cannot
  * move it); {@linkcode gitHolding} asks the repository that holds a folder, wherever it is. Both empty every
@@ -51,7 +51,7 @@ const HARDENING: readonly Setting[] = [
   ["log.showSignature", "false"],
 ];
 
-/** The settings of a filter driver that name a program, each emptied, and the one that would stop git without it. */
+/** A filter driver's settings that name a program, each emptied, and the one that stops git without one. */
 const FILTER_EMPTIED: readonly Setting[] = [["clean", ""], ["smudge", ""], ["process", ""], [
   "required",
   "false",

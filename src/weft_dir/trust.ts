@@ -103,8 +103,8 @@ function requireOwn(info: Deno.FileInfo, name: string, kind: "file" | "folder", 
 }
 
 /**
- * Refuses a `.weft/` that git tracks: it came with the repository. Skipped where git is not installed or
- * the project is in no repository. Git runs hardened: the repository is the project's, as untrusted as `.weft/`.
+ * Refuses a `.weft/` that git tracks: it came with the repository. Skipped where git is not installed or the
+ * project is in no repository. Git runs hardened: the repository came with the project, as `.weft/` may have.
  */
 async function requireUntracked(paths: WeftPaths): Promise<void> {
   const git = await gitHolding(paths.projectDir);
