@@ -1,9 +1,9 @@
 /**
  * Whether the person trusts a command the service is about to run, and the argument vector it resolves to.
  * A project workflow's command step runs only when the project's trusted content (`trusted_content.ts`)
- * holds exactly that step (vector or name, folder, variable names) and the person trusts that content; a
- * step naming a project command also needs `weft.json`'s `commands` trusted. An embedded workflow's own
- * vector is trusted by shipping.
+ * holds exactly that step (vector, or name with its fallbacks; folder, variable names) and the person trusts
+ * that content; a step naming a project command also needs `weft.json`'s `commands` trusted. An embedded
+ * workflow's own vector is trusted by shipping.
  *
  * @module
  */
@@ -38,6 +38,7 @@ export function decideCommand(config: ModelConfig, site: CommandSite, spec: Comm
     const wanted = canonicalJson({
       ...where,
       run: spec.run,
+      ...(spec.fallback !== undefined ? { fallback: spec.fallback } : {}),
       ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}),
       env: spec.env,
     });

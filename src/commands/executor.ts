@@ -186,9 +186,9 @@ export class CommandExecutor {
         graceMs: this.#options.graceMs ?? 2000,
         output: live,
         onOutput: live.grew,
-        onSpawn: (pid) => {
+        onSpawn: (pid, tag) => {
           this.#pids.set(commandId, pid);
-          recorded = this.#record(runId, pid);
+          recorded = this.#record(runId, pid, tag);
         },
       });
       // The whole group has been ended: there is nothing left for a later start to end.
@@ -214,9 +214,9 @@ export class CommandExecutor {
   }
 
   /** Records the group; a record that cannot be written is logged, and the command runs all the same. */
-  async #record(runId: string, pid: number): Promise<GroupRecord | undefined> {
+  async #record(runId: string, pid: number, tag: string): Promise<GroupRecord | undefined> {
     try {
-      return await this.#options.ledger?.record(pid);
+      return await this.#options.ledger?.record(pid, tag);
     } catch (error) {
       this.#options.log({ event: "command.group_record_failed", runId, ...errorKind(error) });
       return undefined;

@@ -10,12 +10,15 @@
  *   group or its session, so while such members live the number cannot have been reused.
  *
  * A leader whose pid now runs with another start time means the group ended and the number was reused: that
- * process is never signalled. Where `/proc` cannot be read (other systems) nothing is recorded, and a killed
- * service's command runs on until it ends by itself, as it did before.
+ * process is never signalled. A record also names the command's tag, which every process it started carries
+ * in its environment (`process_group.ts`): those that left the group are ended by it too. Where `/proc`
+ * cannot be read (other systems) nothing is recorded, and a killed service's command runs on until it ends by
+ * itself, as it did before.
  *
  * @module
  */
 import { join } from "node:path";
+import { endTaggedProcesses } from "./process_group.ts";
 
 /** One recorded group: its id (its leader's pid) and who its leader was. */
 export interface GroupRecord {
@@ -24,6 +27,8 @@ export interface GroupRecord {
   startTicks: number;
   /** The boot it ran in (`/proc/sys/kernel/random/boot_id`): after a reboot every record is stale. */
   bootId: string;
+  /** The command's tag in its processes' environment (absent in records of older versions). */
+  tag?: string;
 }
 
 /** What `/proc` says of one process. */
@@ -41,11 +46,11 @@ export class GroupLedger {
    * Records the group `pid` leads; resolves to the record, or undefined where the leader cannot be
    * identified (no `/proc`, or it has ended already).
    */
-  async record(pid: number): Promise<GroupRecord | undefined> {
+  async record(pid: number, tag?: string): Promise<GroupRecord | undefined> {
     const stat = readStat(pid);
     const bootId = readBootId();
     if (!stat || !bootId) return undefined;
-    const record = { pgid: pid, startTicks: stat.startTicks, bootId };
+    const record: GroupRecord = { pgid: pid, startTicks: stat.startTicks, bootId, ...(tag ? { tag } : {}) };
     await Deno.mkdir(this.folder, { recursive: true, mode: 0o700 });
     await Deno.writeTextFile(this.#file(record), JSON.stringify(record) + "\n", { mode: 0o600 });
     return record;
@@ -86,7 +91,8 @@ export class GroupLedger {
 
 /**
  * Ends the groups of `records` that are still the ones recorded: `SIGTERM`, then `SIGKILL` to those still
- * there after `graceMs`; then forgets every record. Resolves to the pgids it signalled.
+ * there after `graceMs`; then kills what carries a record's tag of this boot (processes that left the group);
+ * then forgets every record. Resolves to the pgids it signalled.
  */
 export async function endLeftoverGroups(
   ledger: GroupLedger,
@@ -102,7 +108,11 @@ export async function endLeftoverGroups(
     left = left.filter(stillOurs);
   }
   for (const record of left) signal(record.pgid, "SIGKILL");
-  for (const record of records) await ledger.forget(record);
+  for (const record of records) {
+    // A tag is random and only weft's command processes carry it: killing by it needs no proof of the pgid.
+    if (record.tag && record.bootId === readBootId()) await endTaggedProcesses(record.tag);
+    await ledger.forget(record);
+  }
   return ours.map((record) => record.pgid);
 }
 
@@ -200,7 +210,17 @@ function parseRecord(text: string): GroupRecord | undefined {
     if (
       Number.isSafeInteger(value?.pgid) && value.pgid > 1 && Number.isSafeInteger(value.startTicks) &&
       typeof value.bootId === "string"
-    ) return { pgid: value.pgid, startTicks: value.startTicks, bootId: value.bootId };
+    ) {
+      const tag = typeof value.tag === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(value.tag)
+        ? value.tag
+        : undefined;
+      return {
+        pgid: value.pgid,
+        startTicks: value.startTicks,
+        bootId: value.bootId,
+        ...(tag ? { tag } : {}),
+      };
+    }
   } catch {
     // Unreadable: dropped.
   }

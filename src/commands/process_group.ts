@@ -1,14 +1,27 @@
 /**
  * One command run as its own process group: spawned detached (a new session, so its own group), no shell,
- * no standard input, only the environment given. Its timeout, an abort (cancel, service stop) and its own
- * end all end the whole group: `SIGTERM`, then `SIGKILL` after a grace period, so a test runner's children
- * do not outlive it. Its output goes into bounded tails as it arrives; once the group is ended, our end of
- * each pipe is closed, so a process that left the group cannot hold a reader of the service.
+ * no standard input, only the environment given and {@linkcode COMMAND_TAG}. Its timeout, an abort (cancel,
+ * service stop) and its own end all end the whole group: `SIGTERM`, then `SIGKILL` after a grace period, so
+ * a test runner's children do not outlive it. Then every process that left the group or its session
+ * (`setsid`, a daemon's double fork) is killed too, found by the command's tag in its environment (Linux
+ * only; a process that replaces its whole environment is not found). Its output goes into bounded tails as
+ * it arrives; once the group is ended, our end of each pipe is closed, so a process that left the group
+ * cannot hold a reader of the service.
  *
  * @module
  */
 import type { CommandResult } from "../engine/command_step.ts";
+import { randomId } from "../lib/tokens.ts";
+import { killByEnvironment } from "../lib/tagged_processes.ts";
 import { OutputTail } from "./output_tail.ts";
+
+/** The variable that carries a command's tag to every process it starts, so that each can be ended. */
+export const COMMAND_TAG = "WEFT_COMMAND_TAG";
+
+/** Kills every process that still carries the command's tag (those that left its group); their pids. */
+export function endTaggedProcesses(tag: string): Promise<number[]> {
+  return killByEnvironment(COMMAND_TAG, tag);
+}
 
 /** What to run and how long it may take. */
 export interface GroupOptions {
@@ -22,8 +35,8 @@ export interface GroupOptions {
   tailBytes?: number;
   /** How long the group has between `SIGTERM` and `SIGKILL`. */
   graceMs: number;
-  /** Told the group's id (its leader's pid) once it runs. */
-  onSpawn?: (pid: number) => void;
+  /** Told the group's id (its leader's pid) and the command's tag (in its processes' environment) once started. */
+  onSpawn?: (pid: number, tag: string) => void;
   /**
    * Where each stream's output goes as it arrives (a live view reads them while the command runs); by
    * default tails of `tailBytes` of the group's own.
@@ -43,12 +56,13 @@ export type GroupEnd =
 export async function runProcessGroup(options: GroupOptions): Promise<GroupEnd> {
   const [program, ...args] = options.argv;
   const started = performance.now();
+  const tag = randomId(16);
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(program, {
       args,
       cwd: options.cwd,
-      env: options.env,
+      env: { ...options.env, [COMMAND_TAG]: tag },
       clearEnv: true,
       stdin: "null",
       stdout: "piped",
@@ -58,7 +72,7 @@ export async function runProcessGroup(options: GroupOptions): Promise<GroupEnd> 
   } catch (error) {
     return { kind: "not_started", reason: spawnFailure(program, error) };
   }
-  options.onSpawn?.(child.pid);
+  options.onSpawn?.(child.pid, tag);
   const { stdout, stderr } = options.output ??
     { stdout: new OutputTail(options.tailBytes), stderr: new OutputTail(options.tailBytes) };
   const onOutput = options.onOutput ?? (() => {});
@@ -85,6 +99,8 @@ export async function runProcessGroup(options: GroupOptions): Promise<GroupEnd> 
     // The leader is gone; what it left behind in its group is not to run on.
     signalGroup(child.pid, "SIGKILL");
     await ending;
+    // What left the group (or its session) is not to run on either.
+    await endTaggedProcesses(tag);
     // A process that left the group may still hold a pipe: the streams get the grace period, no more.
     await within(Promise.all(readers.map((reader) => reader.done)), options.graceMs);
     if (options.signal.aborted && !timedOut) return { kind: "aborted" };

@@ -6,7 +6,7 @@
  * snapshot to the next, so a file unchanged since is not hashed again; it is never a copy of the person's,
  * whose entries were made under the repository's filters, which weft runs none of. It sees what git sees: ignored files are not compared.
  * `.git`, `.weft` and `.env*` never enter a snapshot, and a path that still names one is dropped.
- * Every command runs hardened (`hardened_git.ts`).
+ * Every command runs hardened (`src/lib/hardened_git.ts`).
  *
  * @module
  */
@@ -15,7 +15,7 @@ import { WeftError } from "../errors.ts";
 import { isDeniedName } from "../engine/project_paths.ts";
 import type { ChangedFile, ChangesSince } from "../engine/project_changes.ts";
 import { bounded } from "../lib/unified_diff.ts";
-import type { Repository } from "./hardened_git.ts";
+import type { Repository } from "../lib/hardened_git.ts";
 
 /** What a git mark starts with; the rest is the snapshot's tree id. */
 export const GIT_MARK = "git:";

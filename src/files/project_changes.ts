@@ -9,7 +9,7 @@
  */
 import { WeftError } from "../errors.ts";
 import type { ProjectChanges } from "../engine/project_changes.ts";
-import { openRepository } from "./hardened_git.ts";
+import { openRepository } from "../lib/hardened_git.ts";
 import { GIT_MARK, gitChanges, gitSnapshot } from "./git_changes.ts";
 import { DIGEST_MARK, digestChanges, digestSnapshot } from "./digest_changes.ts";
 

@@ -25,7 +25,10 @@ export type TrustedContent = {
   models?: Record<string, ModelEntry>;
   /** The project commands of `weft.json`, by name: the exact argument vectors. */
   commands?: Record<string, string[]>;
-  /** Every command step of the project's workflows: exact vector (or command name), folder, variable names. */
+  /**
+   * Every command step of the project's workflows: exact vector (or command name and the names tried after
+   * it), folder, variable names.
+   */
   commandSteps?: DeclaredCommandStep[];
   /** Every agent step of the project's workflows that declares tools writing files: which tools. */
   editSteps?: DeclaredEditStep[];

@@ -10,6 +10,7 @@
  */
 
 import { WeftError } from "../errors.ts";
+import { gitHolding } from "../lib/hardened_git.ts";
 import type { WeftPaths } from "./paths.ts";
 
 /** How to recover from untrusted state: it is moved aside, never deleted, and weft makes a new one. */
@@ -101,20 +102,14 @@ function requireOwn(info: Deno.FileInfo, name: string, kind: "file" | "folder", 
   }
 }
 
-/** Refuses a `.weft/` that git tracks: it came with the repository. Skipped where git is not installed. */
+/**
+ * Refuses a `.weft/` that git tracks: it came with the repository. Skipped where git is not installed or the
+ * project is in no repository. Git runs hardened: the repository came with the project, as `.weft/` may have.
+ */
 async function requireUntracked(paths: WeftPaths): Promise<void> {
-  let output: Deno.CommandOutput;
-  try {
-    output = await new Deno.Command("git", {
-      args: ["-C", paths.projectDir, "ls-files", "-z", "--", ".weft"],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-  } catch {
-    return;
-  }
-  if (output.success && output.stdout.length > 0) {
+  const git = await gitHolding(paths.projectDir);
+  const tracked = await git?.(["ls-files", "-z", "--", ".weft"]);
+  if (tracked?.ok && tracked.stdout.length > 0) {
     throw new UntrustedStateError(
       ".weft is tracked by git, so it may have come with the repository (if it is your own, committed by " +
         "mistake: git rm -r --cached .weft, commit, and treat its tokens as leaked)",

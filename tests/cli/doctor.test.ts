@@ -107,6 +107,7 @@ Deno.test("doctor names each problem of a troubled project with the command that
           workflows: "problem",
           model: "note",
           modes: "ok",
+          processes: "ok",
         });
         const model = findings.find((f) => f.check === "model")!;
         assert.match(model.message, /intent/);

@@ -19,17 +19,27 @@ import {
 } from "../support/service.ts";
 import { eventually } from "../support/deadline.ts";
 import { waitForRun } from "../model/support.ts";
-import { alive, commandEnd, commandFiles, committedResult, ended, startRun } from "./support.ts";
+import {
+  alive,
+  commandEnd,
+  commandFiles,
+  committedResult,
+  DAEMON,
+  ended,
+  pidsIn,
+  startRun,
+} from "./support.ts";
 
 const SECRET = "s3cret-value-around-the-service";
 
-Deno.test("a trusted command step runs: exit 0 passes, non-zero fails, the result is in the timeline, only named variables reach it", async () => {
+Deno.test("a trusted command step runs: exit 0 passes, non-zero or a signal fails, the result is in the timeline, only named variables reach it", async () => {
   await withServedProject({
     trusted: true,
     env: { WEFT_TEST_SECRET: SECRET, NAMED_VAR: "named-value" },
     files: {
       ...commandFiles("green", { run: ["sh", "-c", "echo all good"] }),
       ...commandFiles("red", { run: ["sh", "-c", "echo broken >&2; exit 4"] }),
+      ...commandFiles("killed", { run: ["sh", "-c", "kill -KILL $$"] }),
       ...commandFiles("environment", { run: ["env"], env: ["NAMED_VAR"] }),
       ...commandFiles("missing", { run: ["weft-no-such-program"] }),
       ...commandFiles("named", { run: "test", cwd: "sub" }),
@@ -58,6 +68,13 @@ Deno.test("a trusted command step runs: exit 0 passes, non-zero fails, the resul
       const shown = await runWeft(["run", red.runId], { cwd: served.projectDir, env: { NO_COLOR: "1" } });
       assert.match(shown.stdout, /✗ verify\/run: failed \(exit 4, \d+ ms\)\n {4}stderr:\n {4}│ broken/);
 
+      // A command a signal ended has no exit code: that is no pass.
+      const killed = await ended(client, (await startRun(client, "killed")).runId);
+      const killedEnd = await commandEnd(client, killed.runId);
+      assert.equal(killedEnd.outcome, "failed");
+      assert.equal(killedEnd.end?.exitCode, null);
+      assert.equal(killedEnd.end?.signal, "SIGKILL");
+
       await ended(client, (await startRun(client, "environment")).runId);
       const envText = (await committedResult(client, "environment")).stdout.text;
       assert.match(envText, /^NAMED_VAR=named-value$/m);
@@ -78,18 +95,16 @@ Deno.test("a trusted command step runs: exit 0 passes, non-zero fails, the resul
   });
 });
 
-Deno.test("cancelling a Run during its command ends the command's whole process group", async () => {
+Deno.test("cancelling a Run during its command ends the command's whole process group, and what left it", async () => {
+  let pids: number[] = [];
   await withServedProject({
     trusted: true,
-    files: commandFiles("slow", { run: ["sh", "-c", "sleep 1000 & echo $$ $! > pids; wait"] }),
+    files: commandFiles("slow", { run: ["sh", "-c", `${DAEMON}sleep 1000 & echo $$ $! > pids; wait`] }),
   }, async (served) => {
     const client = await mcpClient(served, "/internal/mcp");
     try {
       const run = await startRun(client, "slow");
-      const pids = await eventually("the command to write its pids", async () => {
-        const text = await Deno.readTextFile(`${served.projectDir}/pids`).catch(() => "");
-        return text.trim() ? text.trim().split(" ").map(Number) : undefined;
-      });
+      pids = [...await pidsIn(served.projectDir, "pids"), ...await pidsIn(served.projectDir, "daemon")];
       const waiting = await waitForRun(
         client,
         run.runId,
@@ -98,10 +113,14 @@ Deno.test("cancelling a Run during its command ends the command's whole process 
       );
       assert.equal(waiting.status, "waiting");
       await call(client, "cancel_run", { runId: run.runId });
-      await eventually("the command's group to be gone", () => pids.every((pid) => !alive(pid)) || undefined);
+      await eventually(
+        "the command's processes to be gone",
+        () => pids.every((pid) => !alive(pid)) || undefined,
+      );
       assert.equal((await ended(client, run.runId)).status, "cancelled");
     } finally {
       await closeClient(client);
+      for (const pid of pids.filter(alive)) Deno.kill(pid, "SIGKILL");
     }
   });
 });
@@ -135,9 +154,9 @@ Deno.test("commands past the concurrency bound wait their turn, then run", async
   });
 });
 
-Deno.test("stopping the service ends its commands' process groups", async () => {
+Deno.test("stopping the service ends its commands' process groups, and what left them", async () => {
   const dir = await tempProject(
-    commandFiles("slow", { run: ["sh", "-c", "sleep 1000 & echo $$ $! > pids; wait"] }),
+    commandFiles("slow", { run: ["sh", "-c", `${DAEMON}sleep 1000 & echo $$ $! > pids; wait`] }),
   );
   const configHome = await Deno.makeTempDir({ prefix: "weft-user-" });
   let pids: number[] = [];
@@ -147,10 +166,7 @@ Deno.test("stopping the service ends its commands' process groups", async () => 
     try {
       const client = await mcpClient(served, "/internal/mcp");
       await startRun(client, "slow");
-      pids = await eventually("the command to write its pids", async () => {
-        const text = await Deno.readTextFile(`${dir}/pids`).catch(() => "");
-        return text.trim() ? text.trim().split(" ").map(Number) : undefined;
-      });
+      pids = [...await pidsIn(dir, "pids"), ...await pidsIn(dir, "daemon")];
       await closeClient(client);
     } finally {
       await served.stop();

@@ -4,7 +4,12 @@
  * group gone after a timeout or an abort, checked by pid.
  */
 import assert from "node:assert/strict";
-import { type GroupEnd, type GroupOptions, runProcessGroup } from "../../src/commands/process_group.ts";
+import {
+  COMMAND_TAG,
+  type GroupEnd,
+  type GroupOptions,
+  runProcessGroup,
+} from "../../src/commands/process_group.ts";
 import type { CommandResult } from "../../src/engine/command_step.ts";
 import { eventually, within } from "../support/deadline.ts";
 import { alive } from "./support.ts";
@@ -135,8 +140,10 @@ Deno.test("a process that left the group and keeps writing loses its reader: the
   const dir = await Deno.makeTempDir();
   let leftover = 0;
   try {
-    // `setsid` takes the writer out of the group, so ending the group leaves it running with the pipe open.
-    const script = `setsid sh -c 'echo $$ > ${dir}/leftover; while :; do echo tick; sleep 0.05; done' & ` +
+    // `setsid` takes the writer out of the group and `env -u` drops the command's tag, so nothing but the
+    // closed pipe can end it.
+    const script =
+      `setsid env -u ${COMMAND_TAG} sh -c 'echo $$ > ${dir}/leftover; while :; do echo tick; sleep 0.05; done' & ` +
       `while [ ! -s ${dir}/leftover ]; do sleep 0.01; done`;
     const result = resultOf(await run(script, { graceMs: 100 }));
     assert.equal(result.exitCode, 0);
@@ -150,5 +157,54 @@ Deno.test("a process that left the group and keeps writing loses its reader: the
   } finally {
     if (leftover && alive(leftover)) Deno.kill(leftover, "SIGKILL");
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("once the leader exits, what it left in its group is killed, even without the command's tag", async () => {
+  const dir = await Deno.makeTempDir();
+  let pids: number[] = [];
+  try {
+    // The brief form, and a child that dropped the tag: only the group's SIGKILL can end the second.
+    const script =
+      `sleep 30 & echo $! > ${dir}/plain; env -u ${COMMAND_TAG} sleep 600 & echo $! > ${dir}/untagged; exit 0`;
+    assert.equal(resultOf(await run(script, { graceMs: 100 })).exitCode, 0);
+    pids = [
+      Number(await Deno.readTextFile(`${dir}/plain`)),
+      Number(await Deno.readTextFile(`${dir}/untagged`)),
+    ];
+    await eventually("the sleeps left in the group to be gone", () => !pids.some(alive) || undefined);
+  } finally {
+    for (const pid of pids.filter(alive)) Deno.kill(pid, "SIGKILL");
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a process that left the group and its session is ended with the command: at its end, its timeout and an abort", async () => {
+  for (const ending of ["end", "timeout", "abort"] as const) {
+    const dir = await Deno.makeTempDir();
+    let daemon = 0;
+    try {
+      const controller = new AbortController();
+      const started = `setsid sh -c 'echo $$ > ${dir}/daemon; exec sleep 600' & ` +
+        `while [ ! -s ${dir}/daemon ]; do sleep 0.01; done; `;
+      const running = run(started + (ending === "end" ? "exit 0" : "sleep 600"), {
+        graceMs: 100,
+        timeoutMs: ending === "timeout" ? 300 : 30_000,
+        signal: controller.signal,
+      });
+      daemon = await eventually(`the daemon to start (${ending})`, async () => {
+        const text = await Deno.readTextFile(`${dir}/daemon`).catch(() => "");
+        return text.trim() ? Number(text) : undefined;
+      });
+      if (ending === "abort") controller.abort();
+      await running;
+      await eventually(
+        `the daemon to be gone after the command's ${ending}`,
+        () => !alive(daemon) || undefined,
+      );
+    } finally {
+      if (daemon && alive(daemon)) Deno.kill(daemon, "SIGKILL");
+      await Deno.remove(dir, { recursive: true });
+    }
   }
 });

@@ -2,6 +2,7 @@
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { call } from "../support/service.ts";
+import { eventually } from "../support/deadline.ts";
 import { timelineOf, waitForRun } from "../model/support.ts";
 import type { CommandResult } from "../../src/engine/command_step.ts";
 
@@ -83,4 +84,20 @@ export async function commandEnd(client: Client, runId: string) {
   const timeline = await timelineOf(client, runId);
   const end = timeline.find((event) => event.type === "command_ended");
   return { timeline, end, outcome: end?.outcome };
+}
+
+/**
+ * Shell that starts a daemon which leaves the command's process group and session (`setsid`) and writes its
+ * pid to the file `daemon` in the command's folder, then waits until it has: a process only the command's
+ * tag can find.
+ */
+export const DAEMON = "setsid sh -c 'echo $$ > daemon.tmp && mv daemon.tmp daemon; exec sleep 1000' & " +
+  "while [ ! -s daemon ]; do sleep 0.02; done; ";
+
+/** The pids a command wrote to `file` in `dir` (space-separated), once it has written them. */
+export function pidsIn(dir: string, file: string): Promise<number[]> {
+  return eventually(`the command to write ${file}`, async () => {
+    const text = await Deno.readTextFile(`${dir}/${file}`).catch(() => "");
+    return text.trim() ? text.trim().split(" ").map(Number) : undefined;
+  });
 }

@@ -7,23 +7,7 @@
 import assert from "node:assert/strict";
 import { projectChanges } from "../../src/files/project_changes.ts";
 import { tempProject } from "../support/service.ts";
-import { personGit } from "../support/git.ts";
-
-/** A git repository with one commit of `files`; removed after `fn`. */
-async function withRepository(
-  files: Record<string, string>,
-  fn: (dir: string) => Promise<void>,
-): Promise<void> {
-  const dir = Deno.realPathSync(await tempProject(files));
-  try {
-    personGit(dir, "init", "-q", "-b", "main");
-    personGit(dir, "add", "-A");
-    personGit(dir, "commit", "-q", "-m", "first");
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { personGit, withRepository } from "../support/git.ts";
 
 /** What git keeps of the person's work: the index file's bytes, HEAD, every ref. */
 function personState(dir: string): string {

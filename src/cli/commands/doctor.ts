@@ -20,6 +20,7 @@ import { observeService } from "../../client/observe.ts";
 import { loadProjectWorkflows } from "../../service/inspect.ts";
 import { withClient } from "../../client/weft_client.ts";
 import type { Finding } from "../doctor/finding.ts";
+import { processFinding } from "../doctor/process_findings.ts";
 import {
   modelFindings,
   publicationFindings,
@@ -45,7 +46,8 @@ whether the service runs, leftovers of a crashed service (a stale lock, half-wri
 whether the port used last time is taken, workflows that fail to load and why (file and
 JSON pointer), whether .weft/ is weft's own (owned by you, modes 0700/0600, no links, not
 tracked by git; state that is not is never used), whether git would track .weft/ (it holds
-tokens and answers), whether the schema \`weft init\` wrote is this weft's, whether you trust
+tokens and answers), whether a command step's processes that leave its process group end with
+it on this system, whether the schema \`weft init\` wrote is this weft's, whether you trust
 this project's weft.json (\`weft trust\`), whether the service has a model for agent steps, and
 which files weft published were edited or removed since (weft leaves an edited file as it is).
 The project's model servers are asked only once you trust it.`,
@@ -114,5 +116,6 @@ async function examine(paths: WeftPaths): Promise<Finding[]> {
   findings.push(...await schemaFindings(paths.projectDir));
   findings.push(trust);
   findings.push(...await gitFindings(paths));
+  findings.push(processFinding());
   return findings;
 }

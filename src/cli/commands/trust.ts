@@ -129,7 +129,7 @@ function describeCommands(review: TrustReview): string[] {
     ...Object.entries(commands).map(([name, argv]) => [`weft.json commands.${name}`, argv.join(" "), "", ""]),
     ...commandSteps.map((step) => [
       `${step.workflow} ${step.stage}/${step.step}`,
-      typeof step.run === "string" ? `commands.${step.run}` : step.run.join(" "),
+      typeof step.run === "string" ? commandNames(step.run, step.fallback) : step.run.join(" "),
       step.cwd ?? ".",
       step.env.join(" ") || "none",
     ]),
@@ -144,6 +144,11 @@ function describeCommands(review: TrustReview): string[] {
     ),
     "",
   ];
+}
+
+/** A step's project command and the ones tried after it when weft.json does not name it, in order. */
+function commandNames(run: string, fallback: string[] = []): string {
+  return [run, ...fallback].map((name) => `commands.${name}`).join(" or ");
 }
 
 function describeModels(review: TrustReview): string[] {

@@ -16,6 +16,7 @@ export interface Finding {
     | "schema"
     | "modes"
     | "git"
+    | "processes"
     | "model"
     | "trust"
     | "publications";

@@ -7,6 +7,7 @@
  */
 
 import type { ServiceReport } from "../../client/observe.ts";
+import { gitHolding } from "../../lib/hardened_git.ts";
 import { readConnection } from "../../weft_dir/connection.ts";
 import type { LockState } from "../../weft_dir/lock.ts";
 import type { WeftPaths } from "../../weft_dir/paths.ts";
@@ -103,11 +104,11 @@ export async function trustFinding(paths: WeftPaths): Promise<Finding> {
 /** `.weft/` holds tokens and answers: git must neither track it nor take it with the next `git add .`. */
 export async function gitFindings(paths: WeftPaths): Promise<Finding[]> {
   if ((await listDir(paths.weftDir)).length === 0) return [];
+  const run = await gitHolding(paths.projectDir);
   const git = async (...args: string[]) => {
-    const command = new Deno.Command("git", { args: ["-C", paths.projectDir, ...args], stdin: "null" });
-    const output = await command.output().catch(() => undefined);
+    const output = await run?.(args);
     return {
-      ok: output?.success === true,
+      ok: output?.ok === true,
       lines: new TextDecoder().decode(output?.stdout).split("\n").filter(Boolean),
     };
   };

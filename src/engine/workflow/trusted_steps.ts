@@ -1,7 +1,7 @@
 /**
  * The steps of a project's workflows that the person's trust covers, each exactly as trusted: the command
  * steps (the workflow, stage and step that declare one and exactly what it runs: vector or project command
- * name, folder, environment names) and the agent steps that declare tools changing the project's files
+ * name with the names tried after it, folder, environment names) and the agent steps that declare tools changing the project's files
  * (which of those tools). Read through the {@linkcode ProjectTree} port, and read again only when something
  * under `workflows/` changed.
  *
@@ -22,6 +22,8 @@ export interface StepSite {
 /** One command step of a project workflow, as trusted. */
 export interface DeclaredCommandStep extends StepSite {
   run: string[] | string;
+  /** The project commands tried in order when weft.json does not name `run`: they decide what runs too. */
+  fallback?: string[];
   cwd?: string;
   env: string[];
 }
@@ -61,6 +63,7 @@ export function projectTrustedSteps(tree: ProjectTree): TrustedSteps {
           steps.commandSteps.push({
             ...site,
             run: candidate.run,
+            ...(candidate.fallback !== undefined ? { fallback: candidate.fallback } : {}),
             ...(candidate.cwd !== undefined ? { cwd: candidate.cwd } : {}),
             env: candidate.env ?? [],
           });

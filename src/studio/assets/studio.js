@@ -434,7 +434,7 @@ var v,mt,Zn,M,Me,he,_t,de,$t,Ue,De,Qn,Q=Symbol.for("pv"),me={},_e=[],Xn=/^m(i|n|
           </tr>
         `)}</tbody>
     </table>
-  `}function ds(t){let e=[...Object.entries(t.content.commands??{}).map(([n,r])=>({where:`weft.json commands.${n}`,runs:r.join(" "),cwd:"",env:""})),...(t.content.commandSteps??[]).map(n=>({where:`${n.workflow} ${n.stage}/${n.step}`,runs:typeof n.run=="string"?`commands.${n.run}`:n.run.join(" "),cwd:n.cwd??".",env:n.env.join(" ")||"none"}))];return e.length===0?null:c`
+  `}function ds(t){let e=[...Object.entries(t.content.commands??{}).map(([n,r])=>({where:`weft.json commands.${n}`,runs:r.join(" "),cwd:"",env:""})),...(t.content.commandSteps??[]).map(n=>({where:`${n.workflow} ${n.stage}/${n.step}`,runs:typeof n.run=="string"?[n.run,...n.fallback??[]].map(r=>`commands.${r}`).join(" or "):n.run.join(" "),cwd:n.cwd??".",env:n.env.join(" ")||"none"}))];return e.length===0?null:c`
     <p>It asks to run these commands on this machine, as you, in the project:</p>
     <table aria-label="Commands to trust">
       <thead>

@@ -27,6 +27,7 @@ interface ProjectTrust {
       stage: string;
       step: string;
       run: string[] | string;
+      fallback?: string[];
       cwd?: string;
       env: string[];
     }[];
@@ -149,7 +150,9 @@ function CommandsToTrust(props: { content: ProjectTrust["content"] }): Component
     })),
     ...(props.content.commandSteps ?? []).map((step) => ({
       where: `${step.workflow} ${step.stage}/${step.step}`,
-      runs: typeof step.run === "string" ? `commands.${step.run}` : step.run.join(" "),
+      runs: typeof step.run === "string"
+        ? [step.run, ...step.fallback ?? []].map((name) => `commands.${name}`).join(" or ")
+        : step.run.join(" "),
       cwd: step.cwd ?? ".",
       env: step.env.join(" ") || "none",
     })),
