@@ -26,9 +26,20 @@ export function visibleLine(text: string): string {
   return visibleText(text).replace(/\n/g, "\\n").replace(/\t/g, "\\t");
 }
 
+/**
+ * `value` as JSON text in which no control or hiding character stays raw: JSON.stringify escapes C0 controls
+ * already; C1 controls, DEL and the hiding marks become `\uHHHH` escapes, which every JSON reader reads back as
+ * the same characters. For JSON printed where a person may see it (a script's output in a terminal).
+ */
+export function visibleJson(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(HIDDEN, (character) => `\\u${hex(character, 4)}`);
+}
+
 function escapeOf(character: string): string {
   const code = character.charCodeAt(0);
-  return code <= 0xff
-    ? `\\x${code.toString(16).padStart(2, "0")}`
-    : `\\u${code.toString(16).padStart(4, "0")}`;
+  return code <= 0xff ? `\\x${hex(character, 2)}` : `\\u${hex(character, 4)}`;
+}
+
+function hex(character: string, digits: number): string {
+  return character.charCodeAt(0).toString(16).padStart(digits, "0");
 }

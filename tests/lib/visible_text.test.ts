@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { visibleLine, visibleText } from "../../src/lib/visible_text.ts";
+import { visibleJson, visibleLine, visibleText } from "../../src/lib/visible_text.ts";
 
 Deno.test("control characters that would erase or rewrite a line are shown, not acted on", () => {
   assert.equal(
@@ -20,4 +20,12 @@ Deno.test("ordinary text, line feeds, tabs and other scripts pass unchanged", ()
 
 Deno.test("a line keeps to one line", () => {
   assert.equal(visibleLine("a\nb\tc\rd"), "a\\nb\\tc\\x0dd");
+});
+
+Deno.test("JSON keeps its meaning and holds no raw control or hiding character", () => {
+  const value = { text: "a\x1b[2K\rb\x9bc\u202ed\x7f" };
+  const json = visibleJson(value, 2);
+  assert.deepEqual(JSON.parse(json), value);
+  assert.equal(visibleText(json), json);
+  assert.ok(json.includes("\\u009b") && json.includes("\\u202e"), json);
 });
