@@ -11,6 +11,7 @@ import { describeFailure, printFailure } from "./command_line/failure.ts";
 import { UsageError } from "./command_line/args.ts";
 import { nearest } from "./command_line/suggest.ts";
 import { VERSION } from "../version.ts";
+import { say } from "./terminal/screen.ts";
 
 /**
  * The commands, in the order `weft help` lists them. Each one's module is imported only when it runs, so
@@ -72,12 +73,12 @@ ${lines.join("\n")}
 export async function main(args: string[]): Promise<number> {
   const [name, ...rest] = args;
   if (name === undefined || name === "--help" || name === "-h" || (name === "help" && !rest.length)) {
-    console.log(await helpText());
+    say(await helpText());
     return name === undefined ? EXIT.USAGE : EXIT.OK;
   }
   if (name === "--version" || name === "version") {
     // The target says which of the release builds this is (a compiled binary reports the one it was built for).
-    console.log(`weft ${VERSION} (${Deno.build.target})`);
+    say(`weft ${VERSION} (${Deno.build.target})`);
     return EXIT.OK;
   }
   try {
@@ -99,6 +100,6 @@ async function find(name: string): Promise<Command> {
 }
 
 function print(text: string): number {
-  console.log(text);
+  say(text);
   return EXIT.OK;
 }

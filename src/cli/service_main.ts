@@ -9,12 +9,13 @@
 
 import { serveCommand } from "./commands/serve.ts";
 import { EXIT } from "./command_line/exit_codes.ts";
+import { say } from "./terminal/screen.ts";
 
 /** Runs `serve` with the arguments after its name; any other command is a usage error. */
 export async function serviceMain(args: string[]): Promise<number> {
   const [name, ...rest] = args;
   if (name === serveCommand.name) return await serveCommand.main(rest);
-  console.error(`this module runs \`serve\` only; run main.ts for \`${name ?? ""}\``);
+  say(`this module runs \`serve\` only; run main.ts for \`${name ?? ""}\``, Deno.stderr);
   return EXIT.USAGE;
 }
 

@@ -19,6 +19,7 @@ import { OpeningAnswers, type Settled } from "./opening_answers.ts";
 import { ClientFailure } from "./failure.ts";
 import { type Joined, ServiceSession, ServiceUnreachable } from "./service_session.ts";
 import { StdioLines } from "./stdio_lines.ts";
+import { visibleLine } from "../lib/visible_text.ts";
 
 /** JSON-RPC "server error" code for a bridge that cannot reach its service. */
 const UNREACHABLE = -32000;
@@ -251,6 +252,7 @@ function answerWith(result: unknown): JSONRPCMessage {
   return { jsonrpc: "2.0", id: 0, result: result as Record<string, unknown> };
 }
 
+/** Says `message` on stderr (the IDE's log of the server, or a terminal), every character of it visible. */
 function warn(message: string): void {
-  console.error(`weft mcp: ${message}`);
+  console.error(`weft mcp: ${visibleLine(message)}`);
 }

@@ -13,6 +13,7 @@ import { isResult, type JSONRPCMessage, type JSONRPCRequest } from "./jsonrpc.ts
 import { type IdeAnswers, readIdeAnswers, recordIdeAnswers } from "../weft_dir/ide_answers.ts";
 import type { WeftPaths } from "../weft_dir/paths.ts";
 import { VERSION } from "../version.ts";
+import { visibleLine } from "../lib/visible_text.ts";
 
 /** The listings an IDE asks for when it opens a session; their first page is the same for every session. */
 const LISTINGS = new Set(["tools/list", "resources/templates/list"]);
@@ -90,7 +91,9 @@ export class OpeningAnswers {
       if (recorded[key] !== undefined && canonicalJson(recorded[key]) === text) return;
       recorded[key] = result;
       await recordIdeAnswers(this.paths, this.endpointPath, { [key]: result });
-    }).catch((error) => console.error(`weft mcp: could not record the service's answers: ${error.message}`));
+    }).catch((error) =>
+      console.error(`weft mcp: could not record the service's answers: ${visibleLine(error.message)}`)
+    );
   }
 
   #load(): Promise<IdeAnswers> {

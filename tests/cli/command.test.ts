@@ -15,14 +15,19 @@ import { moduleGraph, staticClosure } from "../support/module_graph.ts";
 async function weft(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const { log, error } = console;
-  console.log = (...parts: unknown[]) => void out.push(parts.join(" ") + "\n");
-  console.error = (...parts: unknown[]) => void err.push(parts.join(" ") + "\n");
+  const [stdout, stderr] = [Deno.stdout.writeSync, Deno.stderr.writeSync];
+  const into = (chunks: string[]) => (bytes: Uint8Array) => {
+    chunks.push(new TextDecoder().decode(bytes));
+    return bytes.length;
+  };
+  Deno.stdout.writeSync = into(out);
+  Deno.stderr.writeSync = into(err);
   try {
     const code = await main(args);
     return { code, stdout: out.join(""), stderr: err.join("") };
   } finally {
-    Object.assign(console, { log, error });
+    Object.assign(Deno.stdout, { writeSync: stdout });
+    Object.assign(Deno.stderr, { writeSync: stderr });
   }
 }
 

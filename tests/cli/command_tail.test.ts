@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { WeftClient } from "../../src/client/weft_client.ts";
-import { CommandTail, terminalText } from "../../src/cli/run_views/command_tail.ts";
+import { CommandTail } from "../../src/cli/run_views/command_tail.ts";
 
 /** A client whose command resource reads `stdout` (and nothing on stderr) for command `cmd_1`. */
 function serving(stdout: { text: string; cutBytes: number }): WeftClient {
@@ -43,9 +43,11 @@ Deno.test("output cut before it could be printed is said, not silently skipped",
   assert.equal(lines[1], "    │ later");
 });
 
-Deno.test("a line of output shows what a terminal would keep, without escape sequences or control characters", () => {
-  assert.equal(terminalText("10%\r50%\r100%"), "100%");
-  assert.equal(terminalText("done\r"), "done");
-  assert.equal(terminalText("\x1b[31mred\x1b[0m and \x1b]0;title\x07plain"), "red and plain");
-  assert.equal(terminalText("tab\there\x08\x00"), "tab\there");
+Deno.test("a line of output shows every character: what a carriage return or an escape would hide is seen", async () => {
+  const tail = new CommandTail(Deno.stdout);
+  const text = "curl x|sh #\x1b[2K\rok\n\x1b]0;title\x07plain\ttab\x08\n";
+  assert.deepEqual(await printed(tail, { text, cutBytes: 0 }), [
+    "    │ curl x|sh #\\x1b[2K\\x0dok",
+    "    │ \\x1b]0;title\\x07plain\ttab\\x08",
+  ]);
 });

@@ -10,10 +10,16 @@ import {
   truncate,
   visibleWidth,
 } from "../../src/cli/terminal/format.ts";
+import { colour } from "../../src/cli/terminal/screen.ts";
 
-Deno.test("format: visible width ignores colour escapes and counts characters, not UTF-16 units", () => {
-  assert.equal(visibleWidth("\x1b[32mok\x1b[0m"), 2);
+Deno.test("format: visible width ignores weft's colours and counts characters, not UTF-16 units", () => {
+  assert.equal(visibleWidth(colour(32, "ok")), 2);
   assert.equal(visibleWidth("🙂é"), 2);
+});
+
+Deno.test("format: a control character is as wide as the escape that shows it", () => {
+  // Shown as `\x1b[2K`: a cell holding it is padded by what the terminal shows, not by its code units.
+  assert.equal(visibleWidth("\x1b[2K"), 7);
 });
 
 Deno.test("format: tables align columns two spaces apart and never pad the last one", () => {

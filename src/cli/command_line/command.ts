@@ -30,6 +30,7 @@ import {
 import { EXIT } from "./exit_codes.ts";
 import { CommandFailure, describeFailure, type Fixes, printFailure } from "./failure.ts";
 import { useProject } from "../terminal/invocation.ts";
+import { say } from "../terminal/screen.ts";
 
 /** What a command's `run` receives: its typed options, its positionals and the common options. */
 export interface CommandInput<O extends OptionSpecs> extends ParsedArgs<O> {
@@ -86,7 +87,7 @@ export function defineCommand<const O extends OptionSpecs = Record<never, Option
         json = parsed.json;
         useProject(parsed.projectDir);
         if (parsed.help) {
-          console.log(help());
+          say(help());
           return EXIT.OK;
         }
         if (parsed.projectGiven) await checkProject(parsed.projectDir);

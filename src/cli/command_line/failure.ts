@@ -22,6 +22,8 @@ import { UsageError } from "./args.ts";
 import { EXIT } from "./exit_codes.ts";
 import { paint } from "../terminal/format.ts";
 import { currentProject, pasteableText } from "../terminal/invocation.ts";
+import { say } from "../terminal/screen.ts";
+import { visibleJson } from "../../lib/visible_text.ts";
 
 /** Any code the CLI may print: every code of the catalog. */
 export type FailureCode = WeftErrorCode;
@@ -155,11 +157,12 @@ export function describeFailure(error: unknown, command: string, fixes: Fixes = 
 export function printFailure(command: string, failure: FailureReport, json: boolean): void {
   const { exit: _, ...payload } = failure;
   // The JSON keeps the fix as the catalog words it: a script compares it, and prints it where it likes.
-  if (json) return console.log(JSON.stringify({ error: payload }));
+  if (json) return say(visibleJson({ error: payload }));
   const label = command ? `weft ${command}` : "weft";
-  console.error(
+  say(
     `${paint("red", `${label}: ${failure.code}`, Deno.stderr)}: ${failure.message}\n  fix: ${
       pasteableText(failure.fix)
     }`,
+    Deno.stderr,
   );
 }

@@ -12,6 +12,7 @@ import { CommandFailure, writeFailureReason } from "../command_line/failure.ts";
 import { hint, indent, paint, printJson, relativeTime } from "../terminal/format.ts";
 import { readable } from "../../lib/readable.ts";
 import { withClient } from "../../client/weft_client.ts";
+import { say } from "../terminal/screen.ts";
 
 /** `weft artifact` */
 export const artifactCommand = defineCommand({
@@ -55,14 +56,14 @@ an existing FILE is refused (OUTPUT_EXISTS) unless --overwrite is given`,
       const { data: _data, ...metadata } = artifact;
       if (json) printJson({ artifact: metadata, output });
       else {
-        console.log(
+        say(
           `wrote ${artifact.flowName}/${artifact.stageName} revision ${artifact.revision} to ${output}`,
         );
       }
       return EXIT.OK;
     }
     if (json) printJson({ artifact });
-    else console.log(describeArtifact(artifact));
+    else say(describeArtifact(artifact));
     return EXIT.OK;
   },
 });

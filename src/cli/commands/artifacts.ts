@@ -11,6 +11,7 @@ import { EXIT } from "../command_line/exit_codes.ts";
 import { hint, paint, printJson, relativeTime, table } from "../terminal/format.ts";
 import { withClient } from "../../client/weft_client.ts";
 import { nextPageCommand, pagingOptions } from "../command_line/paging.ts";
+import { say } from "../terminal/screen.ts";
 
 /** `weft artifacts` */
 export const artifactsCommand = defineCommand({
@@ -41,11 +42,11 @@ export const artifactsCommand = defineCommand({
       return EXIT.OK;
     }
     if (!page.artifacts.length) {
-      console.log("no Artifacts yet: a Run commits one when it completes a stage");
+      say("no Artifacts yet: a Run commits one when it completes a stage");
       return EXIT.OK;
     }
     const now = new Date();
-    console.log(table(
+    say(table(
       ["ARTIFACT", "FLOW", "STAGE", "REV", "UPDATED", "RUN", "RECORD"],
       page.artifacts.map((a) => [
         paint("bold", a.artifactId),
@@ -58,8 +59,8 @@ export const artifactsCommand = defineCommand({
       ]),
     ));
     const first = page.artifacts[0];
-    console.log("\n" + hint("show one with", `weft artifact ${first.artifactId}`));
-    if (page.nextCursor) console.log(hint("next page", nextPageCommand("artifacts", args, page.nextCursor)));
+    say("\n" + hint("show one with", `weft artifact ${first.artifactId}`));
+    if (page.nextCursor) say(hint("next page", nextPageCommand("artifacts", args, page.nextCursor)));
     return EXIT.OK;
   },
 });

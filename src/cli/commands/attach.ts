@@ -15,6 +15,7 @@ import { follow, getRun, report } from "../run_views/follow.ts";
 import { NO_CONTEXT, runContext } from "../run_views/run_context.ts";
 import { exitCodeFor } from "../run_views/run_view.ts";
 import { withClient } from "../../client/weft_client.ts";
+import { say } from "../terminal/screen.ts";
 
 /** `weft attach` */
 export const attachCommand = defineCommand({
@@ -66,7 +67,7 @@ then follow on, stopping at the next wait`,
     const { run, context } = await withClient(projectDir, async (client) => {
       const current = await getRun(client, runId);
       if (interactive && isActive(current.status)) {
-        console.log(paint("dim", `following ${runId}; Ctrl-C detaches and the Run goes on`));
+        say(paint("dim", `following ${runId}; Ctrl-C detaches and the Run goes on`));
       }
       const run = await follow(client, current, { interactive, progress, answer });
       return { run, context: json ? NO_CONTEXT : await runContext(client, run) };

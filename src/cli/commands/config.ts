@@ -12,6 +12,8 @@ import { UsageError } from "../command_line/args.ts";
 import { defineCommand } from "../command_line/command.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
 import { lastingCommand } from "../terminal/invocation.ts";
+import { say } from "../terminal/screen.ts";
+import { visibleJson } from "../../lib/visible_text.ts";
 
 /** The environment variable the HTTP form reads the token from; `weft token` prints its value. */
 export const TOKEN_VARIABLE = "WEFT_TOKEN";
@@ -134,14 +136,12 @@ export const configCommand = defineCommand({
       ...format.notes,
     ];
     if (json) {
-      console.log(
-        JSON.stringify({ ide, name: format.name, transport: launch.kind, file: format.file, snippet, notes }),
-      );
+      say(visibleJson({ ide, name: format.name, transport: launch.kind, file: format.file, snippet, notes }));
       return EXIT.OK;
     }
-    console.error(`# ${format.name}: paste into ${format.file}`);
-    for (const note of notes) console.error(`# ${note}`);
-    console.log(snippet);
+    say(`# ${format.name}: paste into ${format.file}`, Deno.stderr);
+    for (const note of notes) say(`# ${note}`, Deno.stderr);
+    say(snippet);
     return EXIT.OK;
   },
 });

@@ -35,6 +35,7 @@ import {
   serviceFinding,
   trustFinding,
 } from "../doctor/state_findings.ts";
+import { say } from "../terminal/screen.ts";
 
 /** `weft doctor` */
 export const doctorCommand = defineCommand({
@@ -67,14 +68,14 @@ The project's model servers are asked only once you trust it.`,
           : f.state === "note"
           ? paint("yellow", "•")
           : paint("red", "✗");
-        console.log(
+        say(
           `${mark} ${paint("bold", f.check.padEnd(width))}  ${
             f.message.replaceAll("\n", "\n" + " ".repeat(width + 4))
           }`,
         );
-        if (f.fix) console.log(`${" ".repeat(width + 4)}${paint("dim", "fix:")} ${f.fix}`);
+        if (f.fix) say(`${" ".repeat(width + 4)}${paint("dim", "fix:")} ${f.fix}`);
       }
-      console.log(
+      say(
         problems
           ? paint("red", `\n${problems} problem${problems === 1 ? "" : "s"} found`)
           : "\nno problems found",

@@ -17,6 +17,7 @@ import { type WeftClient, withClient } from "../../client/weft_client.ts";
 import { blameBrokenWorkflow, NO_CONTEXT, runContext } from "../run_views/run_context.ts";
 import { readSource } from "../command_line/input.ts";
 import { exitCodeFor } from "../run_views/run_view.ts";
+import { say } from "../terminal/screen.ts";
 
 /** `weft flow` */
 export const flowCommand = defineCommand({
@@ -57,16 +58,16 @@ instead of running \`weft flow\` again.`,
     if (!intent.trim()) throw new UsageError("the intent is blank; say what you want done");
     const interactive = promptsHere(options, json);
     const progress = json ? Deno.stderr : Deno.stdout;
-    const say = (line: string) => progress.writeSync(new TextEncoder().encode(line + "\n"));
+    const note = (line: string) => say(line, progress);
     const { run, context } = await withClient(projectDir, async (client) => {
       const { run: started } = await client.call<{ run: RunView }>("flow", { flowName, intent })
         .catch(async (error) => {
           throw await suggestWorkflow(client, flowName, await blameBrokenWorkflow(client, flowName, error));
         });
-      say(`started ${started.runId} (${started.flowName})`);
+      note(`started ${started.runId} (${started.flowName})`);
       const run = interactive ? await follow(client, started, { interactive, progress }) : started;
       return { run, context: json ? NO_CONTEXT : await runContext(client, run) };
-    }, { start: true, progress: say });
+    }, { start: true, progress: note });
     report(run, json, context);
     return exitCodeFor(run);
   },

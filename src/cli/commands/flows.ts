@@ -9,6 +9,7 @@ import { UsageError } from "../command_line/args.ts";
 import { defineCommand } from "../command_line/command.ts";
 import { hint, indent, paint, printJson, table } from "../terminal/format.ts";
 import { withClient } from "../../client/weft_client.ts";
+import { say } from "../terminal/screen.ts";
 
 /** `weft flows` */
 export const flowsCommand = defineCommand({
@@ -44,22 +45,22 @@ of the current definition; OLDER RUNS counts the active Runs that still run an e
       w.stages.join(" → ") || "–",
       w.title,
     ]);
-    console.log(table(["NAME", "STATE", "SOURCE", "VERSION", "OLDER RUNS", "STAGES", "TITLE"], rows));
+    say(table(["NAME", "STATE", "SOURCE", "VERSION", "OLDER RUNS", "STAGES", "TITLE"], rows));
     for (const w of workflows.filter((w) => w.reason)) {
-      console.log(
+      say(
         `\n${paint(w.available ? "yellow" : "red", w.name)}: ${w.available ? "not ready" : "unavailable"}`,
       );
-      console.log(indent(w.reason!));
+      say(indent(w.reason!));
     }
     const ready = workflows.find((w) => w.ready);
     if (ready) {
-      console.log("\n" + hint("start a Run with", `weft flow ${ready.name} --intent "what you want done"`));
+      say("\n" + hint("start a Run with", `weft flow ${ready.name} --intent "what you want done"`));
     }
     if (workflows.some((w) => w.olderActiveRuns)) {
-      console.log(hint("Runs on an older version finish on it; to move one", "weft move RUN"));
+      say(hint("Runs on an older version finish on it; to move one", "weft move RUN"));
     }
     if (workflows.some((w) => !w.available)) {
-      console.log(
+      say(
         hint("after fixing a workflow", "weft flows", Deno.stdout, "(edits apply without a restart)"),
       );
     }

@@ -24,6 +24,7 @@ import {
   scaffold,
   SCHEMA_PATH,
 } from "../scaffold/scaffold.ts";
+import { say } from "../terminal/screen.ts";
 
 /** What became of one file. */
 export type FileStatus = "created" | "updated" | "unchanged";
@@ -195,13 +196,13 @@ function report(
         : `the JSON Schema of ${schema.of}; editors validate with it`
       : "ask, check, confirm, commit: it runs as it is";
     const mark = status === "unchanged" ? paint("dim", "·") : paint("green", "✓");
-    console.log(`${mark} ${status.padEnd(9)} ${path.padEnd(width)}  ${paint("dim", what)}`);
+    say(`${mark} ${status.padEnd(9)} ${path.padEnd(width)}  ${paint("dim", what)}`);
   }
-  console.log("");
-  if (name === undefined) console.log(hint("scaffold a workflow", next));
+  say("");
+  if (name === undefined) say(hint("scaffold a workflow", next));
   else {
-    console.log(hint("run it", next));
-    console.log(
+    say(hint("run it", next));
+    say(
       // Named from the working directory, so that the path opens from where the person is.
       hint("then make it yours", relative(Deno.cwd(), join(projectDir, "workflows", name, "workflow.json"))) +
         paint("dim", " (edits apply without a restart)"),

@@ -12,6 +12,8 @@ import { UsageError } from "../command_line/args.ts";
 import { defineCommand } from "../command_line/command.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
 import { paint } from "../terminal/format.ts";
+import { say } from "../terminal/screen.ts";
+import { visibleJson } from "../../lib/visible_text.ts";
 
 /** One parsed log line. */
 type LogLine = { at?: string; event?: string; [field: string]: unknown };
@@ -38,7 +40,7 @@ never intents, answers or tokens.`,
     const tail = new LogTail(weftPaths(projectDir).logs);
     const show = (lines: LogLine[]) => {
       for (const line of lines.filter((line) => runId === undefined || line.runId === runId)) {
-        console.log(json ? JSON.stringify(line) : human(line));
+        say(json ? visibleJson(line) : human(line));
       }
     };
     // Listening before the first line is shown: a Ctrl-C as soon as lines appear must end it cleanly too.

@@ -10,6 +10,7 @@ import { defineCommand } from "../command_line/command.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
 import { indent, paint, printJson, table } from "../terminal/format.ts";
 import { inspectModels } from "../../service/inspect.ts";
+import { say } from "../terminal/screen.ts";
 
 /** `weft models` */
 export const modelsCommand = defineCommand({
@@ -33,7 +34,7 @@ knows the model. docs/models.md explains the format.`,
       printJson({ roles, files, trust: { state, digest } });
       return Promise.resolve(EXIT.OK);
     }
-    console.log(table(
+    say(table(
       ["ROLE", "STATE", "PROVIDER", "MODEL", "URL", "FROM", "KEY"],
       roles.map((role) => [
         paint("bold", role.role),
@@ -54,16 +55,16 @@ knows the model. docs/models.md explains the format.`,
       ]),
     ));
     for (const role of roles.filter((role) => role.reason)) {
-      console.log(`\n${paint("yellow", role.role)}: ${role.trusted === false ? "not trusted" : "not ready"}`);
-      console.log(indent(role.reason!));
+      say(`\n${paint("yellow", role.role)}: ${role.trusted === false ? "not trusted" : "not ready"}`);
+      say(indent(role.reason!));
     }
     if (state === "not_trusted") {
-      console.log(
+      say(
         `\nweft.json's models are not trusted, so none of them is used or dialled and your user file applies ` +
           "to every role it names;\n`weft trust` shows them and asks",
       );
     }
-    console.log(`\nproject file: ${files.project}\nuser file:    ${files.user ?? "(none: HOME is not set)"}`);
+    say(`\nproject file: ${files.project}\nuser file:    ${files.user ?? "(none: HOME is not set)"}`);
     return Promise.resolve(EXIT.OK);
   },
 });

@@ -11,6 +11,7 @@ import { EXIT } from "../command_line/exit_codes.ts";
 import { CommandFailure } from "../command_line/failure.ts";
 import { hint, indent, paint, printJson, relativeTime } from "../terminal/format.ts";
 import { withClient } from "../../client/weft_client.ts";
+import { say } from "../terminal/screen.ts";
 
 /** `weft record` */
 export const recordCommand = defineCommand({
@@ -38,7 +39,7 @@ was committed from. Records never change.`,
       printJson({ record });
       return EXIT.OK;
     }
-    console.log([
+    say([
       `${
         paint("bold", record.recordId)
       }  ${record.flowName}/${record.stageName}  revision ${record.revision}`,

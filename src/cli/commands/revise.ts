@@ -16,6 +16,7 @@ import { promptsHere } from "../terminal/prompt.ts";
 import { withClient } from "../../client/weft_client.ts";
 import { NO_CONTEXT, runContext } from "../run_views/run_context.ts";
 import { exitCodeFor } from "../run_views/run_view.ts";
+import { say } from "../terminal/screen.ts";
 
 /** `weft revise` */
 export const reviseCommand = defineCommand({
@@ -47,13 +48,13 @@ On a terminal it then follows the Run like \`weft attach\`, asking for your conf
     const path = projectPath(projectDir, given);
     const interactive = promptsHere(options, json);
     const progress = json ? Deno.stderr : Deno.stdout;
-    const say = (line: string) => progress.writeSync(new TextEncoder().encode(line + "\n"));
+    const note = (line: string) => say(line, progress);
     const { run, context } = await withClient(projectDir, async (client) => {
       const { run: started } = await client.call<{ run: RunView }>("revise_artifact", { path });
-      say(`started ${started.runId}: a revision of ${started.revisionOf?.artifactId} from ${path}`);
+      note(`started ${started.runId}: a revision of ${started.revisionOf?.artifactId} from ${path}`);
       const run = interactive ? await follow(client, started, { interactive, progress }) : started;
       return { run, context: json ? NO_CONTEXT : await runContext(client, run) };
-    }, { start: true, progress: say });
+    }, { start: true, progress: note });
     report(run, json, context);
     return exitCodeFor(run);
   },

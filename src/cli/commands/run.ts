@@ -22,6 +22,7 @@ import { describeReasons, NO_CONTEXT, runContext } from "../run_views/run_contex
 import { withClient } from "../../client/weft_client.ts";
 import { describeRun, exitCodeFor } from "../run_views/run_view.ts";
 import { describeCommandEvent } from "../run_views/model_progress.ts";
+import { say } from "../terminal/screen.ts";
 
 /** `weft run` */
 export const runCommand = defineCommand({
@@ -50,22 +51,22 @@ how its last command ended, with the last lines of its output.`,
     });
     if (json) printJson(result);
     else {
-      console.log(describeRun(result.run, context));
-      if (context.reasons.length) console.log(describeReasons(context.reasons));
+      say(describeRun(result.run, context));
+      if (context.reasons.length) say(describeReasons(context.reasons));
       if (current?.version && result.run.version !== current.version) {
-        console.log(hint(
+        say(hint(
           `it runs version ${
             result.run.version ?? "(none)"
           }; the workflow is now ${current.version}. To move it`,
           `weft move ${runId}`,
         ));
       }
-      console.log(`\n${paint("bold", "Timeline")}`);
-      console.log(timeline(result.timeline ?? []));
+      say(`\n${paint("bold", "Timeline")}`);
+      say(timeline(result.timeline ?? []));
       const lastCommand = (result.timeline ?? []).findLast((event) => event.type === "command_ended");
       if (lastCommand) {
         const step = `${lastCommand.stageName}/${lastCommand.stepName}`;
-        console.log(
+        say(
           `\n${paint("bold", "Last command")}\n${describeCommandEvent(lastCommand, step, Deno.stdout)}`,
         );
       }

@@ -11,6 +11,7 @@ import { EXIT } from "../command_line/exit_codes.ts";
 import { hint, paint, printJson, relativeTime, statusTone, table, truncate } from "../terminal/format.ts";
 import { withClient } from "../../client/weft_client.ts";
 import { nextPageCommand, pagingOptions } from "../command_line/paging.ts";
+import { say } from "../terminal/screen.ts";
 
 /** `weft runs` */
 export const runsCommand = defineCommand({
@@ -48,13 +49,13 @@ export const runsCommand = defineCommand({
       if (status !== undefined || options.flow !== undefined || options.cursor !== undefined) {
         // Filters that match nothing say so: "no Runs yet" would be false when other Runs exist.
         const which = [options.cursor !== undefined ? "more" : "", status ?? ""].filter(Boolean).join(" ");
-        console.log(
+        say(
           `no ${which ? which + " " : ""}Runs${options.flow !== undefined ? ` of ${options.flow}` : ""}`,
         );
         return EXIT.OK;
       }
-      console.log("no Runs yet");
-      console.log(
+      say("no Runs yet");
+      say(
         hint(
           "start one with",
           'weft flow <name> --intent "what you want done"',
@@ -65,7 +66,7 @@ export const runsCommand = defineCommand({
       return EXIT.OK;
     }
     const now = new Date();
-    console.log(table(
+    say(table(
       ["RUN", "FLOW", "VERSION", "STATUS", "AT", "UPDATED", "INTENT"],
       page.runs.map((run) => [
         run.runId,
@@ -78,8 +79,8 @@ export const runsCommand = defineCommand({
       ]),
     ));
     const waiting = page.runs.find((run) => run.status === "waiting" && run.pendingAction);
-    if (waiting) console.log("\n" + hint("answer with", `weft attach ${waiting.runId}`));
-    if (page.nextCursor) console.log(hint("next page", nextPageCommand("runs", args, page.nextCursor)));
+    if (waiting) say("\n" + hint("answer with", `weft attach ${waiting.runId}`));
+    if (page.nextCursor) say(hint("next page", nextPageCommand("runs", args, page.nextCursor)));
     return EXIT.OK;
   },
 });

@@ -15,6 +15,8 @@ import { defineCommand } from "../command_line/command.ts";
 import { DEFAULT_SESSION_LIMITS } from "../../service/session_limits.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
 import { CommandFailure, describeFailure, printFailure } from "../command_line/failure.ts";
+import { say } from "../terminal/screen.ts";
+import { visibleJson } from "../../lib/visible_text.ts";
 
 /** `weft serve` */
 export const serveCommand = defineCommand({
@@ -107,13 +109,13 @@ async function serve(
     // The ready line carries the classified failure, so that `weft start` reports it with its own fix.
     const failure = describeFailure(whyNotStarted(error, options.port), "serve");
     const { code, message, fix } = failure;
-    console.log(JSON.stringify({ ready: false, error: message, code, fix }));
+    say(visibleJson({ ready: false, error: message, code, fix }));
     printFailure("serve", failure, false);
     return failure.exit;
   }
   const { url, port, pid, instanceId } = service;
   const studio = options["studio-url"] ? { studioUrl: service.studioUrl() } : {};
-  console.log(JSON.stringify({ ready: true, url, port, pid, instanceId, ...studio }));
+  say(visibleJson({ ready: true, url, port, pid, instanceId, ...studio }));
 
   await Promise.race([stopRequested, service.idle]);
   await service.shutdown();

@@ -11,6 +11,8 @@ import { defineCommand } from "../command_line/command.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
 import { hint } from "../terminal/format.ts";
 import { recoveryHint } from "../terminal/service_state.ts";
+import { say } from "../terminal/screen.ts";
+import { visibleJson } from "../../lib/visible_text.ts";
 
 /** `weft status` */
 export const statusCommand = defineCommand({
@@ -23,12 +25,12 @@ export const statusCommand = defineCommand({
   async run({ projectDir, positionals, json }) {
     noArguments(positionals);
     const report = await observeService(projectDir);
-    if (json) console.log(JSON.stringify(report));
+    if (json) say(visibleJson(report));
     else if (report.state === "running") {
-      console.log(`running  ${report.url}  pid ${report.pid}  instance ${report.instanceId}`);
+      say(`running  ${report.url}  pid ${report.pid}  instance ${report.instanceId}`);
     } else if (report.state === "offline") {
-      console.log(`offline  ${report.reason}\n  ${hint("start it with", "weft start")}`);
-    } else console.log(`needs recovery  ${report.reason}\n  ${recoveryHint(report.reason)}`);
+      say(`offline  ${report.reason}\n  ${hint("start it with", "weft start")}`);
+    } else say(`needs recovery  ${report.reason}\n  ${recoveryHint(report.reason)}`);
     return report.state === "running"
       ? EXIT.OK
       : report.state === "offline"

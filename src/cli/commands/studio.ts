@@ -15,6 +15,7 @@ import { defineCommand } from "../command_line/command.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
 import { openInBrowser } from "../terminal/browser.ts";
 import { printJson } from "../terminal/format.ts";
+import { say } from "../terminal/screen.ts";
 
 /** `weft studio` */
 export const studioCommand = defineCommand({
@@ -48,12 +49,12 @@ printed for you to open instead.`,
     if (options["no-open"] && options["sign-out-all"]) {
       throw new UsageError("--sign-out-all opens nothing: leave out --no-open");
     }
-    const say = (line: string) => console.error(line);
-    const connection = await reachService(projectDir, { start: true, progress: say });
+    const note = (line: string) => say(line, Deno.stderr);
+    const connection = await reachService(projectDir, { start: true, progress: note });
     if (options["sign-out-all"]) {
       await endStudioSessions(connection);
       if (json) printJson({ signedOut: true });
-      else console.log("Every Studio session of this project has ended; `weft studio` opens a new one.");
+      else say("Every Studio session of this project has ended; `weft studio` opens a new one.");
       return EXIT.OK;
     }
     const opening = !json && !options["no-open"];
@@ -67,13 +68,13 @@ printed for you to open instead.`,
     if (opening) {
       const outcome = await openInBrowser(redirectFile!);
       if (outcome.opened) {
-        console.log(`Studio opened in your browser: ${shown}`);
+        say(`Studio opened in your browser: ${shown}`);
         return EXIT.OK;
       }
-      say(`could not open a browser (${outcome.reason}); set BROWSER, or open the address below`);
+      note(`could not open a browser (${outcome.reason}); set BROWSER, or open the address below`);
     }
-    console.log(url);
-    say("open it within a minute; it works once (run `weft studio` again for a new one)");
+    say(url);
+    note("open it within a minute; it works once (run `weft studio` again for a new one)");
     return EXIT.OK;
   },
 });

@@ -13,6 +13,7 @@ import { EXIT } from "../command_line/exit_codes.ts";
 import { hint, paint, printJson, statusTone } from "../terminal/format.ts";
 import { withClient } from "../../client/weft_client.ts";
 import { countsLine, taskTable } from "../run_views/task_table.ts";
+import { say } from "../terminal/screen.ts";
 
 /** The workflow whose newest Run `weft tasks` shows when no Run is named. */
 const DELIVER = "deliver";
@@ -45,18 +46,18 @@ the last line of its output.`,
       printJson(tasks);
       return EXIT.OK;
     }
-    console.log(
+    say(
       `${paint("bold", run.runId)}  ${run.flowName}  ${paint(statusTone(run.status), run.status)}`,
     );
     if (!tasks.list) {
-      console.log("no tasks: the Run has not entered a list stage");
+      say("no tasks: the Run has not entered a list stage");
       return EXIT.OK;
     }
-    console.log(countsLine(tasks.list));
-    console.log("");
-    console.log(taskTable(tasks.list));
+    say(countsLine(tasks.list));
+    say("");
+    say(taskTable(tasks.list));
     if (run.pendingAction) {
-      console.log("\n" + hint("it waits for you; answer with", `weft attach ${run.runId}`));
+      say("\n" + hint("it waits for you; answer with", `weft attach ${run.runId}`));
     }
     return EXIT.OK;
   },

@@ -10,6 +10,8 @@ import { UsageError } from "../command_line/args.ts";
 import { defineCommand } from "../command_line/command.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
 import { TOKEN_VARIABLE } from "./config.ts";
+import { say } from "../terminal/screen.ts";
+import { visibleJson } from "../../lib/visible_text.ts";
 
 /** `weft token` */
 export const tokenCommand = defineCommand({
@@ -25,8 +27,8 @@ Treat it like a password. The stdio form (\`weft mcp\`) needs no token.`,
       throw new UsageError("takes no arguments (a project is named with --project DIR)");
     }
     const connection = await recordedConnection(projectDir, "no token yet");
-    if (json) console.log(JSON.stringify({ token: connection.externalToken }));
-    else console.log(connection.externalToken);
+    if (json) say(visibleJson({ token: connection.externalToken }));
+    else say(connection.externalToken);
     return EXIT.OK;
   },
 });

@@ -14,6 +14,9 @@ import { EXIT } from "../command_line/exit_codes.ts";
 import { paint, printJson, table } from "../terminal/format.ts";
 import { Prompter, promptsHere } from "../terminal/prompt.ts";
 import { grantTrust, projectKey, reviewTrust, revokeTrust, type TrustReview } from "../../service/trust.ts";
+import { say } from "../terminal/screen.ts";
+import { argvText, shellWord } from "../../lib/argv_text.ts";
+import { visibleLine } from "../../lib/visible_text.ts";
 
 /** `weft trust` */
 export const trustCommand = defineCommand({
@@ -46,7 +49,7 @@ again. Nothing in a repository can grant it.`,
     const project = projectKey(projectDir) ?? projectDir;
     const print = (review: TrustReview, line: string) => {
       if (json) printJson({ project, trust: review });
-      else console.log(`${describe(review)}\n\n${line}`);
+      else say(`${describe(review)}\n\n${line}`);
     };
     if (options.revoke) {
       const review = await revokeTrust(projectDir);
@@ -77,20 +80,24 @@ again. Nothing in a repository can grant it.`,
       return EXIT.FAILURE;
     }
     if (interactive && !await ask(shown, project)) {
-      console.log("not trusted; nothing changed");
+      say("not trusted; nothing changed");
       return EXIT.FAILURE;
     }
     const review = await grantTrust(projectDir, shown.digest);
     const line = `${project}: trusted; weft uses these until they change ` +
       "(`weft trust --revoke` forgets it)";
-    if (interactive) console.log(line);
+    if (interactive) say(line);
     else print(review, line);
     return EXIT.OK;
   },
   fixes: { CONFLICT: "weft.json changed while you were asked: run `weft trust` again and review it" },
 });
 
-/** The content as a person reviews it: one row per role, one per command. */
+/**
+ * The content as a person reviews it: one row per role, one per command. Every field is one visible line and
+ * a command its shell words (`argvText`), so that no character of the project's files can make a row read
+ * other than what would run.
+ */
 function describe(review: TrustReview): string {
   const { commands = {}, commandSteps = [], editSteps = [] } = review.content;
   if (!review.roles.length && !Object.keys(commands).length && !commandSteps.length && !editSteps.length) {
@@ -114,9 +121,10 @@ function describeEdits(review: TrustReview): string[] {
     "",
     table(
       ["WHERE", "TOOLS"],
-      editSteps.map((
-        step,
-      ) => [paint("bold", `${step.workflow} ${step.stage}/${step.step}`), step.tools.join(", ")]),
+      editSteps.map((step) => [
+        paint("bold", visibleLine(`${step.workflow} ${step.stage}/${step.step}`)),
+        visibleLine(step.tools.join(", ")),
+      ]),
     ),
     "",
   ];
@@ -126,12 +134,12 @@ function describeEdits(review: TrustReview): string[] {
 function describeCommands(review: TrustReview): string[] {
   const { commands = {}, commandSteps = [] } = review.content;
   const rows = [
-    ...Object.entries(commands).map(([name, argv]) => [`weft.json commands.${name}`, argv.join(" "), "", ""]),
+    ...Object.entries(commands).map(([name, argv]) => [`weft.json commands.${name}`, argvText(argv), "", ""]),
     ...commandSteps.map((step) => [
       `${step.workflow} ${step.stage}/${step.step}`,
-      typeof step.run === "string" ? commandNames(step.run, step.fallback) : step.run.join(" "),
-      step.cwd ?? ".",
-      step.env.join(" ") || "none",
+      typeof step.run === "string" ? commandNames(step.run, step.fallback) : argvText(step.run),
+      step.cwd === undefined ? "." : shellWord(step.cwd),
+      argvText(step.env) || "none",
     ]),
   ];
   if (!rows.length) return [];
@@ -140,7 +148,7 @@ function describeCommands(review: TrustReview): string[] {
     "",
     table(
       ["WHERE", "RUNS", "FOLDER", "VARIABLES"],
-      rows.map(([where, ...rest]) => [paint("bold", where), ...rest]),
+      rows.map(([where, ...rest]) => [paint("bold", visibleLine(where)), ...rest.map(visibleLine)]),
     ),
     "",
   ];
@@ -160,11 +168,8 @@ function describeModels(review: TrustReview): string[] {
     table(
       ["ROLE", "PROVIDER", "URL", "KEY VARIABLE", "MODEL"],
       review.roles.map((role) => [
-        paint("bold", role.role),
-        role.provider,
-        role.baseURL,
-        role.apiKeyEnv ?? "none",
-        role.model,
+        paint("bold", visibleLine(role.role)),
+        ...[role.provider, role.baseURL, role.apiKeyEnv ?? "none", role.model].map(visibleLine),
       ]),
     ),
     "",
@@ -173,7 +178,7 @@ function describeModels(review: TrustReview): string[] {
 
 /** Shows the content and asks at the terminal; the input ending is a no. */
 async function ask(review: TrustReview, project: string): Promise<boolean> {
-  console.log(describe(review) + "\n");
+  say(describe(review) + "\n");
   const prompter = new Prompter();
   try {
     const answer = await prompter.choose(`Trust exactly this content for ${project}? [y/N] `, [

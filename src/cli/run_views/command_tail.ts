@@ -1,7 +1,9 @@
 /**
  * A followed Run's running command, as its output arrives: each new whole line of stdout and stderr printed
  * once, under the command's start line, read from `weft://runs/{runId}/command` when the service says it
- * grew. When the command ends, only what was not printed yet is shown of its stored result.
+ * grew. When the command ends, only what was not printed yet is shown of its stored result. Every character
+ * of a line is shown (`visibleText`): a carriage return or an escape sequence in the output cannot hide what
+ * came before it on the line, nor move the cursor.
  *
  * @module
  */
@@ -9,6 +11,7 @@
 import type { WeftClient } from "../../client/weft_client.ts";
 import type { RunningCommandOutput, StreamTail } from "../../client/views.ts";
 import { paint, type Stream } from "../terminal/format.ts";
+import { visibleText } from "../../lib/visible_text.ts";
 
 /** The resource of Run `runId`'s running command's output. */
 export function commandOutputUri(runId: string): string {
@@ -79,7 +82,7 @@ export class CommandTail {
     const end = all ? fresh.length : fresh.lastIndexOf(0x0a) + 1;
     if (end <= 0) return { lines: [], upTo: printed };
     const text = new TextDecoder().decode(fresh.subarray(0, end)).replace(/\n$/, "");
-    const lines = text.split("\n").map(terminalText);
+    const lines = text.split("\n").map(visibleText);
     if (lost) lines.unshift(paint("dim", `… ${lost} bytes not shown`, this.stream));
     return { lines, upTo: tail.cutBytes + start + end };
   }
@@ -88,18 +91,3 @@ export class CommandTail {
     return `    │ ${name === "stderr" ? paint("yellow", text, this.stream) : text}`;
   }
 }
-
-/**
- * A line of a command's output as a terminal may show it: what a carriage return would leave (the text after
- * the last one, as a progress bar ends), without escape sequences or other control characters, which could
- * move the cursor or rewrite the screen.
- */
-export function terminalText(line: string): string {
-  const shown = line.slice(line.lastIndexOf("\r", line.length - 2) + 1).replace(/\r$/, "");
-  return shown.replace(CONTROLS, "");
-}
-
-/** CSI sequences (colours, cursor moves), OSC sequences (a window title), other escapes, control characters. */
-const CONTROLS =
-  // deno-lint-ignore no-control-regex -- control characters are exactly what it finds
-  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f]/g;

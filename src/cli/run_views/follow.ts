@@ -19,6 +19,8 @@ import { commandOutputUri, CommandTail } from "./command_tail.ts";
 import { describeReasons, NO_CONTEXT, type RunContext, runContext } from "./run_context.ts";
 import { ModelProgress } from "./model_progress.ts";
 import { describeRun, waitingFor } from "./run_view.ts";
+import { redraw, say } from "../terminal/screen.ts";
+import { argvText } from "../../lib/argv_text.ts";
 
 /** How often the live indicator is redrawn (the service is not asked). */
 const REDRAW_MS = 500;
@@ -40,7 +42,7 @@ export interface FollowOptions {
  * when not interactive, or an agent when not interactive. Resolves with the Run as last seen.
  */
 export async function follow(client: WeftClient, start: RunView, options: FollowOptions): Promise<RunView> {
-  const say = (text: string) => options.progress.writeSync(new TextEncoder().encode(text + "\n"));
+  const note = (text: string) => say(text, options.progress);
   const indicator = new Indicator(options.progress);
   const output = new CommandTail(options.progress);
   const model = new ModelProgress(options.progress, output);
@@ -52,13 +54,13 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
   const watch = await client.watch(options.interactive ? [runUri, outputUri] : [runUri]);
   const printLine = (line: string) => {
     indicator.clear();
-    say(line);
+    note(line);
   };
   let run = isActive(start.status) ? await getRun(client, start.runId) : start;
   const detach = () => {
     // Ctrl-C leaves the Run as it is: clear the live line, say how to come back, and end without an error.
     indicator.clear();
-    say(
+    note(
       `\ndetached; the Run goes on. ${hint("come back with", `weft attach ${run.runId}`, options.progress)}`,
     );
     Deno.exit(EXIT.OK);
@@ -83,7 +85,7 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
           }
           run = await answerAsk(client, run, action.id, answer.value);
           answer = undefined;
-          say(paint("green", "✓ answer recorded", options.progress));
+          note(paint("green", "✓ answer recorded", options.progress));
           continue;
         }
         if (!options.interactive) break;
@@ -92,10 +94,10 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
         if (reasons) prompter.write(`\n${reasons}\n`);
         const value = await promptAnswer(action, prompter);
         if (value === null) {
-          say("\ninput ended; the Run keeps waiting for you");
+          note("\ninput ended; the Run keeps waiting for you");
           break;
         }
-        run = await answerOrExplain(client, run, action.id, value, say, options.progress);
+        run = await answerOrExplain(client, run, action.id, value, note, options.progress);
         continue;
       }
       if (run.status === "waiting" && !options.interactive) break;
@@ -135,11 +137,11 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
  */
 export function report(run: RunView, json: boolean, context: RunContext = NO_CONTEXT): void {
   if (json) return printJson({ run });
-  console.log(describeRun(run, context));
-  if (context.reasons.length) console.log(describeReasons(context.reasons));
+  say(describeRun(run, context));
+  if (context.reasons.length) say(describeReasons(context.reasons));
   if (run.status === "waiting" && run.pendingAction) {
-    console.log(describeAction(run.pendingAction));
-    console.log(hint("or from a script", `weft attach ${run.runId} --answer-json - < answer.json`));
+    say(describeAction(run.pendingAction));
+    say(hint("or from a script", `weft attach ${run.runId} --answer-json - < answer.json`));
   }
 }
 
@@ -163,17 +165,17 @@ async function answerOrExplain(
   run: RunView,
   actionId: string,
   answer: unknown,
-  say: (text: string) => void,
+  note: (text: string) => void,
   stream: Stream,
 ): Promise<RunView> {
   try {
     const next = await answerAsk(client, run, actionId, answer);
-    say(paint("green", "✓ answer recorded", stream));
+    note(paint("green", "✓ answer recorded", stream));
     return next;
   } catch (error) {
     if (!(error instanceof WeftError) || !["INVALID_REQUEST", "CONFLICT"].includes(error.code)) throw error;
     const why = error.code === "CONFLICT" ? "it was answered elsewhere or has changed" : error.message;
-    say(paint("yellow", `the service did not take that answer: ${why}`, stream));
+    note(paint("yellow", `the service did not take that answer: ${why}`, stream));
     return await getRun(client, run.runId);
   }
 }
@@ -183,7 +185,7 @@ function activity(run: RunView, output: CommandTail): { what: string; time: stri
   const command = output.current;
   if (run.pendingCommand?.phase === "running" && command?.commandId === run.pendingCommand.id) {
     return {
-      what: `${run.cursor.stageName}/${run.cursor.stepName}: running ${command.run.join(" ")}`,
+      what: `${run.cursor.stageName}/${run.cursor.stepName}: running ${argvText(command.run)}`,
       time: elapsed(Date.now() - Date.parse(command.startedAt)),
     };
   }
@@ -199,7 +201,6 @@ class Indicator {
   static readonly FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
   #frame = 0;
   #shown = false;
-  #encoder = new TextEncoder();
 
   constructor(readonly stream: Stream) {}
 
@@ -211,13 +212,13 @@ class Indicator {
     const room = outputWidth(this.stream) - activity.time.length - 6;
     const what = room >= 20 ? truncate(activity.what, room) : activity.what;
     const text = `${paint("cyan", frame, this.stream)} ${what} · ${activity.time}`;
-    this.stream.writeSync(this.#encoder.encode(`\r\x1b[2K${text}`));
+    redraw(text, this.stream);
     this.#shown = true;
   }
 
   clear(): void {
     if (!this.#shown) return;
-    this.stream.writeSync(this.#encoder.encode("\r\x1b[2K"));
+    redraw("", this.stream);
     this.#shown = false;
   }
 }

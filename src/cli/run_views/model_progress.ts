@@ -9,7 +9,9 @@
 import type { WeftClient } from "../../client/weft_client.ts";
 import type { RunEventView, RunView, StreamTail } from "../../client/views.ts";
 import { paint, type Stream } from "../terminal/format.ts";
-import { type CommandTail, terminalText } from "./command_tail.ts";
+import type { CommandTail } from "./command_tail.ts";
+import { argvText } from "../../lib/argv_text.ts";
+import { visibleText } from "../../lib/visible_text.ts";
 
 /** Prints the model's timeline entries a followed Run gained since the last look. */
 export class ModelProgress {
@@ -79,7 +81,7 @@ export function describeCommandEvent(
 ): string | undefined {
   switch (event.type) {
     case "command_started":
-      return paint("cyan", `▸ ${step}: running ${(event.run as string[]).join(" ")}`, stream);
+      return paint("cyan", `▸ ${step}: running ${argvText(event.run as string[])}`, stream);
     case "command_untrusted":
       return paint("yellow", `  ! ${step}: ${event.reason}`, stream);
     case "command_ended": {
@@ -104,7 +106,7 @@ export function describeCommandEvent(
       const lines = [end];
       for (const { name, tail } of tails) {
         if (!tail.text) continue;
-        const shown = tail.text.replace(/\n$/, "").split("\n").slice(-LAST_LINES).map(terminalText);
+        const shown = tail.text.replace(/\n$/, "").split("\n").slice(-LAST_LINES).map(visibleText);
         const cut = tail.cutBytes ? ` (last lines; ${tail.cutBytes} bytes before them not shown)` : "";
         lines.push(paint("dim", `    ${name}${cut}:`, stream), ...shown.map((line) => `    │ ${line}`));
       }

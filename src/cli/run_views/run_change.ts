@@ -12,6 +12,7 @@ import { printJson } from "../terminal/format.ts";
 import { type WeftClient, withClient } from "../../client/weft_client.ts";
 import { NO_CONTEXT, runContext } from "./run_context.ts";
 import { describeRun } from "./run_view.ts";
+import { say } from "../terminal/screen.ts";
 
 /** The tools that change one Run and answer `{ run }`. */
 export type RunChangeTool = "cancel_run" | "retry_run" | "move_run";
@@ -41,7 +42,7 @@ export async function changeRun(
     return { run, context: input.json ? NO_CONTEXT : await runContext(client, run), outcome };
   });
   if (input.json) printJson({ run });
-  else console.log((outcome ? outcome + "\n" : "") + describeRun(run, context));
+  else say((outcome ? outcome + "\n" : "") + describeRun(run, context));
   return EXIT.OK;
 }
 

@@ -9,6 +9,7 @@ import { RESUMABLE_FAILURES } from "../../errors.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
 import { hint, paint, relativeTime, statusTone, type Stream, truncate } from "../terminal/format.ts";
 import { NO_CONTEXT, type RunContext } from "./run_context.ts";
+import { argvText } from "../../lib/argv_text.ts";
 
 /** The exit code of a command whose result is this Run: a Run left waiting or running is not a failure. */
 export function exitCodeFor(run: RunView): number {
@@ -35,7 +36,7 @@ export function waitingFor(run: RunView): string | undefined {
   if (command) {
     const shown = typeof command.run === "string"
       ? `the project command "${command.run}"`
-      : command.run.join(" ");
+      : argvText(command.run);
     if (command.phase === "untrusted") return `your trust of its command ${shown}`;
     return command.phase === "running" ? `its command ${shown} (running)` : `a free slot to run ${shown}`;
   }

@@ -2,17 +2,18 @@
  * Terminal output of the `weft` command: colour, aligned tables, relative times and JSON.
  *
  * Colour is used only when the stream is a terminal and `NO_COLOR` is unset or empty (https://no-color.org),
- * so piped output and logs never carry escape sequences.
+ * so piped output and logs never carry escape sequences. What these build is written with `say` (`screen.ts`),
+ * which makes every control character in it visible and turns only `paint`'s colours into escapes.
  *
  * @module
  */
 
+import { visibleJson, visibleText } from "../../lib/visible_text.ts";
 import { pasteableText, weftCommand } from "./invocation.ts";
+import { colour, say, type Stream, uncoloured } from "./screen.ts";
 
-/** A stream the command writes to. */
-export type Stream = typeof Deno.stdout | typeof Deno.stderr;
+export type { Stream };
 
-const ESCAPE = new RegExp(String.fromCharCode(27) + "\\[[0-9;]*m", "g");
 const CODES = { bold: 1, dim: 2, red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36 } as const;
 
 /** A colour or weight the output uses. */
@@ -25,7 +26,7 @@ export function colorEnabled(stream: Stream = Deno.stdout): boolean {
 
 /** Paints `text` with `tone` when `stream` takes colour; otherwise returns it unchanged. */
 export function paint(tone: Tone, text: string, stream: Stream = Deno.stdout): string {
-  return colorEnabled(stream) ? `\x1b[${CODES[tone]}m${text}\x1b[0m` : text;
+  return colorEnabled(stream) ? colour(CODES[tone], text) : text;
 }
 
 /** The tone that conveys a Run status at a glance. */
@@ -44,9 +45,9 @@ export function statusTone(status: string): Tone {
   }
 }
 
-/** The width `text` takes on screen, ignoring colour escapes. */
+/** The width `text` takes on screen: without its colours, with its control characters shown as escapes. */
 export function visibleWidth(text: string): number {
-  return [...text.replace(ESCAPE, "")].length;
+  return [...visibleText(uncoloured(text))].length;
 }
 
 /**
@@ -130,7 +131,7 @@ export function indent(text: string, spaces = 2): string {
 
 /** Prints the business JSON of a command on stdout, one document, pretty for people who look at it. */
 export function printJson(value: unknown): void {
-  console.log(JSON.stringify(value, null, 2));
+  say(visibleJson(value, 2));
 }
 
 /**

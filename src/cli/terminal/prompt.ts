@@ -8,6 +8,7 @@
 
 import { LineReader } from "../../lib/line_reader.ts";
 import { paint } from "./format.ts";
+import { write } from "./screen.ts";
 
 /** Whether a command given `PROMPT_OPTIONS` prompts: only on a terminal, never under --json. */
 export function promptsHere(options: { "no-interactive": boolean }, json: boolean): boolean {
@@ -23,15 +24,14 @@ export interface Choice<T> {
 /** Reads answers line by line from one input; `null` from any method means the input ended. */
 export class Prompter {
   #lines: LineReader;
-  #encoder = new TextEncoder();
 
   constructor(input: ReadableStream<Uint8Array> = Deno.stdin.readable, readonly output = Deno.stderr) {
     this.#lines = new LineReader(input);
   }
 
-  /** Writes `text` without a line break. */
+  /** Writes `text` without a line break, its control characters made visible (`screen.ts`). */
   write(text: string): void {
-    this.output.writeSync(this.#encoder.encode(text));
+    write(text, this.output);
   }
 
   /** Shows `prompt` and reads one line, without its line break. */

@@ -7,6 +7,8 @@
 
 import type { ServiceReport } from "../../client/observe.ts";
 import { UNTRUSTED_FIX } from "../../weft_dir/trust.ts";
+import { say } from "./screen.ts";
+import { visibleJson } from "../../lib/visible_text.ts";
 
 /** What to do about a service that needs recovery, for `reason` as observed. */
 export function recoveryHint(reason: string): string {
@@ -18,6 +20,6 @@ export function recoveryHint(reason: string): string {
 
 /** Prints `value` under `--json`, else the line `human` (nothing when it is empty). */
 export function printReport(json: boolean, value: ServiceReport, human: string): void {
-  if (json) console.log(JSON.stringify(value));
-  else if (human) console.log(human);
+  if (json) say(visibleJson(value));
+  else if (human) say(human);
 }
