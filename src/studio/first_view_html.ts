@@ -4,10 +4,12 @@
  * opens, so the list shows when the document arrives instead of after the 385 KB script has run. It mirrors
  * the markup of the script's first render (`page/app.ts`, `page/runs_view.ts`: same elements, roles, labels
  * and classes), which replaces it in place. Shared by the service and the page (who waits for whom, the
- * waiting count), so it imports nothing and uses no runtime API.
+ * waiting count), so it imports only what the page shares too and uses no runtime API.
  *
  * @module
  */
+
+import { visibleText } from "../lib/visible_text.ts";
 
 /** What a row reads of a Run (a structural part of the wire's `RunView`). */
 export interface RunRowFields {
@@ -59,9 +61,12 @@ export function waitingForYou(page: RunsPageFields): string {
   return page.nextCursor ? `${forYou}+` : String(forYou);
 }
 
-/** `text` safe as HTML text or as a quoted attribute value. */
+/**
+ * `text` safe as HTML text or as a quoted attribute value, its control and hiding characters written out as
+ * escapes (`visibleText`), as the page shows every string.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char]);
+  return visibleText(text).replace(/[&<>"']/g, (char) => ENTITIES[char]);
 }
 
 const ENTITIES: Record<string, string> = {

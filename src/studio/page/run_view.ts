@@ -18,6 +18,7 @@ import { html } from "./html.ts";
 import { TaskBoard } from "./task_board.ts";
 import { Timeline } from "./timeline.ts";
 import { canRetry, isActive, type RunEvent, type RunView, sourceName } from "./types.ts";
+import { argvText } from "../../lib/argv_text.ts";
 
 interface RunData {
   run: RunView;
@@ -172,7 +173,7 @@ export function RunPage(props: { runId: string }): ComponentChildren {
 function commandWait(command: NonNullable<RunView["pendingCommand"]>): string {
   const shown = typeof command.run === "string"
     ? `the project command "${command.run}"`
-    : command.run.join(" ");
+    : argvText(command.run);
   if (command.phase === "untrusted") return `Waiting for your trust of ${shown}: ${command.reason ?? ""}`;
   return command.phase === "running" ? `Running ${shown}.` : `Waiting for a free slot to run ${shown}.`;
 }

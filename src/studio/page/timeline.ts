@@ -13,6 +13,7 @@ import { Readable } from "./readable.ts";
 import { formatRoute } from "./route.ts";
 import { LiveCommandOutput, StoredCommandOutput } from "./command_output.ts";
 import { type RunEvent, type RunView, sourceName } from "./types.ts";
+import { argvText } from "../../lib/argv_text.ts";
 
 interface StepGroup {
   key: number;
@@ -244,7 +245,7 @@ function describeEvent(event: RunEvent, run: TimelineRun): ComponentChildren {
       return "Command requested";
     case "command_started": {
       const running = run.pendingCommand?.phase === "running" && run.pendingCommand.id === event.commandId;
-      return html`<span>Command started: <code>${(event.run as string[]).join(" ")}</code></span>
+      return html`<span>Command started: <code>${argvText(event.run as string[])}</code></span>
         ${running && html`<${LiveCommandOutput} runId=${run.runId} commandId=${run.pendingCommand!.id} />`}`;
     }
     case "command_untrusted":

@@ -14,6 +14,8 @@ import { connection, type StudioError } from "./connection.ts";
 import { useLoad } from "./hooks.ts";
 import { html } from "./html.ts";
 import { trustHeading } from "./trust_heading.ts";
+import { argvText, shellWord } from "../../lib/argv_text.ts";
+import { visibleLine } from "../../lib/visible_text.ts";
 
 /** What `trust_project` reports. */
 interface ProjectTrust {
@@ -130,8 +132,8 @@ function EditsToTrust(props: { content: ProjectTrust["content"] }): ComponentChi
       <tbody>${steps.map((step) =>
         html`
           <tr key=${`${step.workflow} ${step.stage}/${step.step}`}>
-            <td>${step.workflow} ${step.stage}/${step.step}</td>
-            <td>${step.tools.join(", ")}</td>
+            <td>${visibleLine(`${step.workflow} ${step.stage}/${step.step}`)}</td>
+            <td>${visibleLine(step.tools.join(", "))}</td>
           </tr>
         `
       )}</tbody>
@@ -143,18 +145,18 @@ function EditsToTrust(props: { content: ProjectTrust["content"] }): ComponentChi
 function CommandsToTrust(props: { content: ProjectTrust["content"] }): ComponentChildren {
   const rows = [
     ...Object.entries(props.content.commands ?? {}).map(([name, argv]) => ({
-      where: `weft.json commands.${name}`,
-      runs: argv.join(" "),
+      where: `weft.json commands.${visibleLine(name)}`,
+      runs: argvText(argv),
       cwd: "",
       env: "",
     })),
     ...(props.content.commandSteps ?? []).map((step) => ({
-      where: `${step.workflow} ${step.stage}/${step.step}`,
+      where: visibleLine(`${step.workflow} ${step.stage}/${step.step}`),
       runs: typeof step.run === "string"
-        ? [step.run, ...step.fallback ?? []].map((name) => `commands.${name}`).join(" or ")
-        : step.run.join(" "),
-      cwd: step.cwd ?? ".",
-      env: step.env.join(" ") || "none",
+        ? [step.run, ...step.fallback ?? []].map((name) => `commands.${visibleLine(name)}`).join(" or ")
+        : argvText(step.run),
+      cwd: step.cwd === undefined ? "." : shellWord(step.cwd),
+      env: argvText(step.env) || "none",
     })),
   ];
   if (rows.length === 0) return null;
