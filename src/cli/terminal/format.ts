@@ -93,9 +93,12 @@ export function outputWidth(stream: Stream = Deno.stdout): number {
   return Number.isInteger(columns) && columns > 0 ? columns : 120;
 }
 
-/** Shortens `text` to one line of at most `max` characters, with an ellipsis when cut. */
+/**
+ * Shortens `text` to one line of at most `max` characters, with an ellipsis when cut. Only spaces, tabs and
+ * line feeds are flattened: a carriage return or another control character stays, to be shown as an escape.
+ */
 export function truncate(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = text.replace(/[ \t\n]+/g, " ").trim();
   return flat.length <= max ? flat : flat.slice(0, max - 1) + "…";
 }
 
