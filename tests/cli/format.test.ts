@@ -28,6 +28,11 @@ Deno.test("format: tables align columns two spaces apart and never pad the last 
   assert.equal(text, "RUN     STATUS   INTENT\nrun_1   waiting  short\nrun_22  ok       x");
 });
 
+Deno.test("format: a table cell but the last keeps to one line, so that no text in it starts a row", () => {
+  const text = table(["NAME", "TITLE"], [["a\nb  fake", "one\ntwo"]]);
+  assert.equal(text, "NAME        TITLE\na\\nb  fake  one\n            two");
+});
+
 Deno.test("format: truncate flattens whitespace and cuts with an ellipsis", () => {
   assert.equal(truncate("  a\n\tb  ", 10), "a b");
   assert.equal(truncate("abcdefghij", 5), "abcd…");

@@ -21,6 +21,7 @@ import { ModelProgress } from "./model_progress.ts";
 import { describeRun, waitingFor } from "./run_view.ts";
 import { redraw, say } from "../terminal/screen.ts";
 import { argvText } from "../../lib/argv_text.ts";
+import { visibleLine } from "../../lib/visible_text.ts";
 
 /** How often the live indicator is redrawn (the service is not asked). */
 const REDRAW_MS = 500;
@@ -210,7 +211,8 @@ class Indicator {
     const frame = Indicator.FRAMES[this.#frame++ % Indicator.FRAMES.length];
     // One row only: a wrapped line would leave its first rows behind when it is redrawn.
     const room = outputWidth(this.stream) - activity.time.length - 6;
-    const what = room >= 20 ? truncate(activity.what, room) : activity.what;
+    // Shown as it will be (escapes and all) before it is cut to the room it has.
+    const what = room >= 20 ? truncate(visibleLine(activity.what), room) : visibleLine(activity.what);
     const text = `${paint("cyan", frame, this.stream)} ${what} · ${activity.time}`;
     redraw(text, this.stream);
     this.#shown = true;

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { visibleJson, visibleText } from "../../lib/visible_text.ts";
+import { visibleJson, visibleLine, visibleText } from "../../lib/visible_text.ts";
 import { pasteableText, weftCommand } from "./invocation.ts";
 import { colour, say, type Stream, uncoloured } from "./screen.ts";
 
@@ -52,7 +52,8 @@ export function visibleWidth(text: string): number {
 
 /**
  * Aligns rows under a header, two spaces between columns; the last column is never padded, and its further
- * lines (a cell may hold several) start under its first.
+ * lines (a cell may hold several) start under its first. Any other cell is kept to one line (its line feeds
+ * and tabs shown as `\n` and `\t`), so that no text in it can start a row of its own.
  */
 export function table(header: string[], rows: string[][], stream: Stream = Deno.stdout): string {
   return tableLayout(header, rows, stream).text;
@@ -64,8 +65,10 @@ export function tableLayout(
   rows: string[][],
   stream: Stream = Deno.stdout,
 ): { text: string; lastColumn: number } {
-  const all = [header, ...rows];
   const last = header.length - 1;
+  const all = [header, ...rows].map((row) =>
+    row.map((cell, column) => column === last ? cell : visibleLine(cell))
+  );
   const widths = header.map((_, column) => Math.max(...all.map((row) => visibleWidth(row[column] ?? ""))));
   const lastColumn = widths.slice(0, last).reduce((sum, width) => sum + width + 2, 0);
   const line = (row: string[]) =>
@@ -74,7 +77,8 @@ export function tableLayout(
         ? cell.replaceAll("\n", "\n" + " ".repeat(lastColumn))
         : cell + " ".repeat(widths[column] - visibleWidth(cell))
     ).join("  ").trimEnd();
-  return { text: [paint("dim", line(header), stream), ...rows.map(line)].join("\n"), lastColumn };
+  const [head, ...body] = all;
+  return { text: [paint("dim", line(head), stream), ...body.map(line)].join("\n"), lastColumn };
 }
 
 /**
