@@ -41,6 +41,14 @@ Deno.test("studio first view html: every character that could start markup or en
   assert.ok(html.includes('<span class="badge x&quot; onclick=&quot;y">'));
 });
 
+Deno.test("studio first view html: a Run's text shows its control characters, as the program's render does", () => {
+  const html = firstViewHtml({ runs: [run({ intent: "Ship\x1b[2K\rFine", flowName: "n\u202eotes" })] });
+  assert.ok(html.includes(">Ship\\x1b[2K\\x0dFine</a>"), html);
+  assert.ok(html.includes("<td>n\\u202eotes</td>"), html);
+  // deno-lint-ignore no-control-regex -- control characters are exactly what it looks for
+  assert.doesNotMatch(html, /[\x00-\x08\x0b-\x1f\u202e]/);
+});
+
 Deno.test("studio first view html: who a Run waits for, and the count of those waiting for the person", () => {
   assert.equal(waitsFor(run({ pendingAction: { id: "act_1" } })), " for you");
   assert.equal(waitsFor(run({ pendingCommand: { phase: "untrusted" } })), " for you");
