@@ -6,7 +6,7 @@
  * @module
  */
 import { invalid, WeftError } from "../errors.ts";
-import type { Source } from "./views.ts";
+import type { AnswerChannel, AnswerFrom, Source } from "./views.ts";
 import type { Question } from "./workflow/manifest.ts";
 
 /** The longest answer or feedback text accepted, in characters. */
@@ -27,7 +27,10 @@ export interface PublishedQuestion {
 export interface QuestionAnswer {
   questionId: string;
   isSkipped: boolean;
+  /** The written answer, or the chosen option's id (whether its id or its label was sent). */
   answer?: string;
+  /** The chosen option's label, for reading; only when an option was chosen. */
+  label?: string;
 }
 
 /** A valid confirmation answer. */
@@ -50,6 +53,47 @@ export function checkAnswerer(run: { runId: string; source: Source }, answerer: 
     `Run ${run.runId} was started ${where}, so only its person answers it: in the terminal ` +
       `(weft attach ${run.runId}) or in Studio, not through the IDE's endpoint`,
   );
+}
+
+/** How an answer reached the Run: the endpoint, its channel, and the person's name when known. */
+export interface AnswerGiven {
+  source: Source;
+  channel: AnswerChannel;
+  /** Who answered, when the channel knows (the person's name); absent otherwise. */
+  by?: string;
+}
+
+/** The channel of an answer from `source`: the IDE's endpoints give `form` for their native form, else `relayed`. */
+export function answerChannel(source: Source, nativeForm: boolean): AnswerChannel {
+  if (source === "cli") return "terminal";
+  if (source === "studio") return "studio";
+  return nativeForm ? "form" : "relayed";
+}
+
+/**
+ * Refuses (`NOT_ALLOWED`) a relayed answer to a step only the person answers: the agent that relays could
+ * as well have written the answer itself. Nothing is consumed and the Run keeps waiting.
+ */
+export function checkChannel(
+  run: { runId: string },
+  step: { title?: string; answerFrom?: AnswerFrom },
+  stepName: string,
+  channel: AnswerChannel,
+): void {
+  if (step.answerFrom !== "person" || channel !== "relayed") return;
+  throw new WeftError(
+    "NOT_ALLOWED",
+    `${personOnly(run.runId, `"${step.title ?? stepName}"`)}; answer_ask cannot answer it`,
+  );
+}
+
+/**
+ * Where and how the person answers `what` (a step only they may answer), in words an agent passes on as they
+ * are. Studio is named by the command that opens it: its address carries a sign-in ticket no agent may hold.
+ */
+export function personOnly(runId: string, what: string): string {
+  return `Only the person answers ${what} of Run ${runId}: in the terminal with \`weft attach ${runId}\`, ` +
+    "in Studio (`weft studio` opens it), or in the IDE's own form where the IDE shows forms";
 }
 
 /** Normalizes declared or state-provided questions into their published form. */
@@ -96,11 +140,7 @@ export function validateQuestionsAnswer(questions: PublishedQuestion[], answer: 
       given.set(questionId, { questionId, isSkipped: true });
       return;
     }
-    given.set(questionId, {
-      questionId,
-      isSkipped: false,
-      answer: checkText(`${at}.answer`, text, question),
-    });
+    given.set(questionId, { questionId, isSkipped: false, ...checkText(`${at}.answer`, text, question) });
   });
   const missing = questions.filter((q) => !given.has(q.id)).map((q) => `"${q.id}"`);
   if (missing.length) {
@@ -130,13 +170,25 @@ export function validateConfirmationAnswer(answer: unknown): ConfirmationAnswer 
   return feedback?.trim() ? { isConfirmed, feedback } : { isConfirmed };
 }
 
-function checkText(at: string, text: unknown, question: PublishedQuestion): string {
+/**
+ * A non-blank answer within bounds; an option, sent by its id or by its label, is recorded by its id (what
+ * workflows route on) with its label beside it, so every client's answer reads and routes alike.
+ */
+function checkText(
+  at: string,
+  text: unknown,
+  question: PublishedQuestion,
+): Omit<QuestionAnswer, "isSkipped" | "questionId"> {
   if (typeof text !== "string" || !text.trim()) throw invalid(`${at} must be a non-blank string`);
   if (text.length > MAX_ANSWER_CHARS) throw invalid(`${at} is longer than ${MAX_ANSWER_CHARS} characters`);
-  const isOption = (option: { id: string; label: string }) => option.id === text || option.label === text;
-  if (question.options && !question.allowOther && !question.options.some(isOption)) {
+  const options = question.options ?? [];
+  // An id wins over a label that happens to spell another option's id.
+  const option = options.find((option) => option.id === text) ??
+    options.find((option) => option.label === text);
+  if (option) return { answer: option.id, label: option.label };
+  if (question.options && !question.allowOther) {
     const choices = question.options.map((option) => `"${option.label}"`).join(", ");
     throw invalid(`${at} must be one of the options of "${question.id}": ${choices}`);
   }
-  return text;
+  return { answer: text };
 }

@@ -14,7 +14,7 @@
  */
 import { conflict, invalid, notFound, WeftError } from "../errors.ts";
 import { type ModelCallSettings, type ModelRoles, NO_MODELS } from "./model_roles.ts";
-import { checkAnswerer } from "./answers.ts";
+import { answerChannel, checkAnswerer } from "./answers.ts";
 import {
   AgentCallOperations,
   type ClaimAgentCallOptions,
@@ -309,12 +309,23 @@ export class Engine {
 
   /**
    * Answers a pending human action; the first valid answer wins. `NOT_ALLOWED` when `source` may not answer
-   * this Run (see {@linkcode checkAnswerer}): nothing is consumed and the Run keeps waiting.
+   * this Run (see {@linkcode checkAnswerer}) or a relayed answer reaches a step only the person answers
+   * (`checkChannel`): nothing is consumed and the Run keeps waiting.
    */
-  answerAsk(input: { runId: string; actionId: string; answer: unknown; source: Source }): Promise<RunView> {
+  answerAsk(input: {
+    runId: string;
+    actionId: string;
+    answer: unknown;
+    source: Source;
+    /** The IDE showed the person its native form (rather than its agent relaying the answer). */
+    nativeForm?: boolean;
+    by?: string;
+  }): Promise<RunView> {
+    const { source, by } = input;
+    const channel = answerChannel(source, input.nativeForm ?? false);
     return this.#access.change(input.runId, { actionId: input.actionId }, (change) => {
-      checkAnswerer(change.run, input.source);
-      change.answer(input.source, input.answer);
+      checkAnswerer(change.run, source);
+      change.answer({ source, channel, ...(by ? { by } : {}) }, input.answer);
     });
   }
 

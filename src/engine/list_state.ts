@@ -19,6 +19,7 @@ export interface ListItemState {
   attempts: number;
   verify?: ListItemView["verify"];
   reason?: string;
+  decidedBy?: ListItemView["decidedBy"];
   startedAt?: string;
   endedAt?: string;
 }
@@ -54,6 +55,7 @@ export function toListView(list: ListState): ListView {
       dependsOn: [...item.dependsOn],
       ...(item.verify ? { verify: { ...item.verify } } : {}),
       ...(item.reason === undefined ? {} : { reason: item.reason }),
+      ...(item.decidedBy ? { decidedBy: { ...item.decidedBy } } : {}),
       ...(item.startedAt === undefined ? {} : { startedAt: item.startedAt }),
       ...(item.endedAt === undefined ? {} : { endedAt: item.endedAt }),
     })),

@@ -55,6 +55,11 @@ export function endItem(change: RunChange, end: (typeof ITEM_ENDS)[number]): str
   const item = currentItem(list)!;
   item.status = end === "stopped" ? "failed" : end;
   item.endedAt = change.at;
+  // An answer given in this very change ended it: keep how it came, for every view of the list.
+  const answer = change.run.stageAnswers.at(-1);
+  if (answer?.channel && answer.at === change.at) {
+    item.decidedBy = { channel: answer.channel, ...(answer.by ? { by: answer.by } : {}) };
+  }
   if (end === "stopped") {
     item.reason = "it stopped the list";
     list.stopped = true;

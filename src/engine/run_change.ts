@@ -22,6 +22,8 @@ import { commitStage, type DecidedCommit, DEFAULT_PUBLISH_FOLDER } from "./commi
 import { beginList, endItem, itemStepEntered, type LatestInput, runEnded } from "./list_transitions.ts";
 import type { NewRunEvent, RunState } from "./run_state.ts";
 import {
+  type AnswerGiven,
+  checkChannel,
   type PublishedQuestion,
   publishQuestions,
   validateConfirmationAnswer,
@@ -33,7 +35,7 @@ import { dataLimits, jsonLargerThan } from "./data_limits.ts";
 import { checkFeedback } from "./check_rules.ts";
 import { getAt, setAt } from "./json_pointer.ts";
 import { markdownPointers, schemaAt } from "./markdown_fields.ts";
-import { isActive, type Source } from "./views.ts";
+import { type AnswerFrom, isActive, type Source } from "./views.ts";
 import { revisionCurrent, writeReview } from "./revision.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import { Question, type StageDef, type StepDef } from "./workflow/manifest.ts";
@@ -124,11 +126,15 @@ export class RunChange {
     if (next !== undefined) this.advance(next);
   }
 
-  /** Takes the answer to the pending human action (validated completely first) and continues. */
-  answer(source: Source, raw: unknown): void {
+  /**
+   * Takes the answer to the pending human action (validated completely first) and continues; the answer
+   * keeps how it came (`given`). A relayed answer to a step only the person answers is refused first.
+   */
+  answer(given: AnswerGiven, raw: unknown): void {
     const { run } = this;
     const action = run.pendingAction!;
     const step = this.step;
+    if (step.kind === "ask" || step.kind === "confirm") checkChannel(run, step, run.stepName, given.channel);
     let outcome: string;
     let answer: unknown;
     if (action.kind === "user_ask_questions") {
@@ -150,17 +156,28 @@ export class RunChange {
       stepName: run.stepName,
       kind: action.kind,
       answer,
-      source,
+      ...given,
       at: this.at,
     });
     delete run.pendingAction;
     run.status = "running";
-    this.record("action_answered", { actionId: action.id, kind: action.kind, source, answer });
+    this.record("action_answered", { actionId: action.id, kind: action.kind, ...given, answer });
     this.advance(outcome);
   }
 
-  /** Cancels an active Run; `CONFLICT` when it has already ended. */
+  /**
+   * Cancels an active Run; `CONFLICT` when it has already ended. A cancel is final, so the IDE's endpoints
+   * (`agent_ide`) cancel only the Runs started there, never the person's own (`NOT_ALLOWED`).
+   */
   cancel(source: Source): void {
+    if (source === "agent_ide" && this.run.source !== "agent_ide") {
+      const where = this.run.source === "studio" ? "in Studio" : "in the terminal";
+      throw new WeftError(
+        "NOT_ALLOWED",
+        `Run ${this.run.runId} was started ${where}, so only its person cancels it: in the terminal ` +
+          `(weft cancel ${this.run.runId}) or in Studio, not through the IDE's endpoint`,
+      );
+    }
     if (!isActive(this.run.status)) {
       throw conflict(`Run ${this.run.runId} has already ended (${this.run.status})`);
     }
@@ -312,7 +329,10 @@ export class RunChange {
         if (this.run.revision && (!revisionCurrent(this) || !writeReview(this))) return undefined;
         const context = getAt(this.run.state, step.context) ?? null;
         const markdown = markdownPointers(schemaAt(this.stage.state.schema, step.context), context);
-        this.#publishAction("user_ask_confirmation", { context, ...(markdown.length ? { markdown } : {}) });
+        this.#publishAction(step, "user_ask_confirmation", {
+          context,
+          ...(markdown.length ? { markdown } : {}),
+        });
         return undefined;
       }
       case "check":
@@ -339,7 +359,7 @@ export class RunChange {
       this.record("ask_skipped", { reason: "no questions" });
       return this.writeOrFail(step.answersTo, []) ? "answered" : undefined;
     }
-    this.#publishAction("user_ask_questions", { questions: publishQuestions(parsed.data) });
+    this.#publishAction(step, "user_ask_questions", { questions: publishQuestions(parsed.data) });
     return undefined;
   }
 
@@ -365,9 +385,19 @@ export class RunChange {
     return false;
   }
 
-  #publishAction(kind: "user_ask_questions" | "user_ask_confirmation", request: unknown): void {
+  #publishAction(
+    step: { answerFrom?: AnswerFrom },
+    kind: "user_ask_questions" | "user_ask_confirmation",
+    request: unknown,
+  ): void {
     this.run.status = "waiting";
-    this.run.pendingAction = { id: newId("act"), kind, request, createdAt: this.at };
+    this.run.pendingAction = {
+      id: newId("act"),
+      kind,
+      request,
+      ...(step.answerFrom === "person" ? { answerFrom: "person" as const } : {}),
+      createdAt: this.at,
+    };
     this.record("action_requested", { actionId: this.run.pendingAction.id, kind });
   }
 }

@@ -7,6 +7,7 @@
 import type { ErrorPayload } from "../errors.ts";
 import type {
   AgentExecutor,
+  AnswerChannel,
   PendingActionView,
   PendingAgentCallView,
   PendingCommandView,
@@ -29,6 +30,10 @@ export interface StageAnswer {
   request: unknown;
   answer: unknown;
   source: Source;
+  /** How it came; absent on answers stored before weft kept channels. */
+  channel?: AnswerChannel;
+  /** Who gave it, when known. */
+  by?: string;
   at: string;
 }
 

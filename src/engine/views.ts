@@ -28,6 +28,22 @@ export const SourceSchema = z.enum(["agent_ide", "cli", "studio"]);
 /** The endpoint a request came through; only the path decides it. */
 export type Source = z.infer<typeof SourceSchema>;
 
+/** Schema of {@linkcode AnswerChannel}. */
+export const AnswerChannelSchema = z.enum(["form", "relayed", "terminal", "studio"]);
+/**
+ * How a person's answer reached the Run: `form` (the IDE showed its native form to the person), `relayed`
+ * (the IDE's agent sent it with `answer_ask`), `terminal` (`weft attach`, `weft answer`) or `studio`.
+ */
+export type AnswerChannel = z.infer<typeof AnswerChannelSchema>;
+
+/** Schema of {@linkcode AnswerFrom}. */
+export const AnswerFromSchema = z.enum(["person", "person_or_relay"]);
+/**
+ * Who may give a step's answer: `person` only through a channel the IDE's agent cannot speak in (the IDE's
+ * form, the terminal, Studio); `person_or_relay` also through the agent relaying the person's exact answer.
+ */
+export type AnswerFrom = z.infer<typeof AnswerFromSchema>;
+
 /** Schema of {@linkcode AgentExecutor}. */
 export const AgentExecutorSchema = z.enum(["mcp_client", "service"]);
 /**
@@ -54,6 +70,8 @@ export const PendingActionViewSchema = z.object({
   id: z.string(),
   kind: ActionKindSchema,
   request: z.unknown(),
+  /** Present when only the person may answer: `answer_ask` on the IDE's endpoints is then refused. */
+  answerFrom: z.literal("person").optional(),
   createdAt: z.string(),
 });
 /** A human action a waiting Run publishes. */
@@ -134,6 +152,8 @@ export const ListItemViewSchema = z.object({
   }).optional(),
   /** Why it is `blocked`, `skipped` by its input, or `failed`, in a sentence. */
   reason: z.string().optional(),
+  /** How the answer that ended it came (its review's confirmation, or a decision to skip or stop it). */
+  decidedBy: z.object({ channel: AnswerChannelSchema, by: z.string().optional() }).optional(),
   /** When it began and ended. */
   startedAt: z.string().optional(),
   endedAt: z.string().optional(),

@@ -30,7 +30,11 @@ Deno.test("a human-only workflow runs to completion from an internal source", as
     source: "cli",
   });
   assert.equal(confirm.pendingAction?.kind, "user_ask_confirmation");
-  assert.deepEqual((confirm.pendingAction!.request as { context: unknown }).context, REVIEW_ANSWER);
+  // The colour was sent by its label ("Red"): it is recorded by its id, with the label beside it.
+  const recorded = REVIEW_ANSWER.map((a) =>
+    a.questionId === "color" ? { ...a, answer: "red", label: "Red" } : a
+  );
+  assert.deepEqual((confirm.pendingAction!.request as { context: unknown }).context, recorded);
 
   const revised = await engine.answerAsk({
     runId: run.runId,
@@ -46,6 +50,7 @@ Deno.test("a human-only workflow runs to completion from an internal source", as
     answer: blue,
     source: "cli",
   });
+  const blueRecorded = blue.map((a) => a.questionId === "color" ? { ...a, label: "Blue" } : a);
   const done = await engine.answerAsk({
     runId: run.runId,
     actionId: again.pendingAction!.id,
@@ -57,13 +62,14 @@ Deno.test("a human-only workflow runs to completion from an internal source", as
 
   const artifact = await engine.getArtifact({ flowName: "review", stageName: "collect" });
   assert.equal(artifact?.revision, 1);
-  assert.deepEqual(artifact?.data, blue);
+  assert.deepEqual(artifact?.data, blueRecorded);
   const record = await engine.getRecord(artifact!.recordId);
   assert.equal(record?.runId, run.runId);
   assert.equal(record?.answers.length, 4);
   const timeline = await engine.getRunTimeline(run.runId);
   const answered = timeline.filter((event) => event.type === "action_answered");
   assert.deepEqual(answered.map((event) => event.source), ["cli", "studio", "cli", "cli"]);
+  assert.deepEqual(answered.map((event) => event.channel), ["terminal", "studio", "terminal", "terminal"]);
   assert.equal(timeline.at(-1)?.type, "run_completed");
   await engine.close();
 });

@@ -16,6 +16,7 @@ async function answer(engine: Engine, run: RunView, value: unknown): Promise<Run
     actionId: run.pendingAction!.id,
     answer: value,
     source: "agent_ide",
+    nativeForm: true,
   });
 }
 

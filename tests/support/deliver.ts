@@ -46,6 +46,7 @@ export async function confirmedPlan(engine: Engine, document: unknown = THREE_TA
       actionId: run.pendingAction!.id,
       answer: { isConfirmed: true },
       source: "agent_ide",
+      nativeForm: true,
     });
   }
   if (run.status !== "completed") throw new Error(`intent did not complete: ${JSON.stringify(run)}`);
@@ -97,11 +98,17 @@ export async function verify(engine: Engine, run: RunView, exitCode: number, out
   return await engine.completeCommand({ runId: run.runId, commandId, result });
 }
 
-/** The person's answer to what the Run waits for. */
+/** The person's answer to what the Run waits for, given in the IDE's form. */
 export async function answer(engine: Engine, run: RunView, value: unknown): Promise<RunView> {
   const actionId = run.pendingAction?.id;
   if (!actionId) throw new Error(`no action pending: ${JSON.stringify(run)}`);
-  return await engine.answerAsk({ runId: run.runId, actionId, answer: value, source: "agent_ide" });
+  return await engine.answerAsk({
+    runId: run.runId,
+    actionId,
+    answer: value,
+    source: "agent_ide",
+    nativeForm: true,
+  });
 }
 
 /** The status of each task of the Run's list, by id. */

@@ -21,6 +21,7 @@ import {
 import { describeReasons, NO_CONTEXT, runContext } from "../run_views/run_context.ts";
 import { withClient } from "../../client/weft_client.ts";
 import { describeRun, exitCodeFor } from "../run_views/run_view.ts";
+import { answeredLine } from "../../client/answer_channel.ts";
 import { describeCommandEvent } from "../run_views/model_progress.ts";
 import { say } from "../terminal/screen.ts";
 
@@ -101,11 +102,19 @@ function fields(event: RunEventView, width: number): string[] {
   // A publication's outcome reads as a sentence (where it wrote, or why it left the file), wrapped by word.
   const sentence = publicationSentence(event);
   if (sentence !== undefined) return sentence.split(" ");
-  return Object.entries(event).filter(([key]) => !COLUMNS.has(key)).map(([key, value]) => {
+  // An answer says first how it came ("Confirmed in Studio"); its channel fields then go without saying.
+  const answered = event.type === "action_answered" ? answeredLine(event).split(" ") : [];
+  const shown = Object.entries(event).filter(([key]) =>
+    !COLUMNS.has(key) && !(answered.length && ANSWER_WAYS.has(key))
+  );
+  return answered.concat(shown.map(([key, value]) => {
     const text = `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`;
     return typeof value === "string" && /Id$/.test(key) ? text : truncate(text, width);
-  });
+  }));
 }
+
+/** The fields of an answer that its first words already say. */
+const ANSWER_WAYS = new Set(["channel", "source", "by"]);
 
 /** Fields joined by spaces, a new line wherever the next would pass `width`. */
 function wrapFields(fields: string[], width: number): string {

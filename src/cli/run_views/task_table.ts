@@ -7,6 +7,7 @@
 
 import type { ListItemStatus, ListItemView, ListView } from "../../client/views.ts";
 import { LIST_ITEM_STATUSES } from "../../client/views.ts";
+import { answeredWhere } from "../../client/answer_channel.ts";
 import {
   outputWidth,
   paint,
@@ -46,12 +47,17 @@ export function taskTable(list: ListView, stream: Stream = Deno.stdout): string 
   const rows = list.items.map((item) => [
     item.id,
     truncate(item.title, TITLE_CHARS),
-    paint(TONES[item.status], item.status, stream),
+    paint(TONES[item.status], item.status, stream) + decided(item),
     String(item.attempts),
   ]);
   const { lastColumn } = tableLayout(header, rows.map((row) => [...row, ""]), stream);
   const width = Math.max(MIN_VERIFY, outputWidth(stream) - lastColumn);
   return table(header, rows.map((row, i) => [...row, lastVerify(list.items[i], width, stream)]), stream);
+}
+
+/** How the answer that ended a task came, after its status: " · in Studio". */
+function decided(item: ListItemView): string {
+  return item.decidedBy ? ` · ${answeredWhere(item.decidedBy)}` : "";
 }
 
 /**

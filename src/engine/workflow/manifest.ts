@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "../../lib/zod.ts";
+import { AnswerFromSchema } from "../views.ts";
 
 /** An identifier of a workflow, stage, step, outcome, tool or agent: lowercase, `-` or `_` separated. */
 export const NamePattern = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
@@ -111,11 +112,18 @@ export const Question = z.strictObject({
   isSkippable: z.boolean().optional(),
 });
 
+/** Who may answer an ask or confirm step; a decision only the person may make says `person`. */
+const AnswerFrom = AnswerFromSchema.optional().describe(
+  "`person`: only the person answers (the IDE's form, `weft attach`, Studio), never the IDE's agent through " +
+    "`answer_ask`; `person_or_relay` (default): the agent may also relay the person's exact answer",
+);
+
 const AskStep = z.strictObject({
   kind: z.literal("ask"),
   questions: z.array(Question).min(1).optional(),
   questionsFrom: Pointer.optional().describe("read the questions from the stage state instead"),
   answersTo: Pointer.optional().describe("where the answer array is written into the stage state"),
+  answerFrom: AnswerFrom,
   ...stepBase,
 });
 
@@ -123,6 +131,7 @@ const ConfirmStep = z.strictObject({
   kind: z.literal("confirm"),
   context: Pointer.describe("the part of the stage state shown for confirmation"),
   feedbackTo: Pointer.optional().describe("where the feedback of a `revise` answer is written"),
+  answerFrom: AnswerFrom,
   ...stepBase,
 });
 

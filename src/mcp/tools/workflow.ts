@@ -92,7 +92,8 @@ export const answerAskTool = defineTool({
   title: "Answer for the person",
   description: "Submit the person's exact answer to the Run's pendingAction: for " +
     'questions the complete array [{ "questionId", "isSkipped", "answer" }], for a confirmation ' +
-    '{ "isConfirmed", "feedback" }. Never answer or confirm for the person.',
+    '{ "isConfirmed", "feedback" }. Never answer or confirm for the person. An action with answerFrom ' +
+    '"person" takes no answer from the IDE\'s agent (NOT_ALLOWED): the person answers it in your form (interact), weft attach or Studio.',
   input: z.strictObject({ runId: IdSchema, actionId: IdSchema, answer: z.unknown() }),
   output: RunResult,
   effects: { readOnly: false, destructive: false, idempotent: false },

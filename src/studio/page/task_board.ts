@@ -11,6 +11,7 @@ import type { ComponentChildren } from "./preact.ts";
 import { StoredCommandOutput } from "./command_output.ts";
 import { UnifiedDiffView } from "./diff_view.ts";
 import { html } from "./html.ts";
+import { answeredWhere } from "../../client/answer_channel.ts";
 import { type TaskEvidence, taskEvidence } from "./task_evidence.ts";
 import type { RunEvent, RunView } from "./types.ts";
 
@@ -65,6 +66,11 @@ function countsText(list: ListView): string {
     (list.stopped ? " (the list was stopped)." : ".");
 }
 
+/** What the person's answer that ended a task did: "Confirmed", "Skipped", "Stopped the list". */
+function decidedText(task: Task): string {
+  return task.status === "done" ? "Confirmed" : task.status === "skipped" ? "Skipped" : "Stopped the list";
+}
+
 /** One task: its id, title, status and attempts; opened, its last verify and its changes. */
 function TaskCard(props: { task: Task; evidence: TaskEvidence }): ComponentChildren {
   const { task, evidence } = props;
@@ -75,6 +81,9 @@ function TaskCard(props: { task: Task; evidence: TaskEvidence }): ComponentChild
       <span class="muted">${task.attempts} ${task.attempts === 1 ? "attempt" : "attempts"}</span>
     </summary>
     ${task.reason && html`<p class="reason">${task.reason}</p>`}
+    ${
+    task.decidedBy && html`<p class="decided-by">${decidedText(task)} ${answeredWhere(task.decidedBy)}.</p>`
+  }
     ${task.dependsOn.length > 0 && html`<p class="muted">Depends on ${task.dependsOn.join(", ")}.</p>`}
     ${
     task.attempts === 0 ? html`<p class="muted">Not begun.</p>` : html`

@@ -14,6 +14,7 @@ import { formatRoute } from "./route.ts";
 import { LiveCommandOutput, StoredCommandOutput } from "./command_output.ts";
 import { type RunEvent, type RunView, sourceName } from "./types.ts";
 import { argvText } from "../../lib/argv_text.ts";
+import { answeredLine } from "../../client/answer_channel.ts";
 
 interface StepGroup {
   key: number;
@@ -185,7 +186,7 @@ function describeEvent(event: RunEvent, run: TimelineRun): ComponentChildren {
       return event.kind === "user_ask_confirmation" ? "Waiting for a confirmation" : "Waiting for answers";
     case "action_answered":
       return html`
-        <span>Answered through ${sourceName(event.source)}</span>
+        <span class="answered-how">${answeredLine(event)}</span>
         <div class="answer-data">
           <${Readable} value=${event.answer} level=${5} />
         </div>
