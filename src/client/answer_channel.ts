@@ -1,14 +1,12 @@
 /**
  * How a person's answer reached a Run, in the words every client shows (the terminal and Studio alike):
- * "confirmed in Studio", "relayed by the IDE's agent".
+ * "confirmed in Studio", "relayed by the IDE's agent". Studio's page bundles it, so it imports nothing.
  *
  * @module
  */
 
-import type { AnswerChannel } from "../engine/views.ts";
-import { visibleLine } from "../lib/visible_text.ts";
-
-const WHERE: Record<AnswerChannel, string> = {
+// It imports nothing, not even types: Studio's page bundles it (the channels are the engine's `AnswerChannel`).
+const WHERE: Record<string, string> = {
   form: "in the IDE's form",
   relayed: "relayed by the IDE's agent",
   terminal: "in the terminal",
@@ -24,10 +22,10 @@ const WHERE_BY_SOURCE: Record<string, string> = {
 
 /** Where an answer came from, with who gave it when known: "in Studio", "relayed by the IDE's agent (Ann)". */
 export function answeredWhere(given: { channel?: unknown; source?: unknown; by?: unknown }): string {
-  const where = WHERE[given.channel as AnswerChannel] ?? WHERE_BY_SOURCE[String(given.source)] ??
+  const where = WHERE[String(given.channel)] ?? WHERE_BY_SOURCE[String(given.source)] ??
     "through an unknown channel";
-  // A name comes from the person's configuration, which the page and the terminal show as text only.
-  return typeof given.by === "string" && given.by ? `${where} (${visibleLine(given.by)})` : where;
+  // A name is text of the person's configuration: the terminal shows the line through `visibleLine`.
+  return typeof given.by === "string" && given.by ? `${where} (${given.by})` : where;
 }
 
 /** One timeline answer as a line: "Confirmed in Studio", "Answered, relayed by the IDE's agent". */

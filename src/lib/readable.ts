@@ -28,18 +28,19 @@ export function readable(
 }
 
 /**
- * An answer to one question as weft records it (`{ questionId, isSkipped, answer? }`), which reads best as
- * "Question: answer" rather than as three labelled fields.
+ * An answer to one question as weft records it (`{ questionId, isSkipped, answer?, label? }`), which reads
+ * best as "Question: answer" rather than as labelled fields; a chosen option reads as its label.
  */
 export function asAnswerRecord(
   value: unknown,
 ): { questionId: string; answer?: unknown; skipped: boolean } | null {
   if (isScalar(value) || Array.isArray(value)) return null;
-  const { questionId, isSkipped, answer, ...rest } = value as Record<string, unknown>;
+  const { questionId, isSkipped, answer, label: optionLabel, ...rest } = value as Record<string, unknown>;
   if (typeof questionId !== "string" || typeof isSkipped !== "boolean" || Object.keys(rest).length) {
     return null;
   }
-  return { questionId, answer, skipped: isSkipped };
+  if (optionLabel !== undefined && typeof optionLabel !== "string") return null;
+  return { questionId, answer: optionLabel ?? answer, skipped: isSkipped };
 }
 
 /** Where a part of the value is (its JSON pointer), and which pointers hold Markdown. */

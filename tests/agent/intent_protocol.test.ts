@@ -96,10 +96,12 @@ Deno.test("an IDE agent drives the intent workflow through both stages to comple
     const second = await claim(codex, run, "agent-a");
     assert.notEqual(second.callId, first.callId);
     const context = await useTool<RunContext>(codex, second, "context-2", "get_context");
+    // The person chose an option by its label: the agent reads its id and its label.
     assert.deepEqual(context.answers.at(-1)?.answer, [{
       questionId: "scope",
       isSkipped: false,
-      answer: "All reports",
+      answer: "all",
+      label: "All reports",
     }]);
     const invalid = await callError(ide, "complete_agent_call", {
       ...ownerRef(second),

@@ -80,6 +80,7 @@ const PAGE_SHARES = [
   "lib/argv_text.ts",
   "client/reconnect.ts",
   "client/protocol_version.ts",
+  "client/answer_channel.ts",
   "studio/first_view.ts",
   "studio/first_view_html.ts",
 ];

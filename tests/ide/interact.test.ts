@@ -56,8 +56,9 @@ Deno.test("interact turns pending actions into forms and answers them like answe
         const answered = (await timeline(run)).filter((event) => event.type === "action_answered");
         assert.equal(answered.length, 1);
         assert.equal(answered[0].source, "agent_ide");
+        assert.equal(answered[0].channel, "form", "the person answered in the IDE's own form");
         assert.deepEqual(answered[0].answer, [
-          { questionId: "destination", isSkipped: false, answer: "wiki" },
+          { questionId: "destination", isSkipped: false, answer: "wiki", label: "Team wiki" },
           { questionId: "format", isSkipped: true },
           { questionId: "notes", isSkipped: true },
           { questionId: "owner", isSkipped: false, answer: "Ada" },

@@ -22,6 +22,7 @@ import { describeReasons, NO_CONTEXT, runContext } from "../run_views/run_contex
 import { withClient } from "../../client/weft_client.ts";
 import { describeRun, exitCodeFor } from "../run_views/run_view.ts";
 import { answeredLine } from "../../client/answer_channel.ts";
+import { visibleLine } from "../../lib/visible_text.ts";
 import { describeCommandEvent } from "../run_views/model_progress.ts";
 import { say } from "../terminal/screen.ts";
 
@@ -103,7 +104,7 @@ function fields(event: RunEventView, width: number): string[] {
   const sentence = publicationSentence(event);
   if (sentence !== undefined) return sentence.split(" ");
   // An answer says first how it came ("Confirmed in Studio"); its channel fields then go without saying.
-  const answered = event.type === "action_answered" ? answeredLine(event).split(" ") : [];
+  const answered = event.type === "action_answered" ? visibleLine(answeredLine(event)).split(" ") : [];
   const shown = Object.entries(event).filter(([key]) =>
     !COLUMNS.has(key) && !(answered.length && ANSWER_WAYS.has(key))
   );

@@ -8,6 +8,7 @@
 import type { ListItemStatus, ListItemView, ListView } from "../../client/views.ts";
 import { LIST_ITEM_STATUSES } from "../../client/views.ts";
 import { answeredWhere } from "../../client/answer_channel.ts";
+import { visibleLine } from "../../lib/visible_text.ts";
 import {
   outputWidth,
   paint,
@@ -57,7 +58,7 @@ export function taskTable(list: ListView, stream: Stream = Deno.stdout): string 
 
 /** How the answer that ended a task came, after its status: " · in Studio". */
 function decided(item: ListItemView): string {
-  return item.decidedBy ? ` · ${answeredWhere(item.decidedBy)}` : "";
+  return item.decidedBy ? ` · ${visibleLine(answeredWhere(item.decidedBy))}` : "";
 }
 
 /**

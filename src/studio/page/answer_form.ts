@@ -80,7 +80,7 @@ function QuestionsForm(props: FormProps): ComponentChildren {
     submit(questions.map((q) => {
       const entry = entries[q.id];
       if (entry.skipped) return { questionId: q.id, isSkipped: true };
-      // A choice is sent as its label, as the terminal sends it, so what the Run records reads as it was shown.
+      // A choice is sent as its label, as the terminal sends it; the Run records its option's id beside it.
       const option = q.options?.find((option) => option.id === entry.choice);
       const answer = option && entry.choice !== OTHER ? option.label : entry.text;
       return { questionId: q.id, isSkipped: false, answer };

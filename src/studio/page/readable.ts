@@ -98,17 +98,21 @@ function list(items: unknown[], level: number, place: Place): ComponentChildren 
 }
 
 /**
- * An answer to one question as weft records it (`{ questionId, isSkipped, answer? }`), which reads best as
- * "Question: answer" rather than as three labelled fields.
+ * An answer to one question as weft records it (`{ questionId, isSkipped, answer?, label? }`), which reads
+ * best as "Question: answer" rather than as labelled fields; a chosen option reads as its label.
  */
 function answerRecord(value: unknown, place: Place): ComponentChildren | null {
   if (isScalar(value) || Array.isArray(value)) return null;
-  const { questionId, isSkipped, answer, ...rest } = value as Record<string, unknown>;
+  const { questionId, isSkipped, answer, label: optionLabel, ...rest } = value as Record<string, unknown>;
   if (typeof questionId !== "string" || typeof isSkipped !== "boolean" || Object.keys(rest).length) {
     return null;
   }
+  if (optionLabel !== undefined && typeof optionLabel !== "string") return null;
+  const shown = optionLabel === undefined
+    ? inline(answer, child(place, "answer"))
+    : inline(optionLabel, child(place, "label"));
   return html`<span class="answer"><span class="answer-question">${label(questionId)}</span>: ${
-    isSkipped ? html`<span class="muted">(skipped)</span>` : inline(answer, child(place, "answer"))
+    isSkipped ? html`<span class="muted">(skipped)</span>` : shown
   }</span>`;
 }
 
