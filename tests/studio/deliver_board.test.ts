@@ -10,16 +10,14 @@ import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
 import type { RunView } from "../../src/engine/views.ts";
 import type { RunTasks } from "../../src/engine/run_tasks.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
 import { eventually } from "../support/deadline.ts";
-import { confirmedPlanOverMcp } from "../support/deliver_mcp.ts";
+import { confirmedPlanOverMcp, implementOverMcp as implement } from "../support/deliver_mcp.ts";
 import { personGit } from "../support/git.ts";
 import { readJson } from "../support/notifications.ts";
 import { call, closeClient, mcpClient, runWeft, withServedProject } from "../support/service.ts";
 import { taskStatuses } from "../support/task_board.ts";
 import { boardTasks, openVerify } from "./board_task.ts";
-import { waitForRun } from "../model/support.ts";
-import { answer, claim, complete } from "../agent/support.ts";
+import { answer } from "../agent/support.ts";
 import {
   browserSteps,
   type Locator,
@@ -33,26 +31,6 @@ import {
 /** The project's verify: fails while a source file says BROKEN. */
 const VERIFY =
   'for f in src/*.ts; do if grep -q BROKEN "$f"; then echo "FAIL $f is broken"; exit 1; fi; done; echo ok';
-
-/** The agent implements the current task by writing `file`; resolves once the service ran its verify. */
-async function implement(
-  client: Client,
-  run: RunView,
-  projectDir: string,
-  file: string,
-  text: string,
-): Promise<RunView> {
-  const claimed = await claim(client, run, "ide-agent");
-  await Deno.mkdir(`${projectDir}/src`, { recursive: true });
-  await Deno.writeTextFile(`${projectDir}/${file}`, text);
-  const after = await complete(client, claimed, { outcome: "implemented", summary: `wrote ${file}` });
-  return await waitForRun(
-    client,
-    after.runId,
-    "verified",
-    (now) => now.status !== "running" && !now.pendingCommand,
-  );
-}
 
 /** Each task's status as the board's badges say it. */
 async function boardStatuses(board: Locator): Promise<Record<string, string>> {

@@ -1,15 +1,18 @@
 /**
  * A plan confirmed through the real `intent` workflow over MCP: the IDE's agent submits the specification
- * and the plan, the person confirms each on the internal endpoint. What the `deliver` suites start from.
+ * and the plan, and cannot confirm them itself; the person confirms each on the internal endpoint. What the
+ * `deliver` suites start from, with the agent's side of one task's attempt.
  *
  * @module
  */
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
 import type { Client } from "../../src/mcp/sdk_client.ts";
-import { call } from "./service.ts";
+import { call, callError } from "./service.ts";
 import { handOff, SPECIFICATION } from "./intent_agent.ts";
 import { THREE_TASKS } from "./deliver.ts";
+import { claim, complete } from "../agent/support.ts";
+import { waitForRun } from "../model/support.ts";
 
 /** Runs `intent` to completed with `plan` (the three-task plan by default); resolves with the Run. */
 export async function confirmedPlanOverMcp(
@@ -28,8 +31,37 @@ export async function confirmedPlanOverMcp(
     const done = await handOff(send, run, { stage, document, claimId: `ide-${stage}` }) as { run: RunView };
     assert.ok(done, `the ${stage} handoff failed`);
     const args = { runId: run.runId, actionId: done.run.pendingAction!.id, answer: { isConfirmed: true } };
+    // The confirmation is the person's: the agent that drafted the document cannot give it.
+    assert.equal(
+      (await callError(ide, "answer_ask", args)).code,
+      "NOT_ALLOWED",
+      `the agent confirmed its ${stage}`,
+    );
     run = (await call<{ run: RunView }>(person, "answer_ask", args)).run;
   }
   assert.equal(run.status, "completed");
   return run;
+}
+
+/**
+ * The IDE's agent implements the current task of a `deliver` Run by writing `file` into the project; resolves
+ * once the service ran the task's verify.
+ */
+export async function implementOverMcp(
+  client: Client,
+  run: RunView,
+  projectDir: string,
+  file: string,
+  text: string,
+): Promise<RunView> {
+  const claimed = await claim(client, run, "ide-agent");
+  await Deno.mkdir(`${projectDir}/src`, { recursive: true });
+  await Deno.writeTextFile(`${projectDir}/${file}`, text);
+  const after = await complete(client, claimed, { outcome: "implemented", summary: `wrote ${file}` });
+  return await waitForRun(
+    client,
+    after.runId,
+    "verified",
+    (now) => now.status !== "running" && !now.pendingCommand,
+  );
 }
