@@ -1,6 +1,7 @@
 /**
- * Who may answer a person's action: the IDE's endpoints answer only the Runs they started, so an agent's call
- * can never confirm for the person at the terminal or in Studio; the internal endpoints answer any Run.
+ * Who may answer a person's action: the IDE's endpoints answer (and cancel) only the Runs they started, so an
+ * agent's call can never confirm for the person at the terminal or in Studio, nor end their Run; the internal
+ * endpoints answer any Run.
  *
  * @module
  */
@@ -10,7 +11,7 @@ import type { RunView } from "../../src/engine/views.ts";
 import { call, callError, closeClient, mcpClient, withServedProject } from "../support/service.ts";
 import { formClient, PICK_ANSWER, PICK_PROJECT, startPick, toConfirmation } from "./support.ts";
 
-Deno.test("answer rights: /mcp and /mcp/codex cannot answer or interact on a terminal's or Studio's Run", async () => {
+Deno.test("answer rights: /mcp and /mcp/codex cannot answer, interact on or cancel a terminal's or Studio's Run", async () => {
   await withServedProject({ files: PICK_PROJECT }, async (served) => {
     let formsShown = 0;
     const ide = await formClient(served, "/mcp", () => {
@@ -33,6 +34,13 @@ Deno.test("answer rights: /mcp and /mcp/codex cannot answer or interact on a ter
         assert.equal(refusedQuestions.retryable, false);
         assert.match(refusedQuestions.message, new RegExp(`started in ${where}`, "i"));
         assert.match(refusedQuestions.message, new RegExp(`weft attach ${asking.runId}`));
+
+        // A cancel is final: the IDE's endpoints cannot end the person's Run either.
+        for (const client of [ide, codex]) {
+          const refusedCancel = await callError(client, "cancel_run", { runId: asking.runId });
+          assert.equal(refusedCancel.code, "NOT_ALLOWED");
+          assert.match(refusedCancel.message, new RegExp(`weft cancel ${asking.runId}`));
+        }
 
         const confirming = await toConfirmation(starter, asking);
         assert.equal(confirming.pendingAction?.kind, "user_ask_confirmation");
