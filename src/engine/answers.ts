@@ -83,7 +83,7 @@ export function checkChannel(
   if (step.answerFrom !== "person" || channel !== "relayed") return;
   throw new WeftError(
     "NOT_ALLOWED",
-    `${personOnly(run.runId, `"${step.title ?? stepName}"`)}; answer_ask cannot answer it`,
+    `${personOnly(run.runId, step.title ? `"${step.title}"` : `step "${stepName}"`)}; answer_ask cannot answer it`,
   );
 }
 

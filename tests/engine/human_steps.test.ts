@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { WeftError } from "../../src/errors.ts";
 import { openEngine } from "./support.ts";
-import { REVIEW_ANSWER, reviewManifest } from "../support/workflows.ts";
+import { REVIEW_ANSWER, REVIEW_RECORDED, reviewManifest } from "../support/workflows.ts";
 
 function code(error: unknown): string {
   assert.ok(error instanceof WeftError, String(error));

@@ -86,6 +86,9 @@ export async function crashLoop(options: CrashOptions): Promise<CrashFigures> {
         for (let i = 0; i < options.clients; i++) {
           clients.push(await mcpClient(served, "/mcp", { name: `crash-${i}` }));
         }
+        // The person answers, at the terminal, what only a person may answer.
+        const person = await mcpClient(served, "/internal/mcp", { name: "crash-person" });
+        clients.push(person);
         if (round > 0) {
           const verified = await verifyAfterRestart(clients[0], runs, commits);
           figures.runChecks += verified.runs;
@@ -117,8 +120,8 @@ export async function crashLoop(options: CrashOptions): Promise<CrashFigures> {
           killed: killed.promise,
           kill: killed.resolve,
         };
-        const actors = clients.map((client, i) =>
-          drive(new Actor(`r${round}c${i}`, new Prng(prng.int(0, 2 ** 31)), client, submitted), cycle)
+        const actors = clients.slice(0, options.clients).map((client, i) =>
+          drive(new Actor(`r${round}c${i}`, new Prng(prng.int(0, 2 ** 31)), client, submitted, person), cycle)
         );
         await cycle.killed;
         await served.kill();

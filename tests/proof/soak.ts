@@ -146,6 +146,9 @@ async function soakIn(
         const path = PATHS[i % PATHS.length];
         clients.push(timed(await mcpClient(served, path, { name: `soak-${i}` }), latencies));
       }
+      // The person, at the terminal, answers what only a person may answer for every session.
+      const person = timed(await mcpClient(served, "/internal/mcp", { name: "soak-person" }), latencies);
+      clients.push(person);
       const limit = {
         deadline: options.seconds === undefined ? Infinity : performance.now() + options.seconds * 1000,
         rounds: options.rounds ?? Infinity,
@@ -153,10 +156,12 @@ async function soakIn(
       const sampler = setInterval(() => rssPeakKiB = Math.max(rssPeakKiB, residentKiB(served.pid)), 250);
       const cpuStart = processCpuMs(served.pid);
       try {
-        const counts = await Promise.all(clients.map((client, i) => {
-          const actor = new Actor(`s${i}`, new Prng(prng.int(0, 2 ** 31)), client, new Map());
-          return session(actor, PATHS[i % PATHS.length], limit, violations, options.subscribe === true);
-        }));
+        const counts = await Promise.all(
+          clients.slice(0, options.sessions).map((client, i) => {
+            const actor = new Actor(`s${i}`, new Prng(prng.int(0, 2 ** 31)), client, new Map(), person);
+            return session(actor, PATHS[i % PATHS.length], limit, violations, options.subscribe === true);
+          }),
+        );
         operations = counts.reduce((sum, count) => sum + count.calls, 0);
         runsStarted = counts.reduce((sum, count) => sum + count.runs, 0);
         cpuMs = processCpuMs(served.pid) - cpuStart;

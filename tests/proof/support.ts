@@ -76,11 +76,21 @@ export class Actor {
     readonly prng: Prng,
     readonly client: Client,
     readonly submitted: Map<string, unknown>,
+    /**
+     * The person's own client (an internal endpoint), which answers the actions only a person may answer
+     * (`answerFrom: "person"`); without it the actor's client tries, as an agent would, and is refused.
+     */
+    readonly person?: Client,
   ) {}
 
-  /** Calls a tool and records it into `step`. */
-  async #call(step: Advance, name: string, args: Record<string, unknown>): Promise<Outcome> {
-    const outcome = await tool(this.client, name, args);
+  /** Calls a tool (through `client`, the actor's own by default) and records it into `step`. */
+  async #call(
+    step: Advance,
+    name: string,
+    args: Record<string, unknown>,
+    client = this.client,
+  ): Promise<Outcome> {
+    const outcome = await tool(client, name, args);
     step.calls.push({ name, outcome });
     return outcome;
   }
@@ -91,11 +101,13 @@ export class Actor {
     if (run.status !== "waiting") return step;
     if (run.pendingAgentCall) return await this.#agentStep(step, run);
     const action = run.pendingAction!;
+    const answerer = action.answerFrom === "person" ? this.person ?? this.client : this.client;
     if (action.kind === "user_ask_questions") {
       const valid = this.prng.chance(0.85);
       const answer = this.#questionsAnswer(action.request as { questions: { id: string }[] }, valid);
-      this.submitted.set(run.runId, answer);
-      const outcome = await this.#call(step, "answer_ask", { runId: run.runId, actionId: action.id, answer });
+      this.submitted.set(run.runId, recorded(answer));
+      const args = { runId: run.runId, actionId: action.id, answer };
+      const outcome = await this.#call(step, "answer_ask", args, answerer);
       if (outcome.ok) step.run = (outcome.value as { run: RunView }).run;
       return step;
     }
@@ -103,7 +115,8 @@ export class Actor {
     const answer = confirmed
       ? { isConfirmed: true }
       : { isConfirmed: false, feedback: `revise ${this.name}` };
-    const outcome = await this.#call(step, "answer_ask", { runId: run.runId, actionId: action.id, answer });
+    const args = { runId: run.runId, actionId: action.id, answer };
+    const outcome = await this.#call(step, "answer_ask", args, answerer);
     if (!outcome.ok) return step;
     step.run = (outcome.value as { run: RunView }).run;
     if (confirmed) {
@@ -151,4 +164,12 @@ export class Actor {
       return { questionId: question.id, isSkipped: false, answer: `memo ${this.prng.int(0, 1e6)} ✓ ünï` };
     });
   }
+}
+
+/** A ledger answer as the Run records it: the currency, sent by its label, kept by its option's id beside it. */
+function recorded(answer: unknown[]): unknown[] {
+  return answer.map((entry) => {
+    const { questionId, answer: label } = entry as { questionId: string; answer?: string };
+    return questionId === "currency" ? { ...entry as object, answer: label!.toLowerCase(), label } : entry;
+  });
 }

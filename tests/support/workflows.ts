@@ -60,6 +60,11 @@ export const REVIEW_ANSWER = [
   { questionId: "notes", isSkipped: true },
 ];
 
+/** {@linkcode REVIEW_ANSWER} as a Run records it: the colour, sent by its label, kept by its id beside it. */
+export const REVIEW_RECORDED = REVIEW_ANSWER.map((answer) =>
+  answer.questionId === "color" ? { ...answer, answer: "red", label: "Red" } : answer
+);
+
 /** The review check: a title of three characters or more, so a short one loops back to the questions. */
 export const TITLE_RULE: CheckRule = {
   at: "/answers/0/answer",

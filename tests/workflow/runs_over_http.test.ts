@@ -13,7 +13,7 @@ import {
   tempProject,
   withServedProject,
 } from "../support/service.ts";
-import { REVIEW_ANSWER, reviewManifest, workflowFiles } from "../support/workflows.ts";
+import { REVIEW_ANSWER, REVIEW_RECORDED, reviewManifest, workflowFiles } from "../support/workflows.ts";
 import type { ArtifactView, RecordView, RunView } from "../../src/engine/views.ts";
 
 type RunResult = { run: RunView };
@@ -75,12 +75,12 @@ Deno.test("a human-only workflow runs to completion on /internal/mcp and commits
         stageName: "collect",
       });
       assert.equal(artifact.revision, 1);
-      assert.deepEqual(artifact.data, REVIEW_ANSWER);
+      assert.deepEqual(artifact.data, REVIEW_RECORDED);
       const { record } = await call<{ record: RecordView }>(cli, "get_record", {
         recordId: artifact.recordId,
       });
       assert.equal(record.runId, run.runId);
-      assert.deepEqual(record.data, REVIEW_ANSWER);
+      assert.deepEqual(record.data, REVIEW_RECORDED);
       assert.equal(
         (await call<{ record: null }>(cli, "get_record", { recordId: "rec_missing" })).record,
         null,

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { ArtifactView, RunView, WorkflowView } from "../../src/engine/views.ts";
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import { call, closeClient, mcpClient, serve, type ServedProject, tempProject } from "../support/service.ts";
-import { humanFlow, REVIEW_ANSWER, workflowFiles } from "../support/workflows.ts";
+import { humanFlow, REVIEW_ANSWER, REVIEW_RECORDED, workflowFiles } from "../support/workflows.ts";
 import type { Json } from "../support/json.ts";
 
 // Manifests are edited freely here, as a person edits workflow.json.
@@ -71,7 +71,7 @@ async function finish(client: Client, run: RunView): Promise<RunView> {
     flowName: run.flowName,
     stageName: "collect",
   });
-  assert.deepEqual(artifact.data, REVIEW_ANSWER);
+  assert.deepEqual(artifact.data, REVIEW_RECORDED);
   return run;
 }
 
