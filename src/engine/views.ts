@@ -31,8 +31,9 @@ export type Source = z.infer<typeof SourceSchema>;
 /** Schema of {@linkcode AnswerChannel}. */
 export const AnswerChannelSchema = z.enum(["form", "relayed", "terminal", "studio"]);
 /**
- * How a person's answer reached the Run: `form` (the IDE showed its native form to the person), `relayed`
- * (the IDE's agent sent it with `answer_ask`), `terminal` (`weft attach`, `weft answer`) or `studio`.
+ * How a person's answer reached the Run: `form` (the IDE showed the person its native form, whichever way its
+ * protocol asks for one: elicitation today), `relayed` (the IDE's agent sent it with `answer_ask`), `terminal`
+ * (`weft attach`) or `studio`.
  */
 export type AnswerChannel = z.infer<typeof AnswerChannelSchema>;
 

@@ -12,18 +12,13 @@ import type { RunView } from "../../src/engine/views.ts";
 import type { ElicitResult } from "../../src/mcp/sdk.ts";
 import type { Client } from "../../src/mcp/sdk_client.ts";
 import { task } from "../support/deliver.ts";
-import { confirmedPlanOverMcp, implementOverMcp } from "../support/deliver_mcp.ts";
-import { personGit } from "../support/git.ts";
+import { confirmedPlanOverMcp, DELIVER_PROJECT, implementOverMcp } from "../support/deliver_mcp.ts";
 import { plan } from "../support/intent_agent.ts";
 import { call, callError, closeClient, mcpClient, runWeft, withServedProject } from "../support/service.ts";
 import { waitForRun } from "../model/support.ts";
 import { Terminal } from "../cli/support.ts";
 import { browserSteps, newPerson, openStudio, screenshot, shown, withBrowser } from "../studio/support.ts";
 import { formClient, type FormRequest, type Interaction } from "./support.ts";
-
-/** The project's verify: fails while a source file says BROKEN. */
-const VERIFY =
-  'for f in src/*.ts; do if grep -q BROKEN "$f"; then echo "FAIL $f is broken"; exit 1; fi; done; echo ok';
 
 const FOUR_TASKS = { ...plan(), tasks: [task("T1"), task("T2"), task("T3"), task("T4")] };
 
@@ -63,18 +58,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn(t) {
-    await withServedProject({
-      files: {
-        "weft.json": JSON.stringify({ commands: { verify: ["sh", "-c", VERIFY] } }),
-        "README.md": "# demo\n",
-      },
-      setup(dir) {
-        personGit(dir, "init", "-q");
-        personGit(dir, "add", "-A");
-        personGit(dir, "commit", "-q", "-m", "start");
-      },
-      trusted: true,
-    }, (served) =>
+    await withServedProject(DELIVER_PROJECT, (served) =>
       withBrowser(async (browser) => {
         const dir = served.projectDir;
         const step = browserSteps(t);

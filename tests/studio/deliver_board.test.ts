@@ -11,8 +11,11 @@ import { isDeepStrictEqual } from "node:util";
 import type { RunView } from "../../src/engine/views.ts";
 import type { RunTasks } from "../../src/engine/run_tasks.ts";
 import { eventually } from "../support/deadline.ts";
-import { confirmedPlanOverMcp, implementOverMcp as implement } from "../support/deliver_mcp.ts";
-import { personGit } from "../support/git.ts";
+import {
+  confirmedPlanOverMcp,
+  DELIVER_PROJECT,
+  implementOverMcp as implement,
+} from "../support/deliver_mcp.ts";
 import { readJson } from "../support/notifications.ts";
 import { call, closeClient, mcpClient, runWeft, withServedProject } from "../support/service.ts";
 import { taskStatuses } from "../support/task_board.ts";
@@ -28,10 +31,6 @@ import {
   withBrowser,
 } from "./support.ts";
 
-/** The project's verify: fails while a source file says BROKEN. */
-const VERIFY =
-  'for f in src/*.ts; do if grep -q BROKEN "$f"; then echo "FAIL $f is broken"; exit 1; fi; done; echo ok';
-
 /** Each task's status as the board's badges say it. */
 async function boardStatuses(board: Locator): Promise<Record<string, string>> {
   return Object.fromEntries(Object.entries(await boardTasks(board)).map(([id, task]) => [id, task.status]));
@@ -43,18 +42,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn(t) {
-    await withServedProject({
-      files: {
-        "weft.json": JSON.stringify({ commands: { verify: ["sh", "-c", VERIFY] } }),
-        "README.md": "# demo\n",
-      },
-      setup(dir) {
-        personGit(dir, "init", "-q");
-        personGit(dir, "add", "-A");
-        personGit(dir, "commit", "-q", "-m", "start");
-      },
-      trusted: true,
-    }, (served) =>
+    await withServedProject(DELIVER_PROJECT, (served) =>
       withBrowser(async (browser) => {
         const dir = served.projectDir;
         const browserPerson = await newPerson(browser);

@@ -13,6 +13,28 @@ import { handOff, SPECIFICATION } from "./intent_agent.ts";
 import { THREE_TASKS } from "./deliver.ts";
 import { claim, complete } from "../agent/support.ts";
 import { waitForRun } from "../model/support.ts";
+import { personGit } from "./git.ts";
+
+/** The project's verify: fails while a source file says BROKEN. */
+const VERIFY =
+  'for f in src/*.ts; do if grep -q BROKEN "$f"; then echo "FAIL $f is broken"; exit 1; fi; done; echo ok';
+
+/**
+ * A served project for `deliver`: a git repository (so each task's changes carry a diff) whose trusted
+ * verify command fails while a file under `src/` says BROKEN.
+ */
+export const DELIVER_PROJECT = {
+  files: {
+    "weft.json": JSON.stringify({ commands: { verify: ["sh", "-c", VERIFY] } }),
+    "README.md": "# demo\n",
+  },
+  setup(dir: string) {
+    personGit(dir, "init", "-q");
+    personGit(dir, "add", "-A");
+    personGit(dir, "commit", "-q", "-m", "start");
+  },
+  trusted: true,
+};
 
 /** Runs `intent` to completed with `plan` (the three-task plan by default); resolves with the Run. */
 export async function confirmedPlanOverMcp(
