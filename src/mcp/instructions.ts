@@ -28,7 +28,8 @@ const AGENT_RULES = [
   "- When your tool calls have returned, complete_agent_call with raw JSON matching task.outputSchema (or " +
   "fail_agent_call), then follow the Run it returns.",
   "- Cancellation ends your ownership; a restart interrupts active tasks (RUN_INTERRUPTED).",
-  "- You answer only Runs started here; one started in the terminal or Studio is answered there (NOT_ALLOWED).",
+  "- You answer and cancel only Runs started here; one started in the terminal or Studio is the person's there " +
+  '(NOT_ALLOWED). An action with answerFrom "person" takes no answer_ask: use interact, or pass on its message.',
 ];
 
 // Joined once: every session's server keeps the text it was given for the session's life.
