@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { runWeft, tempProject, WEFT, withServedProject } from "../support/service.ts";
-import { ESC, NOTES_ANSWER, NOTES_PROJECT } from "./support.ts";
+import { ESC, NOTES_ANSWER, NOTES_PROJECT, NOTES_RECORDED } from "./support.ts";
 
 const json = (stdout: string) => JSON.parse(stdout);
 
@@ -84,7 +84,7 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
       assert.equal(code, 0);
       const { run } = json(stdout);
       assert.equal(run.pendingAction.kind, "user_ask_confirmation");
-      assert.deepEqual(run.pendingAction.request.context, NOTES_ANSWER);
+      assert.deepEqual(run.pendingAction.request.context, NOTES_RECORDED);
 
       const wrongAction = await runWeft(
         ["attach", runId, "--answer-json", "-", "--action", "act_other", "--json"],
@@ -117,8 +117,9 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
       assert.equal(run.status, "completed");
       const answered = timeline.filter((event: { source?: string }) => event.source === "cli");
       assert.ok(answered.length >= 2, JSON.stringify(timeline));
-      const human = await runWeft(["run", runId], { cwd });
+      const human = await runWeft(["run", runId], { cwd, env: { COLUMNS: "200" } });
       assert.match(human.stdout, /Timeline/);
+      assert.match(human.stdout, /Answered in the terminal/, "how each answer came, in words");
       assert.match(human.stdout, /artifact_committed/);
       assert.match(human.stdout, new RegExp(`see what it committed: ${WEFT} artifacts --flow notes`));
     });
@@ -150,7 +151,7 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
       assert.equal(artifact.data, undefined);
       ({ artifactId, recordId } = artifact);
       const detail = await runWeft(["artifact", artifactId, "--json"], { cwd });
-      assert.deepEqual(json(detail.stdout).artifact.data, NOTES_ANSWER);
+      assert.deepEqual(json(detail.stdout).artifact.data, NOTES_RECORDED);
       const table = await runWeft(["artifacts"], { cwd });
       assert.match(table.stdout, /^ARTIFACT +FLOW +STAGE +REV/m);
       assert.match(table.stdout, new RegExp(`${artifactId} +notes +draft +1 `));
@@ -162,7 +163,7 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
         cwd,
       });
       assert.equal(first.code, 0, first.stderr);
-      assert.deepEqual(JSON.parse(await Deno.readTextFile(file)), NOTES_ANSWER);
+      assert.deepEqual(JSON.parse(await Deno.readTextFile(file)), NOTES_RECORDED);
       await Deno.writeTextFile(file, "mine");
       const refused = await runWeft(["artifact", artifactId, "--output", file], { cwd });
       assert.equal(refused.code, 1);
@@ -170,7 +171,7 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
       assert.equal(await Deno.readTextFile(file), "mine");
       const replaced = await runWeft(["artifact", artifactId, "--output", file, "--overwrite"], { cwd });
       assert.equal(replaced.code, 0);
-      assert.deepEqual(JSON.parse(await Deno.readTextFile(file)), NOTES_ANSWER);
+      assert.deepEqual(JSON.parse(await Deno.readTextFile(file)), NOTES_RECORDED);
       const missing = await runWeft(["artifact", "--flow", "notes", "--stage", "draft", "--revision", "9"], {
         cwd,
       });
@@ -183,7 +184,7 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
       assert.equal(code, 0);
       const { record } = json(stdout);
       assert.equal(record.runId, runId);
-      assert.deepEqual(record.data, NOTES_ANSWER);
+      assert.deepEqual(record.data, NOTES_RECORDED);
       const missing = await runWeft(["record", "rec_missing", "--json"], { cwd });
       assert.equal(missing.code, 1);
       assert.equal(json(missing.stdout).error.code, "NOT_FOUND");

@@ -41,6 +41,11 @@ export const NOTES_ANSWER = [
   { questionId: "extra", isSkipped: true },
 ];
 
+/** {@linkcode NOTES_ANSWER} as a Run records it: the audience, sent by its label, kept by its option's id. */
+export const NOTES_RECORDED = NOTES_ANSWER.map((answer) =>
+  answer.questionId === "audience" ? { ...answer, answer: "users", label: "Users" } : answer
+);
+
 /** The files of a temporary project that offers {@linkcode NOTES_WORKFLOW}. */
 export const NOTES_PROJECT = workflowFiles(NOTES_WORKFLOW);
 
