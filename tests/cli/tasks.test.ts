@@ -33,8 +33,15 @@ Deno.test("weft tasks shows each task's status, attempts and last verify, and --
       assert.match(lines[0], new RegExp(`^${run.runId}  board  waiting$`));
       assert.equal(lines[1], "5 tasks: 1 pending, 1 running, 1 done, 1 failed, 1 blocked");
       const row = (id: string) => lines.find((line) => line.startsWith(`${id}  `)) ?? "";
-      assert.match(row("a"), /^a\s+Write the parser\s+done\s+1\s+passed · exit 0 · check 1$/);
-      assert.match(row("b"), /^b\s+Check the input\s+failed\s+1\s+failed · exit 3 · broken 2$/);
+      // A task the person's answer ended says where it was given.
+      assert.match(
+        row("a"),
+        /^a\s+Write the parser\s+done · in the terminal\s+1\s+passed · exit 0 · check 1$/,
+      );
+      assert.match(
+        row("b"),
+        /^b\s+Check the input\s+failed · in the terminal\s+1\s+failed · exit 3 · broken 2$/,
+      );
       assert.match(row("c"), /^c\s+Report the errors\s+blocked\s+0\s+\S/, "a blocked task says why");
       assert.match(row("d"), /^d\s+Document it\s+running\s+1\s+passed · exit 0 · check 3$/);
       assert.match(row("e"), /^e\s+Release it\s+pending\s+0\s+–$/);

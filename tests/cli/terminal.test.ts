@@ -74,7 +74,8 @@ Deno.test("on a terminal, flow attaches and the person answers questions and a c
           .stdout,
       ).artifact;
       assert.deepEqual(artifact.data, [
-        { questionId: "audience", isSkipped: false, answer: "Users" },
+        // Picked as "2) Users": kept by the option's id, with its label.
+        { questionId: "audience", isSkipped: false, answer: "users", label: "Users" },
         { questionId: "highlight", isSkipped: false, answer: "Faster starts for everyone" },
         { questionId: "extra", isSkipped: false, answer: "Thanks to all" },
       ]);
