@@ -114,8 +114,12 @@ export async function benchConcurrent(weftServer: Started): Promise<void> {
   let handoffs = 0;
   const runTimes: number[] = [];
   const drivers: Client[] = [];
+  let person: Client | undefined;
   try {
     for (let c = 0; c < N.concurrent; c++) drivers.push(await connect(weftServer, "/mcp"));
+    // The confirmations are the person's (the agent cannot give them): at the terminal's endpoint.
+    person = await connect(weftServer, "/internal/mcp");
+    const terminal = person;
     const started = performance.now();
     await Promise.all(drivers.map(async (client, c) => {
       for (let r = 0; r < N.runsEach; r++) {
@@ -124,11 +128,11 @@ export async function benchConcurrent(weftServer: Started): Promise<void> {
           let run = await startIntentRun(client, `bench concurrent ${c}.${r}`);
           run = await handoff(client, run, `agent-${c}`, "specification");
           handoffs++;
-          run = await confirm(client, run);
+          run = await confirm(terminal, run);
           if (run.pendingAgentCall?.phase !== "available") throw new Error(`no plan call (${run.status})`);
           run = await handoff(client, run, `agent-${c}`, "plan");
           handoffs++;
-          run = await confirm(client, run);
+          run = await confirm(terminal, run);
           if (run.status !== "completed") throw new Error(`Run ended ${run.status}`);
           completed++;
           runTimes.push(performance.now() - runStarted);
@@ -170,6 +174,6 @@ export async function benchConcurrent(weftServer: Started): Promise<void> {
   } catch (error) {
     failedRow("concurrentRuns", metric, "0 errors", reason(error));
   } finally {
-    await Promise.allSettled(drivers.map(closeClient));
+    await Promise.allSettled([...drivers, ...(person ? [person] : [])].map(closeClient));
   }
 }
