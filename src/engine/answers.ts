@@ -81,10 +81,8 @@ export function checkChannel(
   channel: AnswerChannel,
 ): void {
   if (step.answerFrom !== "person" || channel !== "relayed") return;
-  throw new WeftError(
-    "NOT_ALLOWED",
-    `${personOnly(run.runId, step.title ? `"${step.title}"` : `step "${stepName}"`)}; answer_ask cannot answer it`,
-  );
+  const what = step.title ? `"${step.title}"` : `step "${stepName}"`;
+  throw new WeftError("NOT_ALLOWED", `${personOnly(run.runId, what)}; answer_ask cannot answer it`);
 }
 
 /**
