@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { WeftError } from "../../src/errors.ts";
 import { openEngine } from "./support.ts";
+import type { ModelRoles } from "../../src/engine/model_roles.ts";
 import { REVIEW_ANSWER, reviewManifest } from "../support/workflows.ts";
 
 function code(error: unknown): string {
@@ -291,8 +292,28 @@ Deno.test("flow refuses blank intents, unknown flows, and second Runs of exclusi
   await engine.close();
 });
 
-Deno.test("internal sources cannot start workflows with agent steps and create nothing", async () => {
+Deno.test("without any model configured, a Run the terminal or Studio starts waits for the IDE's agent", async () => {
   const engine = await openEngine();
+  for (const source of ["cli", "studio"] as const) {
+    const run = await engine.startRun({ flowName: "intent", intent: "x", source, agentExecutor: "service" });
+    assert.deepEqual(run.execution, { source, agentExecutor: "mcp_client" });
+    assert.equal(run.pendingAgentCall?.phase, "available");
+    const intent = (await engine.listWorkflows("service")).find((w) => w.name === "intent")!;
+    assert.equal(intent.ready, true);
+    assert.equal(intent.agentExecutor, "mcp_client");
+  }
+  const review = (await engine.listWorkflows("service")).find((w) => w.name === "review")!;
+  assert.equal(review.agentExecutor, undefined, "a workflow without agent steps needs no executor");
+  await engine.close();
+});
+
+Deno.test("with a model configured but not the role a workflow needs, internal sources are refused and create nothing", async () => {
+  const models: ModelRoles = {
+    readiness: (role) => ({ role, ready: false, reason: `no model is configured for the role "${role}"` }),
+    list: () => [models.readiness("default")],
+    configured: () => true,
+  };
+  const engine = await openEngine({ models });
   for (const source of ["cli", "studio"] as const) {
     await assert.rejects(
       async () =>
