@@ -9,6 +9,7 @@
 import { join } from "node:path";
 import type { WorkflowView } from "../../client/views.ts";
 import { inspectModels, type ModelsInspection } from "../../service/inspect.ts";
+import type { TrustedContent } from "../../model/trusted_content.ts";
 import { CONFIG_SCHEMA_PATH, PROJECT_SCHEMAS } from "../scaffold/scaffold.ts";
 import { VERSION } from "../../version.ts";
 import type { Finding } from "./finding.ts";
@@ -171,16 +172,27 @@ function projectTrustFindings(models: ModelsInspection): Finding[] {
     findings.push({
       check: "trust",
       state: "ok",
-      message: `you trust weft.json's models (${review.digest})`,
+      message: `you trust the project's ${trustedParts(review.content).join(", ")} (${review.digest})`,
     });
   } else if (review.state === "not_trusted") {
     findings.push({
       check: "trust",
       state: "problem",
-      message: `weft.json names ${review.roles.length} model role(s) you have not trusted ` +
-        `(${review.roles.map((role) => role.role).join(", ")}): none is used or dialled until you do`,
-      fix: "weft trust  (shows each role's provider, URL, key variable and model, then asks)",
+      message: `you have not trusted the project's ${trustedParts(review.content).join(", ")}: ` +
+        "no model is dialled and no command runs until you do",
+      fix: "weft trust  (shows each model's provider, URL and key variable and each command, then asks)",
     });
   }
   return findings;
+}
+
+/** What the project's content asks weft to trust, named as a person reads it: only what it holds. */
+function trustedParts(content: TrustedContent): string[] {
+  const { models = {}, commands = {}, commandSteps = [], editSteps = [] } = content;
+  return [
+    ...(Object.keys(models).length ? [`models in weft.json (${Object.keys(models).join(", ")})`] : []),
+    ...(Object.keys(commands).length ? [`commands in weft.json (${Object.keys(commands).join(", ")})`] : []),
+    ...(commandSteps.length ? [`workflows' command steps (${commandSteps.length})`] : []),
+    ...(editSteps.length ? [`workflows' file edits (${editSteps.length})`] : []),
+  ];
 }
