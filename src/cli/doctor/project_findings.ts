@@ -38,9 +38,16 @@ export function publicationFindings(publications: Publications): Finding[] {
         ? `${file.path} was edited since weft wrote revision ${file.revision}; weft leaves it as it is`
         : `${file.path} (revision ${file.revision}) was removed; the next commit writes it again`
     ).join("\n"),
-    fix: "`weft revise PATH` brings the edit back as the next revision once you confirm it; or delete the " +
-      "file to let weft write it again",
+    fix: reviseFix(publications.changed.filter((file) => file.state === "edited").map((file) => file.path)),
   }];
+}
+
+/** Each edited file's own `weft revise` command, which runs as printed; or what a removed file needs. */
+function reviseFix(edited: string[]): string {
+  if (!edited.length) return "nothing to do: weft writes a removed file again at the next commit";
+  const commands = edited.map((path) => `\`weft revise ${path}\``).join(", ");
+  return `${commands} brings ${edited.length === 1 ? "the edit" : "each edit"} back as the next revision ` +
+    "once you confirm it; or delete the file to let weft write it again";
 }
 
 /** What doctor needs to know of a workflow to say whether it loads. */
