@@ -183,7 +183,8 @@ export class RunChange {
     this.run.lastError = {
       code: "RUN_INTERRUPTED",
       message: "the service restarted while this Run's agent call or step was in progress",
-      retryable: false,
+      // `retry_run` resumes it: a claim is lost with the process, not the work.
+      retryable: true,
     };
     delete this.run.pendingAgentCall;
     delete this.run.pendingCommand;
@@ -260,10 +261,13 @@ export class RunChange {
     return verdict;
   }
 
-  /** Ends the Run as failed. */
+  /**
+   * Ends the Run as failed; its error is `retryable` when retrying can succeed, and always when `retry_run`
+   * resumes such a failure (`weft retry` is its fix).
+   */
   fail(code: ErrorCode, message: string, retryable = false): void {
     this.run.status = "failed";
-    this.run.lastError = { code, message, retryable };
+    this.run.lastError = { code, message, retryable: retryable || RESUMABLE_FAILURES.includes(code) };
     delete this.run.pendingAction;
     delete this.run.pendingAgentCall;
     delete this.run.pendingCommand;

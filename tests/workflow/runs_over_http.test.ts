@@ -187,6 +187,7 @@ Deno.test("after SIGKILL, a Run waiting on a person still waits and completes; o
       const { run: interrupted } = await call<RunResult>(after, "get_run", { runId: agent.runId });
       assert.equal(interrupted.status, "failed");
       assert.equal(interrupted.lastError?.code, "RUN_INTERRUPTED");
+      assert.equal(interrupted.lastError?.retryable, true, "retry_run resumes it");
       assert.equal(interrupted.pendingAgentCall, undefined);
 
       let { run } = await call<RunResult>(after, "get_run", { runId: human.runId });
