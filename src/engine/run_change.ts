@@ -30,7 +30,7 @@ import {
 import { newId } from "./ids.ts";
 import { compileSchema } from "./json_schema.ts";
 import { dataLimits, jsonLargerThan } from "./data_limits.ts";
-import { checkFeedback } from "./check_rules.ts";
+import { checkFeedback, type CommittedData } from "./check_rules.ts";
 import { getAt, setAt } from "./json_pointer.ts";
 import { markdownPointers, schemaAt } from "./markdown_fields.ts";
 import { isActive, type Source } from "./views.ts";
@@ -66,6 +66,8 @@ export class RunChange {
   latestInput?: LatestInput;
   /** The latest revision of the Artifact a revision Run revises, as the engine read it for this change. */
   revisedLatest?: number;
+  /** What earlier stages of this Run committed, read when a check rule `covers` an earlier stage's list. */
+  committed?: CommittedData;
 
   readonly #workflowOf: () => LoadedWorkflow;
   #workflow: LoadedWorkflow | undefined;
@@ -348,7 +350,10 @@ export class RunChange {
   }
 
   #check(step: Extract<StepDef, { kind: "check" }>): string | undefined {
-    const feedback = checkFeedback(step.rules, this.run.state);
+    // What this very change committed counts too: it is stored only once the change is applied.
+    const committed = new Map(this.committed);
+    for (const { commit } of this.commits) committed.set(commit.stageName, commit.data);
+    const feedback = checkFeedback(step.rules, this.run.state, committed);
     const outcome = feedback.length ? "invalid" : "valid";
     this.record("check_evaluated", { outcome, feedback });
     return this.writeOrFail(step.feedbackTo, feedback) ? outcome : undefined;
