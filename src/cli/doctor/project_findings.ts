@@ -9,7 +9,6 @@
 import { join } from "node:path";
 import type { WorkflowView } from "../../client/views.ts";
 import { inspectModels, type ModelsInspection } from "../../service/inspect.ts";
-import type { TrustedContent } from "../../model/trusted_content.ts";
 import { CONFIG_SCHEMA_PATH, PROJECT_SCHEMAS } from "../scaffold/scaffold.ts";
 import { VERSION } from "../../version.ts";
 import type { Finding } from "./finding.ts";
@@ -194,7 +193,7 @@ function projectTrustFindings(models: ModelsInspection): Finding[] {
 }
 
 /** What the project's content asks weft to trust, named as a person reads it: only what it holds. */
-function trustedParts(content: TrustedContent): string[] {
+function trustedParts(content: ModelsInspection["trust"]["content"]): string[] {
   const { models = {}, commands = {}, commandSteps = [], editSteps = [] } = content;
   return [
     ...(Object.keys(models).length ? [`models in weft.json (${Object.keys(models).join(", ")})`] : []),
