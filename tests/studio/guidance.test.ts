@@ -175,6 +175,33 @@ Deno.test({
               },
             );
 
+            await step(
+              "a Run started without a model of weft's says what to tell the IDE's agent",
+              async () => {
+                const runId = await startRun(served, "An app", "intent");
+                await go(page, `#/runs/${runId}`);
+                await shown(
+                  page.getByText(`Work on weft Run ${runId} with weft's MCP tools: claim its agent call`),
+                  "the sentence for the IDE's agent",
+                );
+                await screenshot(page, "run-tell-the-agent");
+                const ide = await mcpClient(served, "/mcp");
+                try {
+                  const { run } = await call<{ run: RunView }>(ide, "get_run", { runId });
+                  await call(ide, "claim_agent_call", {
+                    runId,
+                    callId: run.pendingAgentCall!.id,
+                    claimId: "ide",
+                  });
+                } finally {
+                  await closeClient(ide);
+                }
+                // Claimed, the call is the agent's: nobody needs telling any more.
+                await shown(page.getByText("(specifier, claimed)"), "the claimed call");
+                assert.equal(await page.getByText("tell your IDE's agent").count(), 0);
+              },
+            );
+
             await step("Cancel Run asks first: No and Escape keep the Run, Yes cancels it", async () => {
               const runId = await startRun(served, "Cancel me carefully");
               await go(page, `#/runs/${runId}`);
