@@ -103,8 +103,8 @@ export async function schemaFindings(projectDir: string): Promise<Finding[]> {
 
 /**
  * The service's model roles: each one configured is checked over the network (its server answers, accepts
- * the key, lists the model); without any, a note says what cannot run from the terminal. Keys are read
- * from this shell's environment, which should match the service's.
+ * the key, lists the model); without any, a note says the IDE's agent does the terminal's agent steps. Keys
+ * are read from this shell's environment, which should match the service's.
  */
 export async function modelFindings(projectDir: string, workflows: WorkflowView[]): Promise<Finding[]> {
   const models = inspectModels(projectDir);
@@ -117,10 +117,11 @@ export async function modelFindings(projectDir: string, workflows: WorkflowView[
       state: "note",
       message: "no service-side model is configured (weft.json)" +
         (needing.length
-          ? `\nfrom the terminal, workflows with agent steps cannot run: ${needing.join(", ")}`
+          ? `\nyour IDE's agent does the agent steps of Runs started here (${needing.join(", ")}); ` +
+            "each says what to tell it"
           : ""),
-      fix: "configure one in weft.json (docs/models.md), or start those from your IDE's agent: " +
-        "weft config <codex|claude|cursor|vscode>",
+      fix: "connect your IDE with the entry `weft config claude` prints (or codex, cursor, vscode); or " +
+        "configure a model in weft.json (docs/models.md)",
     }];
   }
   return [
