@@ -54,7 +54,7 @@ of the current definition; OLDER RUNS counts the active Runs that still run an e
       say(indent(w.reason!));
     }
     if (workflows.some((w) => w.ready && w.agentExecutor === "mcp_client")) {
-      console.log(
+      say(
         "\nNo model of weft's is configured: your IDE's agent does the agent steps of Runs started here " +
           "(the Run says what to tell it).",
       );
