@@ -11,13 +11,7 @@
  * @module
  */
 
-import {
-  CallToolRequestSchema,
-  isInitializeRequest,
-  ListToolsRequestSchema,
-  Server,
-  WebStandardStreamableHTTPServerTransport,
-} from "../../src/mcp/sdk.ts";
+import { isInitializeRequest, Server, WebStandardStreamableHTTPServerTransport } from "../../src/mcp/sdk.ts";
 import { serveOnLoopback } from "../../src/http/loopback_server.ts";
 import { Logger } from "../../src/lib/logger.ts";
 
@@ -33,14 +27,14 @@ function createServer(): Server {
     { name: "bare", version: "0.0.0" },
     { capabilities: { tools: { listChanged: false } } },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  server.setRequestHandler("tools/list", () => ({
     tools: [{
       name: "echo",
       description: "Returns its input.",
       inputSchema: { type: "object", properties: { text: { type: "string" } } },
     }],
   }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler("tools/call", (request) => {
     if (request.params.name !== "echo") {
       return { isError: true, content: [{ type: "text", text: "unknown tool" }] };
     }

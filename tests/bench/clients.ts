@@ -5,7 +5,7 @@
  * @module
  */
 
-import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk_client.ts";
+import { Client, StreamableHTTPClientTransport } from "../support/sdk_test_client.ts";
 import { unwrapToolResult } from "../../src/client/weft_client.ts";
 import { clients, withTimeout } from "./resources.ts";
 import type { Started } from "./servers.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { N } from "./config.ts";
 import { call, connect, echo } from "./clients.ts";
 import { alternate, processCpuMs, round, summarize } from "./measure.ts";

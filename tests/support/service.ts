@@ -4,7 +4,7 @@
  * @module
  */
 
-import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk_client.ts";
+import { Client, StreamableHTTPClientTransport } from "./sdk_test_client.ts";
 import { unwrapToolResult } from "../../src/client/weft_client.ts";
 import type { ConnectionInfo } from "../../src/weft_dir/connection.ts";
 import { grantTrust, reviewTrust } from "../../src/model/trust_review.ts";
@@ -261,8 +261,12 @@ export async function callError(
   if (!result.isError) {
     throw new Error(`${name} succeeded but was expected to fail: ${result.content[0]?.text}`);
   }
-  if (result.structuredContent !== undefined) throw new Error(`${name} error carried structuredContent`);
-  return JSON.parse(result.content[0].text).error;
+  const payload = JSON.parse(result.content[0].text);
+  // The classified payload is both the structured content and its JSON text.
+  if (JSON.stringify(result.structuredContent) !== JSON.stringify(payload)) {
+    throw new Error(`${name} error's structuredContent differs from its text: ${JSON.stringify(result)}`);
+  }
+  return payload.error;
 }
 
 /** Closes a client, ending its session with DELETE first. */
