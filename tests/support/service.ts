@@ -238,9 +238,14 @@ export async function mcpClient(
   return client;
 }
 
+/** What calls tools: the v1 client of 2025-11-25 or the v2 client of 2026-07-28 alike. */
+export interface ToolClient {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+}
+
 /** Calls a tool and returns its structured result, throwing the classified `WeftError` on an error result. */
 export async function call<T = Record<string, unknown>>(
-  client: Client,
+  client: ToolClient,
   name: string,
   args: Record<string, unknown> = {},
 ): Promise<T> {
@@ -249,7 +254,7 @@ export async function call<T = Record<string, unknown>>(
 
 /** Calls a tool that must fail and returns its error payload. */
 export async function callError(
-  client: Client,
+  client: ToolClient,
   name: string,
   args: Record<string, unknown> = {},
 ): Promise<{ code: string; message: string; retryable: boolean }> {
