@@ -35,7 +35,11 @@ export class ModernRequests {
 
   /** Serves one 2026-07-28 request that passed every check; `body` is the POST's parsed JSON. */
   handle(request: Request, endpoint: Endpoint, body: unknown): Promise<Response> {
-    return this.#handlerOf(endpoint).fetch(request, body === undefined ? {} : { parsedBody: body });
+    // The SDK listens to the request's signal to notice a client that left. Deno's fires after every answer
+    // as well, and then warns on stderr at each; a copy without it leaves that to the stream's end, which a
+    // client that leaves cancels anyway. The body is already parsed, so the copy needs none.
+    const detached = new Request(request.url, { method: request.method, headers: request.headers });
+    return this.#handlerOf(endpoint).fetch(detached, body === undefined ? {} : { parsedBody: body });
   }
 
   /** Ends every listen stream (each gets its graceful end first) and request in flight. */

@@ -90,6 +90,8 @@ export function createSessionServer(
       service.logger.log("tool.call", {
         tool: name,
         path: endpoint.path,
+        // Which revision the client speaks (docs/ide.md tells a person how to read it).
+        protocol: server.getNegotiatedProtocolVersion(),
         // So that `weft logs <runId>` can follow one Run; ids are not secrets, intents and answers stay out.
         runId,
         outcome,
