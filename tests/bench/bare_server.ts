@@ -11,7 +11,13 @@
  * @module
  */
 
-import { isInitializeRequest, Server, WebStandardStreamableHTTPServerTransport } from "../../src/mcp/sdk.ts";
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "../../src/mcp/sdk.ts";
 import { serveOnLoopback } from "../../src/http/loopback_server.ts";
 import { Logger } from "../../src/lib/logger.ts";
 
@@ -44,6 +50,9 @@ function createServer(): Server {
   return server;
 }
 
+/** The 2026-07-28 entry, from the same server factory. */
+const modern = createMcpHandler(createServer, { legacy: "reject" });
+
 function jsonError(status: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
 }
@@ -59,6 +68,11 @@ async function handle(request: Request): Promise<Response> {
   }
   if (request.method !== "POST") return jsonError(400, "Bad Request: initialize first");
   const body = await request.json().catch(() => undefined);
+  // MCP 2026-07-28: one server per request, as weft's endpoints serve it (without Deno's request signal).
+  if (body !== undefined && !await isLegacyRequest(request, body)) {
+    const detached = new Request(request.url, { method: request.method, headers: request.headers });
+    return await modern.fetch(detached, { parsedBody: body });
+  }
   if (!isInitializeRequest(body)) return jsonError(400, "Bad Request: initialize first");
   const server = createServer();
   const transport = new WebStandardStreamableHTTPServerTransport({

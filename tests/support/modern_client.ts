@@ -18,6 +18,9 @@ export type { ElicitRequestFormParams, ElicitResult };
 /** The revision the client is pinned to. */
 export const MODERN_REVISION = "2026-07-28";
 
+/** The protocol revisions weft serves. */
+export type Revision = "2025-11-25" | typeof MODERN_REVISION;
+
 /** Shows a form to the test's person and returns their reply. */
 export type FormPerson = (form: ElicitRequestFormParams) => ElicitResult | Promise<ElicitResult>;
 
@@ -25,27 +28,31 @@ export type FormPerson = (form: ElicitRequestFormParams) => ElicitResult | Promi
  * A v2 client on `path` of `served`, pinned to 2026-07-28. With `person`, it declares form elicitation and
  * answers `input_required` forms through it (the SDK retries the call with the reply and the state).
  */
-export async function modernClient(
+export function modernClient(
   served: ServedProject,
   path: string,
   options: { person?: FormPerson; token?: string } = {},
 ): Promise<Client> {
+  return modernClientAt(new URL(path, served.url), options.token ?? tokenFor(served, path), options.person);
+}
+
+/** A v2 client pinned to 2026-07-28 on `url`, with `token` as its bearer token when given. */
+export async function modernClientAt(url: URL, token?: string, person?: FormPerson): Promise<Client> {
   const client = new Client(
     { name: "weft-test-modern", version: "0.0.0" },
     {
       versionNegotiation: { mode: { pin: MODERN_REVISION } },
-      capabilities: options.person ? { elicitation: { form: {} } } : {},
+      capabilities: person ? { elicitation: { form: {} } } : {},
     },
   );
-  const person = options.person;
   if (person) {
     client.setRequestHandler(
       "elicitation/create",
       (request) => person(request.params as ElicitRequestFormParams),
     );
   }
-  const transport = new StreamableHTTPClientTransport(new URL(path, served.url), {
-    requestInit: { headers: { authorization: `Bearer ${options.token ?? tokenFor(served, path)}` } },
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
   });
   await client.connect(transport);
   return client;
