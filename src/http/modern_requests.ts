@@ -12,6 +12,7 @@
 import { createMcpHandler, type McpHttpHandler, type Server, type ServerEventBus } from "../mcp/sdk.ts";
 import type { Endpoint } from "../mcp/endpoints.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { WorkInProgress } from "../lib/work_in_progress.ts";
 
 /** What the modern entry is built with. */
 export interface ModernRequestsOptions {
@@ -22,6 +23,11 @@ export interface ModernRequestsOptions {
   /** The keep-alive comment interval on the entry's event streams. */
   keepAliveMs: number;
   logger: Logger;
+  /**
+   * Where each request counts as work in progress until its answer has streamed to its end, so that an open
+   * `subscriptions/listen` stream keeps the service as an open session does.
+   */
+  work?: WorkInProgress;
 }
 
 /** The 2026-07-28 entry of each endpoint, made at the endpoint's first such request. */
@@ -34,12 +40,25 @@ export class ModernRequests {
   ) {}
 
   /** Serves one 2026-07-28 request that passed every check; `body` is the POST's parsed JSON. */
-  handle(request: Request, endpoint: Endpoint, body: unknown): Promise<Response> {
+  async handle(request: Request, endpoint: Endpoint, body: unknown): Promise<Response> {
     // The SDK listens to the request's signal to notice a client that left. Deno's fires after every answer
     // as well, and then warns on stderr at each; a copy without it leaves that to the stream's end, which a
     // client that leaves cancels anyway. The body is already parsed, so the copy needs none.
     const detached = new Request(request.url, { method: request.method, headers: request.headers });
-    return this.#handlerOf(endpoint).fetch(detached, body === undefined ? {} : { parsedBody: body });
+    const ended = this.options.work?.begin() ?? (() => {});
+    let response: Response;
+    try {
+      response = await this.#handlerOf(endpoint).fetch(
+        detached,
+        body === undefined ? {} : { parsedBody: body },
+      );
+    } catch (error) {
+      ended();
+      throw error;
+    }
+    if (response.body) return untilEnd(response, ended);
+    ended();
+    return response;
   }
 
   /** Ends every listen stream (each gets its graceful end first) and request in flight. */
@@ -66,4 +85,32 @@ export class ModernRequests {
     }
     return handler;
   }
+}
+
+/** `response` with a body that calls `ended` once it has been read to its end or cancelled. */
+function untilEnd(response: Response, ended: () => void): Response {
+  const reader = response.body!.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          ended();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        ended();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      ended();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

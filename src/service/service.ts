@@ -167,6 +167,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         maxSubscriptions: limits.maxSessions,
         keepAliveMs: limits.keepAliveMs ?? DEFAULT_SESSION_LIMITS.keepAliveMs!,
         logger,
+        work,
       },
     );
     const tokens = tokensFrom(previous);

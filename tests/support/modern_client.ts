@@ -12,7 +12,7 @@ import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol
 import type { ElicitRequestFormParams, ElicitResult } from "npm:@modelcontextprotocol/client@2.4.0";
 import { type ServedProject, tokenFor } from "./service.ts";
 
-export { Client as ModernClient };
+export { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport };
 export type { ElicitRequestFormParams, ElicitResult };
 
 /** The revision the client is pinned to. */
