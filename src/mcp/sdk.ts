@@ -1,8 +1,9 @@
 /**
  * The MCP SDK symbols the service uses, from the official SDK's v2 server package (it speaks both the
  * 2025-11-25 and the 2026-07-28 revisions; the v1 package stays on 2025-11-25). One module, so that the rest
- * of the service names what it takes from the SDK in one place. What only clients use lives in
- * `sdk_client.ts`, so that `weft serve` never loads it (it costs start-up time).
+ * of the service names what it takes from the SDK in one place. The program holds no SDK client: weft's own
+ * clients speak MCP with their own small code (`src/client/`), and the tests' SDK clients live in
+ * `tests/support/`.
  *
  * @module
  */
