@@ -335,9 +335,20 @@ export class Engine {
     });
   }
 
-  /** Cancels an active Run; `CONFLICT` when it has already ended. Agent-call listeners are notified. */
-  cancelRun(runId: string, source: Source): Promise<RunView> {
-    return this.#access.change(runId, null, (change) => change.cancel(source));
+  /**
+   * Cancels an active Run; a Run already cancelled is returned as it is (cancelling is idempotent), one that
+   * completed or failed is `CONFLICT`. Agent-call listeners are notified.
+   */
+  async cancelRun(runId: string, source: Source): Promise<RunView> {
+    try {
+      return await this.#access.change(runId, null, (change) => change.cancel(source));
+    } catch (error) {
+      if (!(error instanceof WeftError) || error.code !== "CONFLICT") throw error;
+      // Once cancelled a Run stays so: reading it after the refusal cannot race with another change.
+      const run = await this.getRun(runId);
+      if (run.status === "cancelled") return run;
+      throw error;
+    }
   }
 
   /**

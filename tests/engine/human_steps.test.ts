@@ -55,6 +55,8 @@ Deno.test("a human-only workflow runs to completion from an internal source", as
   });
   assert.equal(done.status, "completed");
   assert.equal(done.pendingAction, undefined);
+  // Only a cancelled Run is cancelled again unchanged: a completed one cannot be.
+  await assert.rejects(async () => await engine.cancelRun(run.runId, "cli"), (e) => code(e) === "CONFLICT");
 
   const artifact = await engine.getArtifact({ flowName: "review", stageName: "collect" });
   assert.equal(artifact?.revision, 1);
@@ -227,7 +229,7 @@ Deno.test("a check's feedback says a missing value is missing, not what its mess
   await engine.close();
 });
 
-Deno.test("cancel ends an active Run once and notifies listeners", async () => {
+Deno.test("cancel ends an active Run once and notifies listeners; cancelling it again returns it unchanged", async () => {
   const engine = await openEngine();
   const seen: string[] = [];
   const stop = engine.onRunChanged((run) => seen.push(run.status));
@@ -240,7 +242,7 @@ Deno.test("cancel ends an active Run once and notifies listeners", async () => {
   const cancelled = await engine.cancelRun(run.runId, "studio");
   assert.equal(cancelled.status, "cancelled");
   assert.equal(cancelled.pendingAction, undefined);
-  await assert.rejects(async () => await engine.cancelRun(run.runId, "cli"), (e) => code(e) === "CONFLICT");
+  assert.deepEqual(await engine.cancelRun(run.runId, "cli"), cancelled);
   await assert.rejects(async () =>
     await engine.answerAsk({
       runId: run.runId,

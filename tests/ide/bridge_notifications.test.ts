@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { Client } from "../../src/mcp/sdk_client.ts";
+import { Client } from "../support/sdk_test_client.ts";
 import { bridgeTransport } from "../support/bridge.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, serve, tempProject } from "../support/service.ts";

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
 import type { RunView } from "../../src/engine/views.ts";
 import type { RunTasks } from "../../src/engine/run_tasks.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { eventually } from "../support/deadline.ts";
 import { confirmedPlanOverMcp } from "../support/deliver_mcp.ts";
 import { personGit } from "../support/git.ts";

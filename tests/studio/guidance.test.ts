@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import type { Locator, Page } from "./support.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { ArtifactView, RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, type ServedProject, withServedProject } from "../support/service.ts";
 import {
