@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { call, closeClient, mcpClient, trustProject, withServedProject } from "../support/service.ts";
 import { handOff, PLAN, SPECIFICATION, type ToolCaller } from "../support/intent_agent.ts";
 import { installWeft } from "../support/weft_wrapper.ts";
