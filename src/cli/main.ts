@@ -12,6 +12,7 @@ import { UsageError } from "./command_line/args.ts";
 import { nearest } from "./command_line/suggest.ts";
 import { VERSION } from "../version.ts";
 import { say } from "./terminal/screen.ts";
+import { disableColor } from "./terminal/format.ts";
 
 /**
  * The commands, in the order `weft help` lists them. Each one's module is imported only when it runs, so
@@ -60,7 +61,7 @@ export async function helpText(): Promise<string> {
   const lines = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
   return `weft ${VERSION}: a local workflow service for your IDE's agent, your code and you.
 
-Usage: weft <command> [options] [--project DIR] [--json]
+Usage: weft [--no-color] <command> [options] [--project DIR] [--json]
 
 Commands:
 ${lines.join("\n")}
@@ -71,7 +72,11 @@ ${lines.join("\n")}
 
 /** Runs the command line `args` and resolves with the process exit code. */
 export async function main(args: string[]): Promise<number> {
-  const [name, ...rest] = args;
+  // `--no-color` may come before the command too, as many programs take it.
+  const first = args.findIndex((arg) => arg !== "--no-color");
+  const start = first < 0 ? args.length : first;
+  if (start > 0) disableColor();
+  const [name, ...rest] = args.slice(start);
   if (name === undefined || name === "--help" || name === "-h" || (name === "help" && !rest.length)) {
     say(await helpText());
     return name === undefined ? EXIT.USAGE : EXIT.OK;

@@ -62,6 +62,8 @@ export class HttpSession {
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
   #closed = false;
+  /** Set as the session is ended (DELETE): the service then ends its streams, which is no break to report. */
+  #ending = false;
   /** Requests whose answers are awaited on an event stream (the request's own, or its resumption). */
   readonly #awaiting = new Set<string | number>();
   readonly #abort = new AbortController();
@@ -158,6 +160,7 @@ export class HttpSession {
   /** Ends the session on the service (DELETE); a service that does not allow it (405) is fine. */
   async terminateSession(): Promise<void> {
     if (!this.#sessionId) return;
+    this.#ending = true;
     const response = await this.#dial({
       method: "DELETE",
       headers: this.#headers({}),
@@ -185,7 +188,7 @@ export class HttpSession {
   /** Reads a request's event stream; if it breaks before the answer, resumes it. */
   async #read(body: ReadableStream<Uint8Array>, answers: string | number | undefined): Promise<void> {
     const outcome = await this.#deliver(body, answers).catch((error) => ({ error, lastEventId: undefined }));
-    if (outcome === "answered" || this.#closed) return;
+    if (outcome === "answered" || this.#closed || this.#ending) return;
     // A stream that ends before its answer may mean the service went away: the resume waits for the check.
     this.#suspect = true;
     if ("error" in outcome && outcome.error) this.onerror?.(outcome.error);
@@ -233,7 +236,7 @@ export class HttpSession {
       } catch (thrown) {
         error = thrown as Error;
       }
-      if (this.#closed) return;
+      if (this.#closed || this.#ending) return;
       this.#suspect = true;
       this.onerror?.(error);
       if (this.#gone || ++failures > RESUME_TRIES) {

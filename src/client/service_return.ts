@@ -8,6 +8,7 @@
 
 import { dirname } from "node:path";
 import { weftPaths } from "../weft_dir/paths.ts";
+import { inspectLock } from "../weft_dir/lock.ts";
 import { ServiceOfflineError } from "./offline.ts";
 import { verifiedConnection } from "./verified_connection.ts";
 
@@ -44,4 +45,12 @@ async function serviceRuns(projectDir: string): Promise<boolean> {
     if (error instanceof ServiceOfflineError) return false;
     throw error;
   }
+}
+
+/**
+ * Whether the project's service crashed: its lock names a process that is gone. Such a service does not come
+ * back by itself (`weft start` clears what it left), so a command need not wait for it as for a restart.
+ */
+export async function serviceCrashed(projectDir: string): Promise<boolean> {
+  return (await inspectLock(weftPaths(projectDir)).catch(() => undefined))?.kind === "stale";
 }

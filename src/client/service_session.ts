@@ -32,7 +32,7 @@ import {
 import { reachService } from "./reach.ts";
 import { sessionLost } from "./reconnect.ts";
 import { type Endpoint, endpointToken } from "./endpoints.ts";
-import { serviceRunsAgain } from "./service_return.ts";
+import { serviceCrashed, serviceRunsAgain } from "./service_return.ts";
 import { verifiedConnection } from "./verified_connection.ts";
 
 /**
@@ -389,6 +389,11 @@ export class ServiceSession {
       if (!isLost(error) && !(error instanceof ServiceUnreachable)) throw error;
     }
     await this.#disconnect();
+    // A crashed service is no restart: a command lets its reader find out at once (and say how to recover).
+    if (!this.options.persistent && await serviceCrashed(this.projectDir)) {
+      if (!this.#closed) this.onbroken?.([...this.#subscribed]);
+      return;
+    }
     this.onwarning?.("the service restarted or stopped; joining it again when it runs");
     // A command waits as long as a restart takes, then lets its reader find out that the service is gone.
     const patience = this.options.persistent

@@ -63,7 +63,7 @@ import type {
   WorkflowView,
 } from "./views.ts";
 import { RUN_STATUSES } from "./views.ts";
-import { readinessBlock, WorkflowRegistry } from "./workflow/registry.ts";
+import { executorFor, readinessBlock, WorkflowRegistry } from "./workflow/registry.ts";
 import type { WorkflowSource } from "./workflow/source.ts";
 import { WorkflowVersions } from "./workflow/versions.ts";
 import type { DeclaredEditStep } from "./workflow/trusted_steps.ts";
@@ -99,7 +99,7 @@ export interface StartRunOptions {
   intent: string;
   /** The endpoint the Run is started from. */
   source: Source;
-  /** Who executes its agent steps. */
+  /** Who should execute its agent steps; the service's model gives way to the IDE's agent when none is configured. */
   agentExecutor: AgentExecutor;
 }
 
@@ -208,7 +208,7 @@ export class Engine {
 
   /**
    * Starts a Run of `flowName` for `intent`, created from `source`, whose agent steps `agentExecutor`
-   * executes; not idempotent.
+   * executes (or the IDE's agent, see `executorFor`); not idempotent.
    */
   startRun(input: StartRunOptions): Promise<RunView> {
     checkIntent(input.intent);
@@ -217,9 +217,10 @@ export class Engine {
     if (!entry) throw notFound(`no workflow named "${input.flowName}"`);
     if (!entry.ok) throw invalid(`workflow "${input.flowName}" is unavailable: ${entry.reason}`);
     const workflow = entry.workflow;
-    const blocked = readinessBlock(workflow, input.agentExecutor, this.#models);
+    const agentExecutor = executorFor(workflow, input.agentExecutor, this.#models);
+    const blocked = readinessBlock(workflow, agentExecutor, this.#models);
     if (blocked) throw new WeftError(blocked.code, `workflow "${input.flowName}": ${blocked.reason}`);
-    const { intent, source, agentExecutor } = input;
+    const { intent, source } = input;
     const run = newRunState(workflow, { intent, source, agentExecutor, at: this.#access.timestamp() });
     return this.#create(run, workflow, workflow, async (unit) => {
       if (workflow.manifest.input === "plan") run.input = await resolvePlanInput(unit, intent);
@@ -234,7 +235,7 @@ export class Engine {
   async reviseArtifact(
     input: { path: string; source: Source; agentExecutor: AgentExecutor },
   ): Promise<RunView> {
-    const { path, source, agentExecutor } = input;
+    const { path, source } = input;
     const written = await this.#storage.read((unit) => unit.publications.find(path));
     const { record, digest, text } = await readEdit(this.#projectFiles, path, written);
     const artifact = await this.getArtifact({ artifactId: record.artifactId });
@@ -258,6 +259,7 @@ export class Engine {
       digest,
     };
     const workflow = revisionWorkflow(entry.workflow, origin, { current: artifact.data, edited: text });
+    const agentExecutor = executorFor(workflow, input.agentExecutor, this.#models);
     const blocked = readinessBlock(workflow, agentExecutor, this.#models);
     if (blocked) throw new WeftError(blocked.code, `revising ${path}: ${blocked.reason}`);
     const intent = `Bring the edits of ${path} back into ${artifact.flowName}/${artifact.stageName}`;
@@ -344,9 +346,20 @@ export class Engine {
     });
   }
 
-  /** Cancels an active Run; `CONFLICT` when it has already ended. Agent-call listeners are notified. */
-  cancelRun(runId: string, source: Source): Promise<RunView> {
-    return this.#access.change(runId, null, (change) => change.cancel(source));
+  /**
+   * Cancels an active Run; a Run already cancelled is returned as it is (cancelling is idempotent), one that
+   * completed or failed is `CONFLICT`. Agent-call listeners are notified.
+   */
+  async cancelRun(runId: string, source: Source): Promise<RunView> {
+    try {
+      return await this.#access.change(runId, null, (change) => change.cancel(source));
+    } catch (error) {
+      if (!(error instanceof WeftError) || error.code !== "CONFLICT") throw error;
+      // Once cancelled a Run stays so: reading it after the refusal cannot race with another change.
+      const run = await this.getRun(runId);
+      if (run.status === "cancelled") return run;
+      throw error;
+    }
   }
 
   /**

@@ -34,6 +34,11 @@ export interface ModelRoles {
   readiness(role: string): RoleReadiness;
   /** Every configured role, `default` first. */
   list(): RoleReadiness[];
+  /**
+   * Whether any model is configured at all: either file names a role (trusted or not), or one does not read.
+   * Without any, the IDE's agent works the agent steps of Runs the terminal and Studio start.
+   */
+  configured(): boolean;
 }
 
 /** Roles that never resolve: a service without model configuration, and engines in unit tests. */
@@ -45,6 +50,7 @@ export const NO_MODELS: ModelRoles = {
       `no model is configured for the role "${role}": add models.${role} to weft.json (see docs/models.md)`,
   }),
   list: () => [NO_MODELS.readiness("default")],
+  configured: () => false,
 };
 
 /** The budgets of one agent call driven by the service's model, with every default applied. */

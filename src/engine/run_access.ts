@@ -33,6 +33,7 @@ import { type NewRunEvent, type RunState, toRunView } from "./run_state.ts";
 import type { Storage, StorageUnit } from "./storage.ts";
 import { isActive, type RunView } from "./views.ts";
 import { latestRevision } from "./plan_input.ts";
+import { needsCommitted } from "./check_rules.ts";
 import type { LoadedWorkflow } from "./workflow/loader.ts";
 import type { StepDef } from "./workflow/manifest.ts";
 import type { WorkflowRegistry } from "./workflow/registry.ts";
@@ -298,6 +299,12 @@ export class RunAccess {
     // A list that follows an Artifact (a plan) takes its latest revision at the next item boundary.
     const source = run.list?.source;
     if (source && isActive(run.status)) change.latestInput = await latestRevision(unit, source.artifactId);
+    // A check that covers an earlier stage's list (a plan's tasks, the requirements) reads what it committed.
+    const workflow = "workflow" in resolved ? resolved.workflow : undefined;
+    if (workflow && isActive(run.status) && needsCommitted(workflow.manifest)) {
+      const committed = await unit.artifacts.committedByRun(run.runId);
+      change.committed = new Map(committed.map((entry) => [entry.stageName, entry.data]));
+    }
     // A revision Run commits only over the revision it began from (`revision.ts`).
     if (run.revision && isActive(run.status)) {
       change.revisedLatest = (await unit.artifacts.findArtifact({ artifactId: run.revision.artifactId }))

@@ -32,7 +32,7 @@ import {
 import { newId } from "./ids.ts";
 import { compileSchema } from "./json_schema.ts";
 import { dataLimits, jsonLargerThan } from "./data_limits.ts";
-import { checkFeedback } from "./check_rules.ts";
+import { checkFeedback, type CommittedData } from "./check_rules.ts";
 import { getAt, setAt } from "./json_pointer.ts";
 import { markdownPointers, schemaAt } from "./markdown_fields.ts";
 import { type AnswerFrom, isActive, type Source } from "./views.ts";
@@ -68,6 +68,8 @@ export class RunChange {
   latestInput?: LatestInput;
   /** The latest revision of the Artifact a revision Run revises, as the engine read it for this change. */
   revisedLatest?: number;
+  /** What earlier stages of this Run committed, read when a check rule `covers` an earlier stage's list. */
+  committed?: CommittedData;
 
   readonly #workflowOf: () => LoadedWorkflow;
   #workflow: LoadedWorkflow | undefined;
@@ -200,7 +202,8 @@ export class RunChange {
     this.run.lastError = {
       code: "RUN_INTERRUPTED",
       message: "the service restarted while this Run's agent call or step was in progress",
-      retryable: false,
+      // `retry_run` resumes it: a claim is lost with the process, not the work.
+      retryable: true,
     };
     delete this.run.pendingAgentCall;
     delete this.run.pendingCommand;
@@ -277,10 +280,13 @@ export class RunChange {
     return verdict;
   }
 
-  /** Ends the Run as failed. */
+  /**
+   * Ends the Run as failed; its error is `retryable` when retrying can succeed, and always when `retry_run`
+   * resumes such a failure (`weft retry` is its fix).
+   */
   fail(code: ErrorCode, message: string, retryable = false): void {
     this.run.status = "failed";
-    this.run.lastError = { code, message, retryable };
+    this.run.lastError = { code, message, retryable: retryable || RESUMABLE_FAILURES.includes(code) };
     delete this.run.pendingAction;
     delete this.run.pendingAgentCall;
     delete this.run.pendingCommand;
@@ -364,7 +370,10 @@ export class RunChange {
   }
 
   #check(step: Extract<StepDef, { kind: "check" }>): string | undefined {
-    const feedback = checkFeedback(step.rules, this.run.state);
+    // What this very change committed counts too: it is stored only once the change is applied.
+    const committed = new Map(this.committed);
+    for (const { commit } of this.commits) committed.set(commit.stageName, commit.data);
+    const feedback = checkFeedback(step.rules, this.run.state, committed);
     const outcome = feedback.length ? "invalid" : "valid";
     this.record("check_evaluated", { outcome, feedback });
     return this.writeOrFail(step.feedbackTo, feedback) ? outcome : undefined;

@@ -224,6 +224,8 @@ export const WorkflowViewSchema = z.object({
   available: z.boolean(),
   ready: z.boolean(),
   reason: z.string().optional(),
+  /** Who executes the agent steps of a Run started here (when it has any): see `executorFor`. */
+  agentExecutor: AgentExecutorSchema.optional(),
   source: WorkflowOriginSchema,
   /** The short version of the current definition (when it loaded). */
   version: z.string().optional(),

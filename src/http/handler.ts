@@ -1,6 +1,7 @@
 /**
  * The service's one `(Request) => Promise<Response>` handler: route by path to an endpoint or to Studio's
- * pages (404), then the checks in their fixed order, then the endpoint's sessions or the page.
+ * pages (404), then the checks in their fixed order, then the page, or the endpoint's MCP: its 2025-11-25
+ * sessions, or its 2026-07-28 requests (those that carry the new revision's `_meta` envelope).
  *
  * @module
  */
@@ -15,6 +16,8 @@ import {
 } from "./checks.ts";
 import { compose, type Handler, jsonRpcError } from "./middleware.ts";
 import type { SessionTable } from "./sessions.ts";
+import type { ModernRequests } from "./modern_requests.ts";
+import { isLegacyRequest } from "../mcp/sdk.ts";
 import { StudioAccess } from "./studio_access.ts";
 import { acceptStudioCookie } from "./studio_cookie.ts";
 import { isStudioPath, studioPages, type StudioPagesOptions } from "./studio_pages.ts";
@@ -26,6 +29,8 @@ export interface HandlerOptions {
   tokens: Record<TokenClass, string>;
   port: () => number;
   sessions: SessionTable;
+  /** The 2026-07-28 requests; without it, every endpoint speaks 2025-11-25 only. */
+  modern?: ModernRequests;
   /** Studio's tickets and sessions; by default a fresh one keyed by the internal token. */
   studio?: StudioAccess;
   /** Where `weft studio`'s redirect files go; without it, none are written. */
@@ -45,7 +50,11 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
     requireOwnOrigin(options.port),
   ];
   const checks = [requireBearer(options.tokens), ...addressChecks];
-  const session: Handler = (request, state) => options.sessions.handle(request, state.endpoint, state.body);
+  const { sessions, modern } = options;
+  const session: Handler = async (request, state) =>
+    !modern || await isLegacyRequest(request, state.body)
+      ? await sessions.handle(request, state.endpoint, state.body)
+      : await modern.handle(request, state.endpoint, state.body);
   const toSession = compose([...checks, readJsonBody()], session);
   // Only Studio's endpoint looks at the Studio cookie: on every other path it opens nothing.
   const toStudioSession = compose(

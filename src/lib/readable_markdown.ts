@@ -112,8 +112,24 @@ function text(value: string | number | boolean | null | undefined, place: Place)
   return escapeText(String(value));
 }
 
-/** Plain text that Markdown shows as it is: its formatting characters behind a backslash. */
+/** A code span: a run of backticks, then text, then a run of as many (CommonMark's rule, on one line). */
+const CODE_SPAN = /(`+)(?!`)([^\n]*?[^`\n])\1(?!`)/g;
+
+/**
+ * Plain text that Markdown shows as it is: its formatting characters behind a backslash. A code span
+ * (`` `&` ``) is kept as written: whoever wrote it meant code, and nothing inside one is formatting.
+ */
 export function escapeText(text: string): string {
+  let escaped = "";
+  let at = 0;
+  for (const span of text.matchAll(CODE_SPAN)) {
+    escaped += escapePlain(text.slice(at, span.index)) + span[0];
+    at = span.index + span[0].length;
+  }
+  return escaped + escapePlain(text.slice(at));
+}
+
+function escapePlain(text: string): string {
   return text.replace(/([\\`*_[\]<>#|~])/g, "\\$1").replace(/^(\s*)([-+])(\s)/gm, "$1\\$2$3")
     .replace(/^(\s*)(\d+)\.(\s)/gm, "$1$2\\.$3");
 }

@@ -1,7 +1,8 @@
 /**
- * Tool results on the wire. Success: `structuredContent` plus the same JSON as text. Failure: `isError` with
- * `{ error: { code, message, retryable } }` as text and no `structuredContent`, because the v1 SDK client
- * validates any `structuredContent` against the output schema, even on an error.
+ * Tool results on the wire, the same on both protocol revisions. Success: `structuredContent` plus the same
+ * JSON as text. Failure: `isError` with `{ error: { code, message, retryable } }`, likewise as both (each
+ * tool's published output schema admits it, since the v1 SDK client checks structured content against the
+ * output schema even on an error: `listing.ts`).
  *
  * @module
  */
@@ -17,5 +18,10 @@ export function okResult(value: Record<string, unknown>): CallToolResult {
 /** A classified error result; unknown failures become `INTERNAL` without their (possibly revealing) text. */
 export function errorResult(error: unknown): CallToolResult {
   const payload = errorPayload(error);
-  return { content: [{ type: "text", text: JSON.stringify({ error: payload }) }], isError: true };
+  const value = { error: payload };
+  return {
+    content: [{ type: "text", text: JSON.stringify(value) }],
+    structuredContent: value,
+    isError: true,
+  };
 }

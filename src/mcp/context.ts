@@ -10,6 +10,7 @@ import type { ClaimTable } from "../agent_calls/claim_table.ts";
 import type { ModelRoles } from "../engine/model_roles.ts";
 import type { CommandOutputSource } from "../engine/command_output.ts";
 import type { ProjectTrustPort } from "./tools/trust.ts";
+import type { RequestStates } from "./elicitation/request_state.ts";
 
 /** Facts about the running instance that `status` reports. */
 export interface InstanceInfo {
@@ -32,6 +33,8 @@ export interface ServiceContext {
   commandOutput: CommandOutputSource;
   /** The person's trust of the project's content, for `trust_project`. */
   projectTrust: ProjectTrustPort;
+  /** Signs and checks the `requestState` of 2026-07-28 forms with this instance's in-memory key. */
+  requestStates: RequestStates;
   /** How many MCP sessions are open right now, and the cap. */
   sessions(): { open: number; max: number };
 }

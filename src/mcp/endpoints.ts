@@ -19,7 +19,8 @@ export interface Endpoint {
   presentation: "standard" | "codex";
   /**
    * Who executes the agent steps of Runs created here: the IDE's agent (`mcp_client`), the only one that gets
-   * the six agent-task tools, or the service's own model (`service`) for the terminal and Studio.
+   * the six agent-task tools, or the service's own model (`service`) for the terminal and Studio (the engine
+   * gives those to the IDE's agent when no model is configured).
    */
   agentExecutor: AgentExecutor;
 }

@@ -51,12 +51,19 @@ function describeTool(tool: ToolDefinition, endpoint: Endpoint): Tool {
   };
 }
 
-/** A result schema whose fields keep their types, with each object inside cut to its required fields. */
+/**
+ * A result schema whose fields keep their types, with each object inside cut to its required fields. A
+ * business error's result carries `{ error }` as its structured content too, and clients check structured
+ * content against this schema even on an error (the v1 SDK's does): so the result's required fields become
+ * one alternative, `error` the other.
+ */
 function outline(result: JsonSchema): JsonSchema {
+  const { required, ...rest } = result;
   const properties = result.properties as Record<string, JsonSchema>;
   return {
-    ...result,
+    ...rest,
     properties: Object.fromEntries(Object.entries(properties).map(([name, field]) => [name, cut(field)])),
+    ...(Array.isArray(required) && required.length ? { anyOf: [{ required }, { required: ["error"] }] } : {}),
   };
 }
 

@@ -1,46 +1,52 @@
 /**
- * The MCP SDK symbols the service uses, re-exported with explicit type sources: without the `@ts-types` hints
- * the SDK's types silently become `any` under Deno, and type-checking would prove nothing. What only clients
- * use lives in `sdk_client.ts`, so that `weft serve` never loads it (it costs start-up time).
+ * The MCP SDK symbols the service uses, from the official SDK's v2 server package (it speaks both the
+ * 2025-11-25 and the 2026-07-28 revisions; the v1 package stays on 2025-11-25). One module, so that the rest
+ * of the service names what it takes from the SDK in one place. The program holds no SDK client: weft's own
+ * clients speak MCP with their own small code (`src/client/`), and the tests' SDK clients live in
+ * `tests/support/`.
  *
  * @module
  */
 
-// @ts-types="@modelcontextprotocol/sdk/server/index"
-export { Server } from "@modelcontextprotocol/sdk/server/index.js";
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-// @ts-types="@modelcontextprotocol/sdk/validation/ajv-provider"
-export { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
-// @ts-types="@modelcontextprotocol/sdk/validation/types"
-export type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
 export {
-  CallToolRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
+  CLIENT_CAPABILITIES_META_KEY,
+  createMcpHandler,
+  createRequestStateCodec,
+  InMemoryServerEventBus,
+  inputRequired,
+  inputResponse,
   isInitializeRequest,
+  isInputRequiredResult,
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
+  isLegacyRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  Server,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 export type {
   CallToolRequest,
   CallToolResult,
+  ClientCapabilities,
   ElicitRequestFormParams,
   ElicitResult,
+  EventStore,
+  InputRequiredResult,
   JSONRPCMessage,
   JSONRPCNotification,
   JSONRPCRequest,
+  jsonSchemaValidator,
+  McpHttpHandler,
+  McpRequestContext,
+  ServerContext,
+  ServerEventBus,
   ServerNotification,
-  ServerRequest,
   Tool,
   ToolAnnotations,
-} from "@modelcontextprotocol/sdk/types.js";
-// @ts-types="@modelcontextprotocol/sdk/shared/protocol"
-export type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+} from "@modelcontextprotocol/server";
+export { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { z } from "../lib/zod.ts";
-import { type CallToolRequest, ErrorCode, ListToolsRequestSchema, McpError, Server } from "./sdk.ts";
+import type { z } from "../lib/zod.ts";
+import { isInputRequiredResult, Server } from "./sdk.ts";
 import type { Endpoint } from "./endpoints.ts";
 import type { ServiceContext } from "./context.ts";
 import type { ToolDefinition } from "./tool.ts";
@@ -17,7 +17,6 @@ import { VERSION } from "../version.ts";
 import { instructionsFor } from "./instructions.ts";
 import { serveResources } from "./resources/handlers.ts";
 import { type StandaloneListener, Subscriptions } from "./resources/subscriptions.ts";
-import { methodSchema } from "./method_schema.ts";
 import { answerValidator } from "./answer_validator.ts";
 
 /** One session's server, and the listener the HTTP layer tells about the session's GET stream. */
@@ -26,11 +25,15 @@ export interface SessionServer {
   standalone: StandaloneListener;
 }
 
-/** Creates the server for one new session on `endpoint`, offering `tools`. */
+/**
+ * Creates the server for one new 2025-11-25 session on `endpoint`, offering `tools`; or, with `era` modern,
+ * for one 2026-07-28 request (the SDK makes one per request: such a server never outlives its answer).
+ */
 export function createSessionServer(
   endpoint: Endpoint,
   service: ServiceContext,
   tools: readonly ToolDefinition[],
+  era: "legacy" | "modern" = "legacy",
 ): SessionServer {
   const server = new Server(
     { name: "weft", title: "weft", version: VERSION },
@@ -51,23 +54,26 @@ export function createSessionServer(
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
   // Built at the endpoint's first tools/list (then cached), so an initialize never waits for it.
-  handleChecked(server, ListToolsRequestSchema, () => ({ tools: listingFor(endpoint, tools) }));
-  server.setRequestHandler(CallToolMethod, async (raw, extra) => {
-    // The SDK's wrapper has checked the request against CallToolRequestSchema before this runs.
-    const request = raw as unknown as CallToolRequest;
+  server.setRequestHandler("tools/list", () => ({ tools: listingFor(endpoint, tools) }));
+  server.setRequestHandler("tools/call", async (request, ctx) => {
     const name = request.params.name;
     const tool = byName.get(name);
     const started = performance.now();
     let outcome = "ok";
     let runId: string | undefined;
     // While the call runs, its stream carries resource notifications if the client has no GET stream open.
-    const release = subscriptions.whileCalling((notification) => extra.sendNotification(notification));
+    const release = subscriptions.whileCalling((notification) => ctx.mcpReq.notify(notification));
     try {
       if (!tool) throw invalid(`Unknown tool "${name}" on ${endpoint.path}.`);
       const parsed = tool.input.safeParse(request.params.arguments ?? {});
       if (!parsed.success) throw invalid(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
       runId = (parsed.data as { runId?: string }).runId;
-      const value = await tool.run(parsed.data, { endpoint, service, server, extra });
+      const value = await tool.run(parsed.data, { endpoint, service, era, server, ctx });
+      // The form `interact` asks the client to show (2026-07-28); the call is made again with the reply.
+      if (isInputRequiredResult(value)) {
+        outcome = "input_required";
+        return value;
+      }
       const result = tool.output.parse(value) as Record<string, unknown>;
       runId ??= (result.run as { runId?: string } | undefined)?.runId;
       return okResult(result);
@@ -84,6 +90,8 @@ export function createSessionServer(
       service.logger.log("tool.call", {
         tool: name,
         path: endpoint.path,
+        // Which revision the client speaks (docs/ide.md tells a person how to read it).
+        protocol: server.getNegotiatedProtocolVersion(),
         // So that `weft logs <runId>` can follow one Run; ids are not secrets, intents and answers stay out.
         runId,
         outcome,
@@ -92,37 +100,6 @@ export function createSessionServer(
     }
   });
   return { server, standalone: subscriptions };
-}
-
-/**
- * Matches `tools/call` by method only. The SDK parses a request with the registered schema before its own
- * tools/call check, and a failure of that first parse is answered as -32603 (internal error) with a schema
- * dump; registering this loose schema leaves the check to the SDK's wrapper, which answers -32602 (invalid
- * params) as JSON-RPC intends.
- */
-const CallToolMethod = methodSchema("tools/call");
-
-/**
- * Registers `handler` for the method of `schema`, checking the request against `schema` itself: params that
- * do not fit are -32602 (invalid params) naming what is wrong. Registered with the full schema, the SDK would
- * answer them -32603 (internal error) with its schema dump, for the reason given at {@linkcode CallToolMethod}.
- */
-function handleChecked<S extends z.ZodObject<{ method: z.ZodLiteral<string> }>, R>(
-  server: Server,
-  schema: S,
-  handler: (request: z.output<S>) => R,
-): void {
-  const method = schema.shape.method.value;
-  server.setRequestHandler(methodSchema(method), (raw) => {
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid params for ${method}: ${describeIssues(parsed.error)}`,
-      );
-    }
-    return handler(parsed.data) as never;
-  });
 }
 
 /** Turns zod issues into one line an agent can act on: `path: problem; path: problem`. */

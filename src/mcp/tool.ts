@@ -6,8 +6,7 @@
  */
 
 import type { z } from "../lib/zod.ts";
-import type { Server } from "./sdk.ts";
-import type { RequestHandlerExtra, ServerNotification, ServerRequest, ToolAnnotations } from "./sdk.ts";
+import type { InputRequiredResult, Server, ServerContext, ToolAnnotations } from "./sdk.ts";
 import type { Endpoint } from "./endpoints.ts";
 import type { ServiceContext } from "./context.ts";
 
@@ -15,9 +14,15 @@ import type { ServiceContext } from "./context.ts";
 export interface ToolCall {
   endpoint: Endpoint;
   service: ServiceContext;
+  /**
+   * The protocol revision of the call: `legacy` is 2025-11-25 (a session, elicitation on the call's stream),
+   * `modern` is 2026-07-28 (sessionless; input is asked for with an `input_required` result).
+   */
+  era: "legacy" | "modern";
   /** The session's low-level server, for requests to the client such as elicitation. */
   server: Server;
-  extra: RequestHandlerExtra<ServerRequest, ServerNotification>;
+  /** The request's context: its id, abort signal, related notifications and elicitation. */
+  ctx: ServerContext;
 }
 
 /** Annotation facts a tool declares about itself; the MCP layer derives the wire annotations from them. */
@@ -38,7 +43,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   input: I;
   output: O;
   effects: ToolEffects;
-  run(input: z.output<I>, call: ToolCall): Promise<z.input<O>> | z.input<O>;
+  /** The tool's result; on 2026-07-28 it may instead ask the client for input (only `interact` does). */
+  run(input: z.output<I>, call: ToolCall): Promise<z.input<O> | InputRequiredResult> | z.input<O>;
 }
 
 /** Declares a tool with its types inferred from its schemas. */

@@ -214,6 +214,7 @@ export function modelRolesOf(projectDir: string): ModelRoles {
       const config = ModelConfig.read(projectDir, readEnv, locations);
       return config.roles().map((role) => config.readiness(role));
     },
+    configured: () => ModelConfig.read(projectDir, readEnv, locations).configured(),
   };
 }
 
@@ -279,6 +280,13 @@ export class ModelConfig {
       if (state.kind === "ok") { for (const role of Object.keys(state.models)) names.add(role); }
     }
     return [...names];
+  }
+
+  /** Whether either file names a model role, or does not read (its problem is then every role's reason). */
+  configured(): boolean {
+    return [this.project, this.user].some((state) =>
+      state.kind === "invalid" || (state.kind === "ok" && Object.keys(state.models).length > 0)
+    );
   }
 
   /**

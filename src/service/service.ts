@@ -17,6 +17,10 @@ import { StudioRedirectFiles } from "../http/studio_redirect.ts";
 import { studioGenerations } from "../weft_dir/studio_sessions.ts";
 import type { ServiceContext } from "../mcp/context.ts";
 import { createSessionServer } from "../mcp/server.ts";
+import { RequestStates } from "../mcp/elicitation/request_state.ts";
+import { ModernRequests } from "../http/modern_requests.ts";
+import { publishChanges } from "../mcp/resources/change_events.ts";
+import { InMemoryServerEventBus } from "../mcp/sdk.ts";
 import { ClaimTable } from "../agent_calls/claim_table.ts";
 import { toolsFor } from "../mcp/tools/mod.ts";
 import { ENDPOINTS } from "../mcp/endpoints.ts";
@@ -144,6 +148,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         review: () => reviewTrust(paths.projectDir),
         grant: (digest) => grantTrust(paths.projectDir, digest),
       },
+      requestStates: new RequestStates(owner.instanceId),
       sessions: () => ({ open: sessions.size, max: sessions.limits.maxSessions }),
     };
     const sessions = new SessionTable(
@@ -151,6 +156,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       (endpoint) => createSessionServer(endpoint, context, toolsFor(endpoint)),
       logger,
       { work },
+    );
+    const changeBus = new InMemoryServerEventBus();
+    const stopPublishing = publishChanges(engine, commandOutput, changeBus);
+    const limits = options.limits ?? DEFAULT_SESSION_LIMITS;
+    const modern = new ModernRequests(
+      (endpoint) => createSessionServer(endpoint, context, toolsFor(endpoint), "modern").server,
+      {
+        bus: changeBus,
+        maxSubscriptions: limits.maxSessions,
+        keepAliveMs: limits.keepAliveMs ?? DEFAULT_SESSION_LIMITS.keepAliveMs!,
+        logger,
+        work,
+      },
     );
     const tokens = tokensFrom(previous);
     let port = 0;
@@ -163,6 +181,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       tokens: { external: tokens.externalToken, internal: tokens.internalToken },
       port: () => port,
       sessions,
+      modern,
       studio,
       redirectFiles,
       logger,
@@ -225,6 +244,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             await leftovers;
             // Open SSE streams would keep the server's shutdown waiting forever: close the sessions first.
             await sessions.closeAll();
+            await modern.close();
+            stopPublishing();
             await running.shutdown();
             await redirectFiles.removeAll();
           } finally {

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import {
   call,
   callError,

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import {
   call,
   callError,
@@ -139,14 +139,16 @@ Deno.test("an IDE agent drives the intent workflow through both stages to comple
     assert.equal(planner.task.agentId, "planner");
     const planContext = await useTool<RunContext>(codex, planner, "context-4", "get_context");
     assert.deepEqual(planContext.artifacts.map((artifact) => artifact.stageName), ["specification"]);
-    await useTool(ide, planner, "plan-4", "submit_plan", { value: PLAN });
+    // Its one task covers both requirements, as the plan's check demands.
+    const covering = { ...PLAN, tasks: PLAN.tasks.map((task) => ({ ...task, requirements: ["R1", "R2"] })) };
+    await useTool(ide, planner, "plan-4", "submit_plan", { value: covering });
     run = await complete(ide, planner, { outcome: "ready" });
     run = await answer(person, run, { isConfirmed: true });
     assert.equal(run.status, "completed");
 
     const results = await readResults(person, run.runId);
     assert.match(JSON.stringify(results.specification), /more than a million rows/);
-    assert.deepEqual(results.plan, PLAN);
+    assert.deepEqual(results.plan, covering);
 
     // Artifacts and Records outlive the process.
     await Promise.all(clients.splice(0).map(closeClient));

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import type { ArtifactView, RunView } from "../../src/engine/views.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { call, closeClient, mcpClient, withServedProject } from "../support/service.ts";
 import { handOff, PLAN, SPECIFICATION, type ToolCaller } from "../support/intent_agent.ts";
 import { answer } from "./support.ts";

@@ -5,9 +5,8 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
-import { call, callError } from "../support/service.ts";
+import { call, callError, type ToolClient } from "../support/service.ts";
 
 /** The task fields the tests read. */
 export interface Task {
@@ -28,7 +27,7 @@ export interface Claimed {
 }
 
 /** Claims the Run's pending agent call for `claimId` through `client`. */
-export async function claim(client: Client, run: RunView, claimId: string): Promise<Claimed> {
+export async function claim(client: ToolClient, run: RunView, claimId: string): Promise<Claimed> {
   const ref = { runId: run.runId, callId: run.pendingAgentCall!.id };
   const claimed = await call<{ task: Task; ownerToken: string }>(client, "claim_agent_call", {
     ...ref,
@@ -44,7 +43,7 @@ export function ownerRef(claimed: Claimed): { runId: string; callId: string; own
 
 /** Calls one tool of the task and returns its output. */
 export async function useTool<T = Record<string, unknown>>(
-  client: Client,
+  client: ToolClient,
   claimed: Claimed,
   toolCallId: string,
   toolId: string,
@@ -56,7 +55,7 @@ export async function useTool<T = Record<string, unknown>>(
 
 /** Calls one tool of the task that must fail, returning the error payload. */
 export function toolError(
-  client: Client,
+  client: ToolClient,
   claimed: Claimed,
   toolCallId: string,
   toolId: string,
@@ -66,12 +65,12 @@ export function toolError(
 }
 
 /** Completes the claimed call and returns the continued Run. */
-export async function complete(client: Client, claimed: Claimed, result: unknown): Promise<RunView> {
+export async function complete(client: ToolClient, claimed: Claimed, result: unknown): Promise<RunView> {
   return (await call<{ run: RunView }>(client, "complete_agent_call", { ...ownerRef(claimed), result })).run;
 }
 
 /** Answers the Run's pending action through `client` and returns the continued Run. */
-export async function answer(client: Client, run: RunView, value: unknown): Promise<RunView> {
+export async function answer(client: ToolClient, run: RunView, value: unknown): Promise<RunView> {
   const args = { runId: run.runId, actionId: run.pendingAction!.id, answer: value };
   return (await call<{ run: RunView }>(client, "answer_ask", args)).run;
 }

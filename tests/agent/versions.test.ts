@@ -14,7 +14,7 @@ import { WorkflowVersions } from "../../src/engine/workflow/versions.ts";
 import { shortVersion } from "../../src/engine/workflow/short_version.ts";
 import { EMBEDDED_WORKFLOWS, embeddedSource } from "../../src/workflows/embedded.ts";
 import type { ArtifactView, RunView } from "../../src/engine/views.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { call, closeClient, mcpClient, serve, type ServedProject, tempProject } from "../support/service.ts";
 import { workflowFiles } from "../support/workflows.ts";
 import { handOff, PLAN, SPECIFICATION, type ToolCaller } from "../support/intent_agent.ts";

@@ -69,7 +69,8 @@ const CLIENT_READS = [
  * The modules of `src/lib/` the Studio page may bundle besides its own files. The page is a browser program
  * apart from the server, so it shares no server code; a pure module (no import, no Deno or Node API, no
  * knowledge of weft; it may import another of them) is the exception, so that the page and the terminal render
- * Markdown from one parser, and show untrusted text and commands by one rule, instead of two copies that drift, and so that the calls whose answers the page a ticket opens carries
+ * Markdown from one parser, show untrusted text and commands by one rule and tell the IDE's agent one sentence
+ * (`client/agent_request.ts`), instead of two copies that drift, and so that the calls whose answers the page a ticket opens carries
  * (`studio/first_view.ts`) are the page's own calls. The last test holds each of them to that.
  */
 const PAGE_SHARES = [
@@ -80,6 +81,7 @@ const PAGE_SHARES = [
   "lib/argv_text.ts",
   "client/reconnect.ts",
   "client/protocol_version.ts",
+  "client/agent_request.ts",
   "client/answer_channel.ts",
   "studio/first_view.ts",
   "studio/first_view_html.ts",

@@ -20,7 +20,7 @@ const OWNERS: Record<string, readonly string[]> = {
   "ajv": ["engine/json_schema.ts"],
   "re2js": ["engine/linear_regexp.ts"],
   "mustache": ["engine/template_render.ts"],
-  "@modelcontextprotocol/sdk": ["mcp/sdk.ts", "mcp/sdk_client.ts"],
+  "@modelcontextprotocol/server": ["mcp/sdk.ts"],
   "ai": ["model/turn.ts"],
   "@ai-sdk/anthropic": ["model/turn.ts"],
   "@ai-sdk/openai-compatible": ["model/turn.ts"],

@@ -18,7 +18,7 @@ Deno.test("weft serve claims .weft/ before, not after, the service and the MCP S
   assert.ok(serve.has(file("src/weft_dir/claim.ts")), "the serve command no longer claims .weft/ itself");
   assert.ok(!serve.has(file("src/service/service.ts")), "the serve command loads the service statically");
   const sdk = [...serve].filter((specifier) =>
-    graph.get(specifier)?.npmPackage?.startsWith("@modelcontextprotocol/sdk@")
+    graph.get(specifier)?.npmPackage?.startsWith("@modelcontextprotocol/")
   );
   assert.deepEqual(sdk, [], "the serve command loads the MCP SDK before it claims .weft/");
 

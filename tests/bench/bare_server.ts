@@ -12,9 +12,9 @@
  */
 
 import {
-  CallToolRequestSchema,
+  createMcpHandler,
   isInitializeRequest,
-  ListToolsRequestSchema,
+  isLegacyRequest,
   Server,
   WebStandardStreamableHTTPServerTransport,
 } from "../../src/mcp/sdk.ts";
@@ -33,14 +33,14 @@ function createServer(): Server {
     { name: "bare", version: "0.0.0" },
     { capabilities: { tools: { listChanged: false } } },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  server.setRequestHandler("tools/list", () => ({
     tools: [{
       name: "echo",
       description: "Returns its input.",
       inputSchema: { type: "object", properties: { text: { type: "string" } } },
     }],
   }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler("tools/call", (request) => {
     if (request.params.name !== "echo") {
       return { isError: true, content: [{ type: "text", text: "unknown tool" }] };
     }
@@ -49,6 +49,9 @@ function createServer(): Server {
   });
   return server;
 }
+
+/** The 2026-07-28 entry, from the same server factory. */
+const modern = createMcpHandler(createServer, { legacy: "reject" });
 
 function jsonError(status: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
@@ -65,6 +68,11 @@ async function handle(request: Request): Promise<Response> {
   }
   if (request.method !== "POST") return jsonError(400, "Bad Request: initialize first");
   const body = await request.json().catch(() => undefined);
+  // MCP 2026-07-28: one server per request, as weft's endpoints serve it (without Deno's request signal).
+  if (body !== undefined && !await isLegacyRequest(request, body)) {
+    const detached = new Request(request.url, { method: request.method, headers: request.headers });
+    return await modern.fetch(detached, { parsedBody: body });
+  }
   if (!isInitializeRequest(body)) return jsonError(400, "Bad Request: initialize first");
   const server = createServer();
   const transport = new WebStandardStreamableHTTPServerTransport({

@@ -5,16 +5,16 @@
  * @module
  */
 
-import { CallToolRequestSchema, ListToolsRequestSchema, Server } from "../../src/mcp/sdk.ts";
-import { StdioServerTransport } from "../support/sdk_test_client.ts";
+import { Server } from "../../src/mcp/sdk.ts";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 
 const server = new Server({ name: "bare", version: "0.0.0" }, {
   capabilities: { tools: { listChanged: false } },
 });
-server.setRequestHandler(ListToolsRequestSchema, () => ({
+server.setRequestHandler("tools/list", () => ({
   tools: [{ name: "echo", description: "Returns its input.", inputSchema: { type: "object" } }],
 }));
-server.setRequestHandler(CallToolRequestSchema, (request) => ({
+server.setRequestHandler("tools/call", (request) => ({
   content: [{ type: "text", text: JSON.stringify(request.params.arguments ?? {}) }],
 }));
 await server.connect(new StdioServerTransport());

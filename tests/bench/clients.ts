@@ -5,15 +5,26 @@
  * @module
  */
 
-import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk_client.ts";
+import { Client, StreamableHTTPClientTransport } from "../support/sdk_test_client.ts";
+import { modernClientAt, type Revision } from "../support/modern_client.ts";
 import { unwrapToolResult } from "../../src/client/weft_client.ts";
 import { clients, withTimeout } from "./resources.ts";
 import type { Started } from "./servers.ts";
 
-/** An MCP client on `path` of `server`, with the token of the path's class (weft only). */
-export async function connect(server: Started, path: string): Promise<Client> {
-  const client = new Client({ name: "weft-bench", version: "0.0.0" }, { capabilities: {} });
+/**
+ * An MCP client on `path` of `server`, with the token of the path's class (weft only): the v1 client of
+ * 2025-11-25 by default, or the v2 client pinned to 2026-07-28 (typed as the v1 one: the rows use only
+ * `callTool`, which both have alike).
+ */
+export async function connect(server: Started, path: string, revision?: Revision): Promise<Client> {
   const token = path.startsWith("/internal") ? server.tokens?.internal : server.tokens?.external;
+  if (revision && revision !== "2025-11-25") {
+    const modern = await withTimeout(modernClientAt(new URL(path, server.url), token), `connect ${path}`);
+    const client = modern as unknown as Client;
+    clients.add(client);
+    return client;
+  }
+  const client = new Client({ name: "weft-bench", version: "0.0.0" }, { capabilities: {} });
   const transport = new StreamableHTTPClientTransport(new URL(path, server.url), {
     requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
   });

@@ -7,7 +7,7 @@
  */
 
 import type { RunView } from "../../src/engine/views.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { ENDPOINTS } from "../../src/mcp/endpoints.ts";
 import { bytes, contextCost } from "../support/context_cost.ts";
 import { call, connect } from "./clients.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { humanFlow, REVIEW_ANSWER, workflowFiles } from "../support/workflows.ts";
 import { N } from "./config.ts";

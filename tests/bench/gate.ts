@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { N } from "./config.ts";
 import { connect, echo } from "./clients.ts";
 import { alternate, summarize } from "./measure.ts";

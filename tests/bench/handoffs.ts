@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { handOff, PLAN, SPECIFICATION, type ToolCaller } from "../support/intent_agent.ts";
 import { N } from "./config.ts";
@@ -14,6 +14,7 @@ import { pairedWithEcho, round, summarize } from "./measure.ts";
 import { failedRow, log, ratioRow, reason, rows } from "./report.ts";
 import { closeClient } from "./resources.ts";
 import type { Started } from "./servers.ts";
+import type { Revision } from "../support/modern_client.ts";
 
 /** Starts an `intent` Run on `client` and returns it waiting for its first agent call. */
 async function startIntentRun(client: Client, intent: string): Promise<RunView> {
@@ -66,13 +67,21 @@ async function confirm(client: Client, run: RunView): Promise<RunView> {
   return (await call<{ run: RunView }>(client, "answer_ask", args)).run;
 }
 
-/** The handoff row: one agent handoff on an `intent` Run over `/mcp`, against bare echo calls. */
-export async function benchHandoff(weftServer: Started, bare: Client): Promise<void> {
-  const metric = "agent handoff (claim, 2 tools, complete)";
-  log(`agent handoff: ${N.handoffs} handoffs on the intent workflow over /mcp`);
+/**
+ * The handoff row: one agent handoff on an `intent` Run over `/mcp`, against bare echo calls, both in the
+ * protocol revision `revision` (its row id and metric name it when it is not 2025-11-25).
+ */
+export async function benchHandoff(weftServer: Started, bare: Client, revision?: Revision): Promise<void> {
+  const id = revision ? `agentHandoff_${revision}` : "agentHandoff";
+  const metric = `agent handoff (claim, 2 tools, complete)${revision ? `, MCP ${revision}` : ""}`;
+  log(
+    `agent handoff: ${N.handoffs} handoffs on the intent workflow over /mcp${
+      revision ? ` (${revision})` : ""
+    }`,
+  );
   let ide: Client | undefined;
   try {
-    ide = await connect(weftServer, "/mcp");
+    ide = await connect(weftServer, "/mcp", revision);
     const client = ide;
     const runs: RunView[] = [];
     for (let i = 0; i < N.handoffs + N.warmup; i++) {
@@ -85,7 +94,7 @@ export async function benchHandoff(weftServer: Started, bare: Client): Promise<v
     for (const run of runs) await call(client, "cancel_run", { runId: run.runId });
     const bySteps = Object.fromEntries(HANDOFF_STEPS.map((name, i) => [name, summarize(steps[i]).median]));
     ratioRow(
-      "agentHandoff",
+      id,
       metric,
       summarize(times),
       summarize(echoes),
@@ -97,7 +106,7 @@ export async function benchHandoff(weftServer: Started, bare: Client): Promise<v
     );
     log(`    per call (median ms): ${JSON.stringify(bySteps)}`);
   } catch (error) {
-    failedRow("agentHandoff", metric, `≤ ${HANDOFF_AIM}×`, reason(error));
+    failedRow(id, metric, `≤ ${HANDOFF_AIM}×`, reason(error));
   } finally {
     if (ide) await closeClient(ide);
   }

@@ -4,21 +4,32 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { N } from "./config.ts";
 import { call, connect, echo } from "./clients.ts";
 import { alternate, processCpuMs, round, summarize } from "./measure.ts";
 import { log, ratioRow } from "./report.ts";
 import { closeClient } from "./resources.ts";
 import type { Started } from "./servers.ts";
+import type { Revision } from "../support/modern_client.ts";
 
 /**
  * The `status` and `get_run` rows: their latency against the bare `echo` tool's, one session each,
- * interleaved.
+ * interleaved; both in the protocol revision `revision` (its row ids and metrics name it when it is not
+ * 2025-11-25).
  */
-export async function benchLatency(weftServer: Started, bare: Client, barePid: number): Promise<void> {
-  log(`tool latency: ${N.latency} status calls vs ${N.latency} echo calls, one session each, interleaved`);
-  const weft = await connect(weftServer, "/mcp");
+export async function benchLatency(
+  weftServer: Started,
+  bare: Client,
+  barePid: number,
+  revision?: Revision,
+): Promise<void> {
+  const suffix = revision ? `_${revision}` : "";
+  const named = revision ? `, MCP ${revision}` : "";
+  log(
+    `tool latency: ${N.latency} status calls vs ${N.latency} echo calls, one session each, interleaved${named}`,
+  );
+  const weft = await connect(weftServer, "/mcp", revision);
   try {
     for (let i = 0; i < 30; i++) await call(weft, "status"), await echo(bare);
     const pids = [weftServer.pid, barePid] as const;
@@ -30,8 +41,8 @@ export async function benchLatency(weftServer: Started, bare: Client, barePid: n
         () => echo(bare),
       ));
     ratioRow(
-      "statusLatency",
-      "status tool latency",
+      `statusLatency${suffix}`,
+      `status tool latency${named}`,
       summarize(status),
       summarize(echoes),
       "bare echo",
@@ -51,8 +62,8 @@ export async function benchLatency(weftServer: Started, bare: Client, barePid: n
       () => alternate(N.latency, N.block, getRun, () => echo(bare)),
     );
     ratioRow(
-      "getRunLatency",
-      "get_run tool latency",
+      `getRunLatency${suffix}`,
+      `get_run tool latency${named}`,
       summarize(reads),
       summarize(moreEchoes),
       "bare echo",

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { Database } from "../../src/store/database.ts";
 import { ArtifactStore } from "../../src/store/artifact_store.ts";
 import { weftPaths } from "../../src/weft_dir/paths.ts";

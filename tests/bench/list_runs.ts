@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { RunState } from "../../src/engine/run_state.ts";
 import { Database } from "../../src/store/database.ts";
 import { RunStore } from "../../src/store/run_store.ts";

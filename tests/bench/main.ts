@@ -53,6 +53,7 @@ import { benchNotification, benchSubscribedSoak } from "./notifications.ts";
 import { benchModelTurns } from "./model_turns.ts";
 import { benchBundleMemoryAtRest, benchMemoryAtRest } from "./memory_at_rest.ts";
 import { benchStudioLoad, benchStudioSize } from "./studio.ts";
+import { MODERN_REVISION } from "../support/modern_client.ts";
 
 async function main(): Promise<number> {
   const started = performance.now();
@@ -119,13 +120,22 @@ async function benchOnOneServer(projectDir: string): Promise<void> {
     weftServer = await startChild("weft", projectDir, true, undefined, [], asStartedByAClient());
     bareServer = await startChild("bare", undefined, true, undefined, [], asStartedByAClient());
     const bare = await connect(bareServer, "/mcp");
-    if (runs("latency")) await benchLatency(weftServer, bare, bareServer.pid);
+    // The same rows again with both servers and clients on MCP 2026-07-28 (sessionless).
+    const bareModern = await connect(bareServer, "/mcp", MODERN_REVISION);
+    if (runs("latency")) {
+      await benchLatency(weftServer, bare, bareServer.pid);
+      await benchLatency(weftServer, bareModern, bareServer.pid, MODERN_REVISION);
+    }
     measured = true;
     if (runs("gate")) await benchGateLatency(bare);
     if (runs("fixture")) await benchFixtureRun(weftServer, bare);
-    if (runs("handoff")) await benchHandoff(weftServer, bare);
+    if (runs("handoff")) {
+      await benchHandoff(weftServer, bare);
+      await benchHandoff(weftServer, bareModern, MODERN_REVISION);
+    }
     if (runs("notification")) await benchNotification(weftServer, bare);
     await closeClient(bare);
+    await closeClient(bareModern);
     if (runs("concurrent")) await benchConcurrent(weftServer);
     if (runs("sizes")) await benchResultSizes(weftServer);
     if (runs("bridge")) await benchBridgeStartup(projectDir);

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { echo } from "./clients.ts";
 
 /** The summary of a set of timings, in ms. */

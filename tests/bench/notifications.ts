@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
-import { ResourceUpdatedNotificationSchema } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
+import { ResourceUpdatedNotificationSchema } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { soak } from "../proof/soak.ts";
 import { N, QUICK } from "./config.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk_client.ts";
+import type { Client, StreamableHTTPClientTransport } from "../support/sdk_test_client.ts";
 import { STEP_TIMEOUT_MS } from "./config.ts";
 
 /** Every child process still running. */

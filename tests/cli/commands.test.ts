@@ -40,6 +40,11 @@ Deno.test("a Run goes from `weft flow` through piped answers to its Artifact and
       const notes = json(stdout).workflows.find((w: { name: string }) => w.name === "notes");
       assert.equal(notes.ready, true);
       assert.equal(notes.source, "project");
+      // Without a model of weft's, the agent workflows are ready too: the IDE's agent does their agent steps.
+      const intent = json(stdout).workflows.find((w: { name: string }) => w.name === "intent");
+      assert.deepEqual([intent.ready, intent.agentExecutor], [true, "mcp_client"]);
+      const human = await runWeft(["flows"], { cwd });
+      assert.match(human.stdout, /No model of weft's is configured: your IDE's agent does the agent steps/);
     });
 
     await t.step("flow with a mistyped workflow name suggests the nearest one", async () => {

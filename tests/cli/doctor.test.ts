@@ -192,3 +192,26 @@ Deno.test("doctor's fix for a manifest placed directly in workflows/ is to move 
     await Deno.remove(cwd, { recursive: true });
   }
 });
+
+Deno.test("doctor names what the project asks to be trusted: a weft.json of commands only holds no models", async () => {
+  const cwd = await tempProject({ "weft.json": JSON.stringify({ commands: { verify: ["true"] } }) });
+  const configHome = await Deno.makeTempDir({ prefix: "weft-user-" });
+  const env = { XDG_CONFIG_HOME: configHome };
+  const trust = async () => {
+    const output = await runWeft(["doctor", "--json"], { cwd, env });
+    return (JSON.parse(output.stdout) as { findings: Finding[] }).findings.find((f) => f.check === "trust")!;
+  };
+  try {
+    const before = await trust();
+    assert.equal(before.state, "problem");
+    assert.match(before.message, /^you have not trusted the project's commands in weft\.json \(verify\)/);
+    assert.equal((await runWeft(["trust", "--yes"], { cwd, env })).code, 0);
+    const after = await trust();
+    assert.equal(after.state, "ok");
+    assert.match(after.message, /^you trust the project's commands in weft\.json \(verify\) \(sha256:/);
+    assert.doesNotMatch(after.message, /model/);
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+    await Deno.remove(configHome, { recursive: true });
+  }
+});

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { waitForRun } from "../model/support.ts";
 import { personGit } from "../support/git.ts";

@@ -267,3 +267,27 @@ Deno.test("init writes through no symbolic link: a cloned repository cannot aim 
     await Deno.remove(cwd, { recursive: true });
   }
 });
+
+Deno.test("init without a name leaves out the manifest's large schema until the project has a workflow of its own", async () => {
+  const cwd = await tempProject();
+  try {
+    const bare = await init(cwd, "--json");
+    assert.equal(bare.code, 0, bare.stderr);
+    assert.deepEqual(JSON.parse(bare.stdout).files, [{
+      path: "workflows/weft.schema.json",
+      status: "created",
+    }]);
+    assert.equal(await Deno.stat(join(cwd, "workflows/workflow.schema.json")).catch(() => null), null);
+
+    await Deno.mkdir(join(cwd, "workflows/mine"), { recursive: true });
+    await Deno.writeTextFile(join(cwd, "workflows/mine/workflow.json"), "{}");
+    const own = await init(cwd, "--json");
+    assert.deepEqual(JSON.parse(own.stdout).files, [
+      { path: "workflows/workflow.schema.json", status: "created" },
+      { path: "workflows/weft.schema.json", status: "unchanged" },
+    ]);
+    assert.equal(await Deno.readTextFile(join(cwd, "workflows/workflow.schema.json")), SCHEMA_TEXT);
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});

@@ -47,7 +47,7 @@ Deno.test("weft run, artifact and doctor say a published file was edited and lef
         state: "note",
         message: "docs/notes.md was edited since weft wrote revision 1; weft leaves it as it is",
         fix:
-          "`weft revise PATH` brings the edit back as the next revision once you confirm it; or delete the " +
+          "`weft revise docs/notes.md` brings the edit back as the next revision once you confirm it; or delete the " +
           "file to let weft write it again",
       });
     } finally {

@@ -57,9 +57,17 @@ export class Terminal {
   #reading: Promise<void>;
   #waiters: (() => void)[] = [];
 
-  /** `stdoutPiped`: weft's stdout goes through a pipe (`| cat`), as when its output is kept in a file. */
-  constructor(args: string[], options: { cwd: string; env?: Record<string, string>; stdoutPiped?: boolean }) {
-    const weft = [Deno.execPath(), "run", "-A", MAIN, ...args].map(quote).join(" ");
+  /**
+   * `stdoutPiped`: weft's stdout goes through a pipe (`| cat`), as when its output is kept in a file. `args`
+   * is either weft's arguments or, as a string, a command line the shell runs as a person typed it.
+   */
+  constructor(
+    args: string[] | string,
+    options: { cwd: string; env?: Record<string, string>; stdoutPiped?: boolean },
+  ) {
+    const weft = typeof args === "string"
+      ? args
+      : [Deno.execPath(), "run", "-A", MAIN, ...args].map(quote).join(" ");
     // `exec`: whatever shell `script` starts ($SHELL, else dash) must not stay between the terminal and
     // weft, or Ctrl-C also kills that shell and `script` reports 130 whatever weft did.
     const command = options.stdoutPiped ? `${weft} | cat` : `exec ${weft}`;

@@ -122,7 +122,7 @@ Deno.test("attach shows a live indicator while an agent works; Ctrl-C detaches; 
   });
 });
 
-Deno.test("colour only on a terminal, and never with NO_COLOR", async () => {
+Deno.test("colour only on a terminal, and never with NO_COLOR or --no-color", async () => {
   await withServedProject({ files: NOTES_PROJECT }, async (served) => {
     const cwd = served.projectDir;
     const coloured = new Terminal(["flows"], { cwd });
@@ -132,6 +132,13 @@ Deno.test("colour only on a terminal, and never with NO_COLOR", async () => {
     assert.equal(await plain.exit(), 0);
     assert.match(plain.output, /notes +ready +project/);
     assert.ok(!plain.output.includes(ESC), plain.output);
+    // --no-color as the seed's program takes it: before the command, or among its options.
+    for (const args of [["--no-color", "flows"], ["flows", "--no-color"]]) {
+      const flag = new Terminal(args, { cwd });
+      assert.equal(await flag.exit(), 0, flag.output);
+      assert.match(flag.output, /notes +ready +project/);
+      assert.ok(!flag.output.includes(ESC), flag.output);
+    }
     const piped = await runWeft(["flows"], { cwd });
     assert.match(piped.stdout, /notes +ready +project/);
     assert.ok(!piped.stdout.includes(ESC), piped.stdout);

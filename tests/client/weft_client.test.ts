@@ -4,7 +4,7 @@
  * and a service that stopped for good is offline, never started again behind the person's back.
  */
 import assert from "node:assert/strict";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { LATEST_PROTOCOL_VERSION } from "../support/sdk_test_client.ts";
 import { ServiceOfflineError } from "../../src/client/offline.ts";
 import type { RunView } from "../../src/client/views.ts";
 import { openClient, PROTOCOL_VERSION } from "../../src/client/weft_client.ts";

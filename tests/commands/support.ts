@@ -1,5 +1,5 @@
 /** Workflows with one command step, and what the command tests share. */
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { call } from "../support/service.ts";
 import { eventually } from "../support/deadline.ts";

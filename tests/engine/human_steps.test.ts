@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { WeftError } from "../../src/errors.ts";
 import { openEngine } from "./support.ts";
+import type { ModelRoles } from "../../src/engine/model_roles.ts";
 import { REVIEW_ANSWER, REVIEW_RECORDED, reviewManifest } from "../support/workflows.ts";
 
 function code(error: unknown): string {
@@ -56,6 +57,8 @@ Deno.test("a human-only workflow runs to completion from an internal source", as
   });
   assert.equal(done.status, "completed");
   assert.equal(done.pendingAction, undefined);
+  // Only a cancelled Run is cancelled again unchanged: a completed one cannot be.
+  await assert.rejects(async () => await engine.cancelRun(run.runId, "cli"), (e) => code(e) === "CONFLICT");
 
   const artifact = await engine.getArtifact({ flowName: "review", stageName: "collect" });
   assert.equal(artifact?.revision, 1);
@@ -229,7 +232,7 @@ Deno.test("a check's feedback says a missing value is missing, not what its mess
   await engine.close();
 });
 
-Deno.test("cancel ends an active Run once and notifies listeners", async () => {
+Deno.test("cancel ends an active Run once and notifies listeners; cancelling it again returns it unchanged", async () => {
   const engine = await openEngine();
   const seen: string[] = [];
   const stop = engine.onRunChanged((run) => seen.push(run.status));
@@ -242,7 +245,7 @@ Deno.test("cancel ends an active Run once and notifies listeners", async () => {
   const cancelled = await engine.cancelRun(run.runId, "studio");
   assert.equal(cancelled.status, "cancelled");
   assert.equal(cancelled.pendingAction, undefined);
-  await assert.rejects(async () => await engine.cancelRun(run.runId, "cli"), (e) => code(e) === "CONFLICT");
+  assert.deepEqual(await engine.cancelRun(run.runId, "cli"), cancelled);
   await assert.rejects(async () =>
     await engine.answerAsk({
       runId: run.runId,
@@ -294,8 +297,28 @@ Deno.test("flow refuses blank intents, unknown flows, and second Runs of exclusi
   await engine.close();
 });
 
-Deno.test("internal sources cannot start workflows with agent steps and create nothing", async () => {
+Deno.test("without any model configured, a Run the terminal or Studio starts waits for the IDE's agent", async () => {
   const engine = await openEngine();
+  for (const source of ["cli", "studio"] as const) {
+    const run = await engine.startRun({ flowName: "intent", intent: "x", source, agentExecutor: "service" });
+    assert.deepEqual(run.execution, { source, agentExecutor: "mcp_client" });
+    assert.equal(run.pendingAgentCall?.phase, "available");
+    const intent = (await engine.listWorkflows("service")).find((w) => w.name === "intent")!;
+    assert.equal(intent.ready, true);
+    assert.equal(intent.agentExecutor, "mcp_client");
+  }
+  const review = (await engine.listWorkflows("service")).find((w) => w.name === "review")!;
+  assert.equal(review.agentExecutor, undefined, "a workflow without agent steps needs no executor");
+  await engine.close();
+});
+
+Deno.test("with a model configured but not the role a workflow needs, internal sources are refused and create nothing", async () => {
+  const models: ModelRoles = {
+    readiness: (role) => ({ role, ready: false, reason: `no model is configured for the role "${role}"` }),
+    list: () => [models.readiness("default")],
+    configured: () => true,
+  };
+  const engine = await openEngine({ models });
   for (const source of ["cli", "studio"] as const) {
     await assert.rejects(
       async () =>

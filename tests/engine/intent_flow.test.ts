@@ -143,6 +143,20 @@ Deno.test("the intent workflow runs both stages through clarification, repair an
     assert.deepEqual(planContext.artifacts, [
       { stageName: "specification", artifactId: specArtifact.artifactId, revision: 1, data: SPECIFICATION },
     ]);
+    // A plan that leaves a requirement to no task goes back to the planner, naming the requirement.
+    const uncovered = { ...PLAN, tasks: PLAN.tasks.map(({ requirements: _, ...task }) => task) };
+    await tool(engine, run, "submit_plan", { value: uncovered });
+    run = await engine.completeAgentCall({
+      runId: run.runId,
+      callId: run.pendingAgentCall!.id,
+      result: { outcome: "ready" },
+    });
+    assert.equal(run.pendingAgentCall?.agentId, "planner", "an uncovered requirement is sent back");
+    const gap = (await tool(engine, run, "get_context", {})) as { state: { checkFeedback: string[] } };
+    assert.deepEqual(gap.state.checkFeedback, [
+      "Cover every requirement of the specification with a task that names it in its requirements; not " +
+      "covered: R1",
+    ]);
     await tool(engine, run, "submit_plan", { value: PLAN });
     run = await engine.completeAgentCall({
       runId: run.runId,

@@ -89,6 +89,10 @@ Deno.test("loader errors name the file and the JSON pointer", () => {
       (s) => (s.state.initial = { feedback: 3 }),
     ],
     [`${file}#/stages/collect/steps/ask/budget/maxVisits`, (s) => (s.steps.ask.budget.maxVisits = 0)],
+    [
+      `${file}#/stages/collect/steps/check/rules/1/covers/stage: no stage "spec"`,
+      (s) => s.steps.check.rules.push({ at: "/answers", covers: { stage: "spec", items: "/r", by: "/r" } }),
+    ],
     [`${file}#/stages/collect/steps/draft/instructions: embedded/review/writer.md: missing`, (s) => {
       s.entryStep = "draft";
       s.steps.draft = { ...agentStep, routes: { done: "ask" } };

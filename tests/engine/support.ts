@@ -14,6 +14,7 @@ import type { DeclaredEditStep } from "../../src/engine/workflow/trusted_steps.t
 import { embeddedSource } from "../../src/workflows/embedded.ts";
 import { EMBEDDED_WORKFLOWS } from "../../src/workflows/embedded.ts";
 import { reviewManifest } from "../support/workflows.ts";
+import type { ModelRoles } from "../../src/engine/model_roles.ts";
 import { MemoryDatabase, openMemoryStorage } from "../support/memory_storage.ts";
 import { MemoryProject } from "../support/memory_project.ts";
 
@@ -31,6 +32,8 @@ export interface EngineFixture {
   publishFolder?: string;
   /** Why the person does not trust a project workflow step's edits; by default every one is trusted. */
   editRefusal?: (site: DeclaredEditStep) => string | undefined;
+  /** The service's model roles (none configured by default). */
+  models?: ModelRoles;
 }
 
 /** Opens an engine over in-memory ports with the real embedded workflows plus the review fixture. */
@@ -44,6 +47,7 @@ export function openEngine(options: EngineFixture = {}): Promise<Engine> {
     publishFolder: options.publishFolder,
     storage: options.storage ?? openMemoryStorage(options.database),
     embedded: embedded(options.manifest, options.manifestFiles),
+    models: options.models,
   });
 }
 

@@ -7,8 +7,8 @@
  */
 
 import assert from "node:assert/strict";
-import { ElicitRequestSchema } from "../../src/mcp/sdk.ts";
-import { Client } from "../../src/mcp/sdk_client.ts";
+import { ElicitRequestSchema } from "../support/sdk_test_client.ts";
+import { Client } from "../support/sdk_test_client.ts";
 import { bridgeTransport, spawnBridge } from "../support/bridge.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { isProcessAlive } from "../../src/weft_dir/process.ts";

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { Client } from "../../src/mcp/sdk_client.ts";
+import { Client } from "../support/sdk_test_client.ts";
 import { bridgeTransport } from "../support/bridge.ts";
 import { isProcessAlive } from "../../src/weft_dir/process.ts";
 import { call, tempProject } from "../support/service.ts";

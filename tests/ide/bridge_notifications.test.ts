@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { Client } from "../../src/mcp/sdk_client.ts";
+import { Client } from "../support/sdk_test_client.ts";
 import { bridgeTransport } from "../support/bridge.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, serve, tempProject } from "../support/service.ts";
@@ -97,6 +97,36 @@ Deno.test("a rejoin the restarted service refuses neither ends nor wedges weft m
   } finally {
     if (other) await closeClient(other);
     await ide.close();
+    await served.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("weft mcp closed by its IDE says nothing of its stream: ending the session ends it, and that is no error", async () => {
+  const dir = await tempProject(workflowFiles(reviewManifest()));
+  const served = await serve(dir);
+  const ide = new Client({ name: "ide-over-stdio", version: "0.0.0" }, { capabilities: {} });
+  const inbox = new Inbox(ide);
+  const transport = bridgeTransport(dir);
+  let stderr = "";
+  const ended = new Promise<void>((resolve) => {
+    transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+    transport.stderr?.on("end", () => resolve());
+  });
+  try {
+    await ide.connect(transport);
+    const cli = await mcpClient(served, "/internal/mcp");
+    const { run } = await call<{ run: RunView }>(cli, "flow", { flowName: "review", intent: "closed" });
+    const uri = `weft://runs/${run.runId}`;
+    await ide.subscribeResource({ uri });
+    await call(cli, "cancel_run", { runId: run.runId });
+    await closeClient(cli);
+    // No call of the IDE's is in flight: the update came over the session's own stream, which is open.
+    await inbox.until(`updated ${uri}`);
+    await ide.close();
+    await within("the stderr of weft mcp to end", ended);
+    assert.doesNotMatch(stderr, /stream/, stderr);
+  } finally {
     await served.stop();
     await Deno.remove(dir, { recursive: true });
   }

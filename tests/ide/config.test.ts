@@ -7,6 +7,10 @@
 
 import assert from "node:assert/strict";
 import { runWeft, serve, tempProject } from "../support/service.ts";
+import { installWeft } from "../support/weft_wrapper.ts";
+
+/** How weft prints itself run from this checkout, with the tests' working folder the checkout's root. */
+const checkoutWeft = `npx -y deno@${Deno.version.deno} run -A main.ts`;
 
 const IDES = ["codex", "claude", "cursor", "vscode"] as const;
 
@@ -59,7 +63,11 @@ Deno.test("weft config prints a parseable entry per IDE, without the token, and 
       assert.equal(direct.url, new URL(endpoint, url).href, ide);
       if (ide === "codex") assert.equal(direct.bearer_token_env_var, "WEFT_TOKEN");
       else assert.match(direct.headers!.Authorization, /^Bearer \$\{(env:)?WEFT_TOKEN\}$/);
-      assert.match(http.stderr, /export WEFT_TOKEN="\$\(weft token\)"/);
+      // The same full form as every other command weft prints, never a bare `weft` a checkout does not have.
+      assert.ok(
+        http.stderr.includes(`export WEFT_TOKEN="$(${checkoutWeft} token --project ${projectDir})"`),
+        http.stderr,
+      );
     }
     const vscode = JSON.parse((await runWeft(["config", "vscode", "--project", projectDir])).stdout);
     assert.equal(vscode.servers.weft.type, "stdio");
@@ -184,3 +192,30 @@ function basicString(text: string): [string, string] {
   }
   throw new Error(`unterminated string: ${text}`);
 }
+
+Deno.test("a checkout's weft, installed as the README says, runs; weft config and the printed commands name it", async () => {
+  const projectDir = await tempProject();
+  const installed = await installWeft();
+  try {
+    const env = { PATH: `${installed.binDir}:${Deno.env.get("PATH")}` };
+    const version = await runWeft(["--version"], { program: [], executable: installed.path, env });
+    assert.equal(version.code, 0, version.stderr);
+    assert.match(version.stdout, /^weft \d+\.\d+\.\d+ \(/);
+
+    const config = await runWeft(["config", "claude", "--http"], { cwd: projectDir, env });
+    assert.notEqual(config.code, 0, "no service has run yet");
+    assert.match(config.stderr, /fix: run `weft start` once/, "a fix names the weft on PATH");
+    const stdio = await runWeft(["config", "claude"], { cwd: projectDir, env });
+    assert.deepEqual(entryOf("claude", stdio.stdout), {
+      type: "stdio",
+      command: installed.path,
+      args: ["mcp", "--project", projectDir],
+    });
+    // Without the wrapper on PATH, `weft` would run nothing: the full form is printed.
+    const bare = await runWeft(["config", "claude", "--http"], { cwd: projectDir });
+    assert.match(bare.stderr, /fix: run `npx -y deno@\S+ run -A \S+main\.ts start` once/);
+  } finally {
+    await installed.remove();
+    await Deno.remove(projectDir, { recursive: true });
+  }
+});

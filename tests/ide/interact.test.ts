@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { ElicitResult } from "../../src/mcp/sdk.ts";
+import type { ElicitResult } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, callError, closeClient, mcpClient, withServedProject } from "../support/service.ts";
 import {

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
 import type { ElicitResult } from "../../src/mcp/sdk.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { task } from "../support/deliver.ts";
 import { confirmedPlanOverMcp, DELIVER_PROJECT, implementOverMcp } from "../support/deliver_mcp.ts";
 import { plan } from "../support/intent_agent.ts";

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { ElicitRequestSchema, type ElicitResult } from "../../src/mcp/sdk.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import { ElicitRequestSchema, type ElicitResult } from "../support/sdk_test_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { call, mcpClient, type ServedProject } from "../support/service.ts";
 import { humanFlow, workflowFiles } from "../support/workflows.ts";

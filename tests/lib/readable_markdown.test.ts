@@ -54,3 +54,14 @@ Deno.test("readable markdown: plain text never turns into formatting", () => {
   assert.equal(escapeText("<script>"), "\\<script\\>");
   assert.equal(readableMarkdown("[link](javascript:x)"), "\\[link\\](javascript:x)\n");
 });
+
+Deno.test("readable markdown: inline code stays as written, and only inside its backticks", () => {
+  assert.equal(escapeText("escape such as `&` and `<b>`"), "escape such as `&` and `<b>`");
+  assert.equal(escapeText("a ``code with ` inside`` here"), "a ``code with ` inside`` here");
+  assert.equal(escapeText("*not* `code` <b>"), "\\*not\\* `code` \\<b\\>");
+  assert.equal(escapeText("a lone ` backtick"), "a lone \\` backtick");
+  assert.equal(
+    readableMarkdown({ constraints: ["quote values such as `&` in CSV"] }),
+    "## Constraints\n\n- quote values such as `&` in CSV\n",
+  );
+});

@@ -26,13 +26,15 @@ function formCall(
 ): ToolCall {
   return {
     server: { elicitInput: person },
-    extra: {
-      requestId: 1,
-      signal: new AbortController().signal,
-      ...(progressToken === null ? {} : { _meta: { progressToken } }),
-      sendNotification: (notification: { params: { progress: number } }) => {
-        beats.push(notification.params.progress);
-        return Promise.resolve();
+    ctx: {
+      mcpReq: {
+        id: 1,
+        signal: new AbortController().signal,
+        ...(progressToken === null ? {} : { _meta: { progressToken } }),
+        notify: (notification: { params: { progress: number } }) => {
+          beats.push(notification.params.progress);
+          return Promise.resolve();
+        },
       },
     },
   } as unknown as ToolCall;

@@ -13,7 +13,7 @@ Deno.test("an unknown failure answers the generic INTERNAL message, never its te
   failure.stack = `TypeError: secret detail\n    at run (file:///home/ada/weft/src/engine/engine.ts:1:1)`;
   const result = errorResult(failure);
   assert.equal(result.isError, true);
-  assert.equal(result.structuredContent, undefined);
+  assert.deepEqual(result.structuredContent, { error: payloadOf(result) });
   assert.deepEqual(payloadOf(result), {
     code: "INTERNAL",
     message: "An unexpected internal error occurred; the service log has details.",
@@ -26,12 +26,10 @@ Deno.test("an unknown failure answers the generic INTERNAL message, never its te
   assert.deepEqual(payloadOf(errorResult("a thrown string")).code, "INTERNAL");
 });
 
-Deno.test("a classified failure answers its own code and message; a success carries the value twice", () => {
-  assert.deepEqual(payloadOf(errorResult(conflict("already answered"))), {
-    code: "CONFLICT",
-    message: "already answered",
-    retryable: false,
-  });
+Deno.test("a classified failure answers its own code and message; each result carries its value twice", () => {
+  const failed = errorResult(conflict("already answered"));
+  assert.deepEqual(payloadOf(failed), { code: "CONFLICT", message: "already answered", retryable: false });
+  assert.deepEqual(failed.structuredContent, { error: payloadOf(failed) });
   const ok = okResult({ run: { runId: "run_1" } });
   assert.deepEqual(ok.structuredContent, { run: { runId: "run_1" } });
   assert.deepEqual(JSON.parse((ok.content[0] as { text: string }).text), ok.structuredContent);

@@ -63,7 +63,7 @@ Deno.test("sessions send exactly the measured listing and instructions, and serv
         const [content] = (await client.readResource({ uri: PROTOCOL_DOC_URI })).contents;
         assert.equal(content.mimeType, "text/markdown");
         assert.match("text" in content ? content.text : "", /^# How to drive weft/);
-        await assert.rejects(client.readResource({ uri: "weft://docs/nope" }), /-32002/);
+        await assert.rejects(client.readResource({ uri: "weft://docs/nope" }), /-32602: Resource not found/);
       } finally {
         await closeClient(client);
       }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { RunEventView, RunView } from "../../src/engine/views.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { PLAN, specification } from "../support/intent_agent.ts";
 import { call, serve, type ServedProject, tempProject, trustProject } from "../support/service.ts";
 import {

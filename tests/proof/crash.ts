@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { closeClient, mcpClient, serve } from "../support/service.ts";
 import { Actor, proofProject } from "./support.ts";

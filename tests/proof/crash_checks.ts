@@ -8,7 +8,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import { DatabaseSync } from "node:sqlite";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { RecordView, RunEventView, RunView } from "../../src/engine/views.ts";
 import type { AcknowledgedCommit } from "./support.ts";
 import { runViolations, tool } from "./probe.ts";

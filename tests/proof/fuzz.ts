@@ -10,7 +10,7 @@
 
 import { closeClient, mcpClient, serve, type ServedProject } from "../support/service.ts";
 import { initializeRequest, mcpHeaders } from "../support/jsonrpc.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { Actor, proofProject } from "./support.ts";
 import { type FuzzInput, type KnownIds, nextInput } from "./inputs.ts";

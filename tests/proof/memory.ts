@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { connect, echo } from "../bench/clients.ts";
 import { closeClient } from "../bench/resources.ts";
 import { startChild, type Started } from "../bench/servers.ts";

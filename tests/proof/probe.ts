@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { ERROR_CODES } from "../../src/errors.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { tempProject } from "../support/service.ts";
 import { humanFlow, workflowFiles } from "../support/workflows.ts";

@@ -127,10 +127,10 @@ Deno.test("malformed and unknown resource URIs are JSON-RPC errors that say what
       ["weft://runs/a/b/c", -32602, /names no weft resource/],
       ["weft://runs/r?timeline=yes", -32602, /timeline=true/],
       [`weft://runs/${"x".repeat(5000)}`, -32602, /longer than 1024/],
-      ["weft://runs/run_missing", -32002, /no Run with id "run_missing"/],
-      ["weft://runs/run_missing/command", -32002, /no Run with id "run_missing"/],
+      ["weft://runs/run_missing", -32602, /Resource not found: no Run with id "run_missing"/],
+      ["weft://runs/run_missing/command", -32602, /Resource not found: no Run with id "run_missing"/],
       ["weft://runs/r/command?timeline=true", -32602, /names no weft resource/],
-      ["weft://artifacts/review/collect", -32002, /has committed no Artifact yet/],
+      ["weft://artifacts/review/collect", -32602, /has committed no Artifact yet/],
     ];
     for (const [uri, code, message] of cases) {
       await assert.rejects(agent.readResource({ uri }), (error: { code: number; message: string }) => {

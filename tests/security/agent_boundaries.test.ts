@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { closeClient, mcpClient, serve, type ServedProject } from "../support/service.ts";
 import { proofProject } from "../proof/support.ts";

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
-import { Client } from "../../src/mcp/sdk_client.ts";
+import { Client } from "../support/sdk_test_client.ts";
 import { call, closeClient, mcpClient, runWeft, serve, tempProject } from "../support/service.ts";
 import { bridgeTransport } from "../support/bridge.ts";
 import { eventually } from "../support/deadline.ts";

@@ -8,7 +8,10 @@ import { WorkInProgress } from "../../src/lib/work_in_progress.ts";
 import { IdleExit } from "../../src/service/idle_exit.ts";
 import { SessionTable } from "../../src/http/sessions.ts";
 import { endpointFor } from "../../src/mcp/endpoints.ts";
-import { Server } from "../../src/mcp/sdk.ts";
+import { InMemoryServerEventBus, Server } from "../../src/mcp/sdk.ts";
+import { ModernRequests } from "../../src/http/modern_requests.ts";
+import { MODERN_REVISION, ModernClient, ModernTransport } from "../support/modern_client.ts";
+import { eventually } from "../support/deadline.ts";
 import { Logger } from "../../src/lib/logger.ts";
 import { openEventStream, openSession } from "../support/session_table.ts";
 import { mcpHeaders } from "../support/jsonrpc.ts";
@@ -76,4 +79,38 @@ Deno.test("idle exit: each open session of the table counts as work until it clo
   now = 12_000;
   assert.equal(work.idleFor(), 2000);
   await table.closeAll();
+});
+
+Deno.test("idle exit: a 2026-07-28 request is work until its answer ends, so an open listen stream keeps the service", async () => {
+  const work = new WorkInProgress();
+  const modern = new ModernRequests(
+    () =>
+      new Server({ name: "t", version: "0" }, {
+        capabilities: { resources: { subscribe: true, listChanged: true } },
+      }),
+    { bus: new InMemoryServerEventBus(), maxSubscriptions: 4, keepAliveMs: 0, logger: Logger.silent(), work },
+  );
+  const endpoint = endpointFor("agent_ide", { codex: false });
+  // Over real HTTP: a client that closes its stream closes its connection, which is what ends the answer.
+  const http = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (request) =>
+      await modern.handle(request, endpoint, request.method === "POST" ? await request.json() : undefined),
+  );
+  const client = new ModernClient(
+    { name: "t", version: "0" },
+    { versionNegotiation: { mode: { pin: MODERN_REVISION } } },
+  );
+  await client.connect(new ModernTransport(new URL(`http://127.0.0.1:${http.addr.port}/mcp`)));
+  try {
+    assert.equal(work.count, 0, "an answered request is no longer work");
+    const listening = await client.listen({ resourceSubscriptions: ["weft://runs"] });
+    assert.equal(work.count, 1, "an open listen stream is work in progress");
+    await listening.close();
+    await eventually("the closed listen stream to end its work", () => work.count === 0 || undefined);
+  } finally {
+    await client.close();
+    await modern.close();
+    await http.shutdown();
+  }
 });

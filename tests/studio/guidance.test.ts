@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import type { Locator, Page } from "./support.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { ArtifactView, RunView } from "../../src/engine/views.ts";
 import { call, closeClient, mcpClient, type ServedProject, withServedProject } from "../support/service.ts";
 import {
@@ -172,6 +172,33 @@ Deno.test({
                 await answerElsewhere(served, runId, REVIEW_ANSWER);
                 await answerElsewhere(served, runId, { isConfirmed: false, feedback: "A longer title" });
                 await shown(why.getByText("Revision asked for: A longer title"), "the revision's feedback");
+              },
+            );
+
+            await step(
+              "a Run started without a model of weft's says what to tell the IDE's agent",
+              async () => {
+                const runId = await startRun(served, "An app", "intent");
+                await go(page, `#/runs/${runId}`);
+                await shown(
+                  page.getByText(`Work on weft Run ${runId} with weft's MCP tools: claim its agent call`),
+                  "the sentence for the IDE's agent",
+                );
+                await screenshot(page, "run-tell-the-agent");
+                const ide = await mcpClient(served, "/mcp");
+                try {
+                  const { run } = await call<{ run: RunView }>(ide, "get_run", { runId });
+                  await call(ide, "claim_agent_call", {
+                    runId,
+                    callId: run.pendingAgentCall!.id,
+                    claimId: "ide",
+                  });
+                } finally {
+                  await closeClient(ide);
+                }
+                // Claimed, the call is the agent's: nobody needs telling any more.
+                await shown(page.getByText("(specifier, claimed)"), "the claimed call");
+                assert.equal(await page.getByText("tell your IDE's agent").count(), 0);
               },
             );
 

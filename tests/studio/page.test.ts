@@ -11,7 +11,7 @@
 
 import assert from "node:assert/strict";
 import type { Locator, Page } from "./support.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import type { RunView } from "../../src/engine/views.ts";
 import { eventually } from "../support/deadline.ts";
 import {

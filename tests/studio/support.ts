@@ -17,7 +17,7 @@ import {
 
 export type { Browser, BrowserContext, Locator, Page };
 import { eventually, WAIT_MS } from "../support/deadline.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { call, type ServedProject } from "../support/service.ts";
 
 /** The browser the tests drive: Debian's `chromium` package (`WEFT_CHROMIUM` names another binary). */

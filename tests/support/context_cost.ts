@@ -15,11 +15,12 @@ import { toolsFor } from "../../src/mcp/tools/mod.ts";
  * Bytes an endpoint may cost: 16 KB (≈ 4k tokens) on the IDE endpoints; on the internal ones, which list the
  * 11 workflow tools of the 17 and no agent rules, proportionally less (16 KB × 11/17 ≈ 10 KB), plus 1.5 KB for
  * the person's own tools (`move_run`, `retry_run`, `trust_project`, `revise_artifact`), which no IDE's agent
- * ever loads.
+ * ever loads, and 0.5 KB for the error alternative every output schema states (~34 B a tool: a business
+ * error's payload is structured content too).
  */
 export const CONTEXT_BUDGET: Record<Endpoint["tokenClass"], number> = {
   external: 16 * 1024,
-  internal: 11.5 * 1024,
+  internal: 12 * 1024,
 };
 
 /** One endpoint's cost, in bytes. */

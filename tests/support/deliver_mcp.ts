@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "./sdk_test_client.ts";
 import { call, callError } from "./service.ts";
 import { handOff, SPECIFICATION } from "./intent_agent.ts";
 import { THREE_TASKS } from "./deliver.ts";

@@ -34,6 +34,7 @@ export function plan(summary = "Add a CSV serializer and an export button.", des
       id: "T1",
       title: "CSV",
       description,
+      requirements: ["R1"],
       files: ["src/csv.ts"],
       tests: ["tests/csv_test.ts"],
     }],

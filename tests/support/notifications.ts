@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { mcpHeaders, PROTOCOL_VERSION } from "./jsonrpc.ts";
 import type { ServedProject } from "./service.ts";
-import { type Client, ResourceUpdatedNotificationSchema } from "../../src/mcp/sdk_client.ts";
+import { type Client, ResourceUpdatedNotificationSchema } from "./sdk_test_client.ts";
 import { ResourceListChangedNotificationSchema } from "./sdk_test_client.ts";
 
 /** How long a test waits for a notification before it fails. */

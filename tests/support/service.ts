@@ -4,7 +4,7 @@
  * @module
  */
 
-import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk_client.ts";
+import { Client, StreamableHTTPClientTransport } from "./sdk_test_client.ts";
 import { unwrapToolResult } from "../../src/client/weft_client.ts";
 import type { ConnectionInfo } from "../../src/weft_dir/connection.ts";
 import { grantTrust, reviewTrust } from "../../src/model/trust_review.ts";
@@ -238,9 +238,14 @@ export async function mcpClient(
   return client;
 }
 
+/** What calls tools: the v1 client of 2025-11-25 or the v2 client of 2026-07-28 alike. */
+export interface ToolClient {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+}
+
 /** Calls a tool and returns its structured result, throwing the classified `WeftError` on an error result. */
 export async function call<T = Record<string, unknown>>(
-  client: Client,
+  client: ToolClient,
   name: string,
   args: Record<string, unknown> = {},
 ): Promise<T> {
@@ -249,7 +254,7 @@ export async function call<T = Record<string, unknown>>(
 
 /** Calls a tool that must fail and returns its error payload. */
 export async function callError(
-  client: Client,
+  client: ToolClient,
   name: string,
   args: Record<string, unknown> = {},
 ): Promise<{ code: string; message: string; retryable: boolean }> {
@@ -261,8 +266,12 @@ export async function callError(
   if (!result.isError) {
     throw new Error(`${name} succeeded but was expected to fail: ${result.content[0]?.text}`);
   }
-  if (result.structuredContent !== undefined) throw new Error(`${name} error carried structuredContent`);
-  return JSON.parse(result.content[0].text).error;
+  const payload = JSON.parse(result.content[0].text);
+  // The classified payload is both the structured content and its JSON text.
+  if (JSON.stringify(result.structuredContent) !== JSON.stringify(payload)) {
+    throw new Error(`${name} error's structuredContent differs from its text: ${JSON.stringify(result)}`);
+  }
+  return payload.error;
 }
 
 /** Closes a client, ending its session with DELETE first. */

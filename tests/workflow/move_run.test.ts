@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import type { RunEventView, RunView, WorkflowView } from "../../src/engine/views.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { call, callError, closeClient, mcpClient, serve, tempProject } from "../support/service.ts";
 import { humanFlow, REVIEW_ANSWER, workflowFiles } from "../support/workflows.ts";
 import type { Json } from "../support/json.ts";

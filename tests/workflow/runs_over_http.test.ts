@@ -112,7 +112,7 @@ Deno.test("a human-only workflow runs to completion on /internal/mcp and commits
   });
 });
 
-Deno.test("intent waits for the IDE's agent on /mcp; the CLI cannot start it without a model", async () => {
+Deno.test("intent waits for the IDE's agent on /mcp; without a model of weft's, so does one the CLI starts", async () => {
   await withServedProject(async (served) => {
     const ide = await mcpClient(served, "/mcp");
     const cli = await mcpClient(served, "/internal/mcp");
@@ -123,17 +123,28 @@ Deno.test("intent waits for the IDE's agent on /mcp; the CLI cannot start it wit
       assert.equal(run.pendingAgentCall?.phase, "available");
       assert.equal(run.pendingAction, undefined);
 
-      const refused = await callError(cli, "flow", { flowName: "intent", intent: "Add a dark mode" });
-      assert.equal(refused.code, "CONFIGURATION_REQUIRED");
-      const { runs } = await call<{ runs: RunView[] }>(cli, "list_runs", { flowName: "intent" });
-      assert.equal(runs.length, 1, "a refused flow creates no Run");
-      const { workflows } = await call<{ workflows: { name: string; ready: boolean; reason?: string }[] }>(
+      const { workflows } = await call<
+        { workflows: { name: string; ready: boolean; agentExecutor?: string }[] }
+      >(
         cli,
         "list_workflows",
       );
-      const intent = workflows.find((w) => w.name === "intent")!;
-      assert.equal(intent.ready, false);
-      assert.match(intent.reason!, /model/);
+      assert.deepEqual(
+        workflows.filter((w) => w.name === "intent").map(({ ready, agentExecutor }) => ({
+          ready,
+          agentExecutor,
+        })),
+        [{ ready: true, agentExecutor: "mcp_client" }],
+      );
+      const started =
+        (await call<RunResult>(cli, "flow", { flowName: "intent", intent: "Add a light mode" })).run;
+      assert.deepEqual(started.execution, { source: "cli", agentExecutor: "mcp_client" });
+      const claimed = await call<{ task: { runId: string } }>(ide, "claim_agent_call", {
+        runId: started.runId,
+        callId: started.pendingAgentCall!.id,
+        claimId: "ide-agent",
+      });
+      assert.equal(claimed.task.runId, started.runId, "the IDE's agent works the Run the terminal started");
     } finally {
       await closeClient(ide);
       await closeClient(cli);
@@ -176,6 +187,7 @@ Deno.test("after SIGKILL, a Run waiting on a person still waits and completes; o
       const { run: interrupted } = await call<RunResult>(after, "get_run", { runId: agent.runId });
       assert.equal(interrupted.status, "failed");
       assert.equal(interrupted.lastError?.code, "RUN_INTERRUPTED");
+      assert.equal(interrupted.lastError?.retryable, true, "retry_run resumes it");
       assert.equal(interrupted.pendingAgentCall, undefined);
 
       let { run } = await call<RunResult>(after, "get_run", { runId: human.runId });

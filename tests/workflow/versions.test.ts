@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { ArtifactView, RunView, WorkflowView } from "../../src/engine/views.ts";
-import type { Client } from "../../src/mcp/sdk_client.ts";
+import type { Client } from "../support/sdk_test_client.ts";
 import { call, closeClient, mcpClient, serve, type ServedProject, tempProject } from "../support/service.ts";
 import { humanFlow, REVIEW_ANSWER, REVIEW_RECORDED, workflowFiles } from "../support/workflows.ts";
 import type { Json } from "../support/json.ts";

@@ -101,6 +101,8 @@ export interface ParsedArgs<O extends OptionSpecs> {
   projectGiven: boolean;
   json: boolean;
   help: boolean;
+  /** `--no-color`: no colour, as with `NO_COLOR` set. */
+  noColor: boolean;
 }
 
 /** The options every command understands, documented once in every command's help. */
@@ -108,6 +110,7 @@ export const COMMON_OPTIONS = {
   project: { type: "string", arg: "DIR", help: "the project (default: the working directory)" },
   json: { type: "boolean", help: 'an error prints {"error":{code,message,retryable,fix}} on stdout' },
   help: { type: "boolean", short: "h", help: "print this help" },
+  "no-color": { type: "boolean", help: "no colour, as with NO_COLOR set (also before the command)" },
 } as const satisfies OptionSpecs;
 
 /** Refuses positionals for a command that takes none (a project is named with `--project`). */
@@ -156,6 +159,7 @@ export function parseCommandLine<O extends OptionSpecs>(args: string[], specs: O
     projectGiven: typeof raw.project === "string",
     json: raw.json === true,
     help: raw.help === true,
+    noColor: raw["no-color"] === true,
   };
 }
 

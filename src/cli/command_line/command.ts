@@ -31,6 +31,7 @@ import { EXIT } from "./exit_codes.ts";
 import { CommandFailure, describeFailure, type Fixes, printFailure } from "./failure.ts";
 import { useProject } from "../terminal/invocation.ts";
 import { say } from "../terminal/screen.ts";
+import { disableColor } from "../terminal/format.ts";
 
 /** What a command's `run` receives: its typed options, its positionals and the common options. */
 export interface CommandInput<O extends OptionSpecs> extends ParsedArgs<O> {
@@ -85,6 +86,7 @@ export function defineCommand<const O extends OptionSpecs = Record<never, Option
       try {
         const parsed = parseCommandLine(args, spec.options ?? ({} as O));
         json = parsed.json;
+        if (parsed.noColor) disableColor();
         useProject(parsed.projectDir);
         if (parsed.help) {
           say(help());
@@ -130,6 +132,7 @@ function helpText<O extends OptionSpecs>(spec: CommandSpec<O>): string {
     ...Object.entries(spec.options ?? {}).map(([name, option]) => optionRow(name, option)),
     optionRow("project", COMMON_OPTIONS.project),
     ["--json", [spec.json ?? "print JSON on stdout", COMMON_OPTIONS.json.help].join("\n")],
+    ["--no-color", COMMON_OPTIONS["no-color"].help],
     ["-h, --help", COMMON_OPTIONS.help.help],
   ];
   const width = Math.max(...options.map(([left]) => left.length));

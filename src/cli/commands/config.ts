@@ -11,7 +11,7 @@ import { recordedConnection } from "../../client/recorded_connection.ts";
 import { UsageError } from "../command_line/args.ts";
 import { defineCommand } from "../command_line/command.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
-import { lastingCommand } from "../terminal/invocation.ts";
+import { lastingCommand, weftCommand } from "../terminal/invocation.ts";
 import { say } from "../terminal/screen.ts";
 import { visibleJson } from "../../lib/visible_text.ts";
 
@@ -132,7 +132,9 @@ export const configCommand = defineCommand({
     const launch = options.http ? await httpLaunch(projectDir, format) : stdioLaunch(projectDir, format);
     const snippet = format.snippet(launch);
     const notes = [
-      ...(launch.kind === "http" ? [`set the token first: export ${TOKEN_VARIABLE}="$(weft token)"`] : []),
+      ...(launch.kind === "http"
+        ? [`set the token first: export ${TOKEN_VARIABLE}="$(${weftCommand("token")})"`]
+        : []),
       ...format.notes,
     ];
     if (json) {

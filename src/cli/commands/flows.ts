@@ -17,7 +17,8 @@ export const flowsCommand = defineCommand({
   summary: "list the workflows, and why one cannot run",
   synopsis: "flows",
   description: `Lists the workflows of this project: the embedded ones and those in workflows/<name>/.
-STATE says whether a workflow loaded and can run from the terminal; when not, the reason follows
+STATE says whether a workflow loaded and can run from the terminal (its agent steps done by the
+service's model, or by your IDE's agent when no model is configured); when not, the reason follows
 the table (for a broken workflow: the file and JSON pointer of each problem). VERSION is the digest
 of the current definition; OLDER RUNS counts the active Runs that still run an earlier version
 (each finishes on its own version; \`weft move RUN\` moves a waiting one to the current).`,
@@ -51,6 +52,12 @@ of the current definition; OLDER RUNS counts the active Runs that still run an e
         `\n${paint(w.available ? "yellow" : "red", w.name)}: ${w.available ? "not ready" : "unavailable"}`,
       );
       say(indent(w.reason!));
+    }
+    if (workflows.some((w) => w.ready && w.agentExecutor === "mcp_client")) {
+      say(
+        "\nNo model of weft's is configured: your IDE's agent does the agent steps of Runs started here " +
+          "(the Run says what to tell it).",
+      );
     }
     const ready = workflows.find((w) => w.ready);
     if (ready) {

@@ -43,7 +43,8 @@ identifier such as release-note. An existing workflow is never overwritten.
 
 A schema file is rewritten only when it differs from this weft's, and init says so. weft never
 rewrites it by itself: after upgrading weft, run \`weft init\` (without NAME, it only refreshes the
-schema); \`weft doctor\` notes a schema that differs. init needs no service and leaves .weft/ alone.`,
+schema, and writes the manifest's schema only once the project has a workflow of its own);
+\`weft doctor\` notes a schema that differs. init needs no service and leaves .weft/ alone.`,
   json: 'print { "workflow": NAME|null, "files": [{ path, status: created|updated|unchanged }], "next" }',
   async run({ positionals, projectDir, json }) {
     if (positionals.length > 1) {
@@ -55,8 +56,10 @@ schema); \`weft doctor\` notes a schema that differs. init needs no service and 
     const files: { path: string; status: FileStatus }[] = [];
     // The schemas first: a workflow file that exists is one whose "$schema" resolves.
     for (const [index, schema] of PROJECT_SCHEMAS.entries()) {
-      if (plan.schemas[index] !== "unchanged") await writeSchema(projectDir, schema);
-      files.push({ path: schema.path, status: plan.schemas[index] });
+      const status = plan.schemas[index];
+      if (status === "not needed") continue;
+      if (status !== "unchanged") await writeSchema(projectDir, schema);
+      files.push({ path: schema.path, status });
     }
     if (name !== undefined) {
       files.unshift({ path: await writeWorkflow(projectDir, name), status: "created" });
@@ -88,7 +91,10 @@ function checkName(name: string): void {
  * Checks everything before writing anything, so that a refusal leaves the project as it was. weft writes
  * through no symbolic link: a cloned repository could point one anywhere.
  */
-async function planWrites(projectDir: string, name?: string): Promise<{ schemas: FileStatus[] }> {
+async function planWrites(
+  projectDir: string,
+  name?: string,
+): Promise<{ schemas: (FileStatus | "not needed")[] }> {
   await expectFolder(projectDir, "workflows");
   if (name !== undefined) {
     const folder = `workflows/${name}`;
@@ -101,16 +107,40 @@ async function planWrites(projectDir: string, name?: string): Promise<{ schemas:
       );
     }
   }
-  const schemas: FileStatus[] = [];
+  const schemas: (FileStatus | "not needed")[] = [];
   for (const { path, text } of PROJECT_SCHEMAS) {
     const kind = await kindOf(join(projectDir, path));
     if (kind !== "missing" && kind !== "file") {
       throw unwritable(path, `is a ${kind}`, `move ${path} aside, then run weft init again`);
     }
+    // The manifest's schema is large: a project that runs only the built-in workflows does without it.
+    if (
+      path === SCHEMA_PATH && kind === "missing" && name === undefined && !await hasOwnWorkflow(projectDir)
+    ) {
+      schemas.push("not needed");
+      continue;
+    }
     const current = kind === "file" ? await Deno.readTextFile(join(projectDir, path)) : undefined;
     schemas.push(current === undefined ? "created" : current === text ? "unchanged" : "updated");
   }
   return { schemas };
+}
+
+/** Whether `workflows/` holds a workflow of the project's own (a folder with a `workflow.json`). */
+async function hasOwnWorkflow(projectDir: string): Promise<boolean> {
+  try {
+    for await (const entry of Deno.readDir(join(projectDir, "workflows"))) {
+      if (
+        entry.isDirectory &&
+        await kindOf(join(projectDir, "workflows", entry.name, "workflow.json")) === "file"
+      ) {
+        return true;
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return false;
 }
 
 async function expectFolder(projectDir: string, path: string): Promise<void> {

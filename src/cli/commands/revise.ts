@@ -1,8 +1,8 @@
 /**
  * `weft revise PATH`: brings a person's edits of a file weft published back into its Artifact. It starts a
- * revision Run: the agent carries the edit into the data, the person confirms the change (shown as diffs),
- * and the next revision is committed and published over the file. On a terminal it follows the Run as
- * `weft flow` does.
+ * revision Run: the agent (the service's model, or the IDE's agent without one) carries the edit into the
+ * data, the person confirms the change (shown as diffs), and the next revision is committed and published
+ * over the file. On a terminal it follows the Run as `weft flow` does.
  *
  * @module
  */
@@ -25,8 +25,9 @@ export const reviseCommand = defineCommand({
   synopsis: "revise <path> [--no-interactive]",
   description: `A stage that publishes writes each commit to a Markdown file, and leaves the file alone once
 you edit it. \`weft revise PATH\` brings your edit back: it starts a revision Run of the Artifact
-published at PATH, whose agent (the service's model) carries the edit into the Artifact's data
-under the stage's schema and checks. You confirm the change, shown as a diff of the data and of the
+published at PATH, whose agent (the service's model, or without one your IDE's agent: the
+command says what to tell it) carries the edit into the Artifact's data under the stage's
+schema and checks. You confirm the change, shown as a diff of the data and of the
 Markdown; then it is committed as the Artifact's next revision and published over your file. If
 the file changes again before that, it is still left as it is.
 

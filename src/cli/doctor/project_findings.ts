@@ -37,9 +37,16 @@ export function publicationFindings(publications: Publications): Finding[] {
         ? `${file.path} was edited since weft wrote revision ${file.revision}; weft leaves it as it is`
         : `${file.path} (revision ${file.revision}) was removed; the next commit writes it again`
     ).join("\n"),
-    fix: "`weft revise PATH` brings the edit back as the next revision once you confirm it; or delete the " +
-      "file to let weft write it again",
+    fix: reviseFix(publications.changed.filter((file) => file.state === "edited").map((file) => file.path)),
   }];
+}
+
+/** Each edited file's own `weft revise` command, which runs as printed; or what a removed file needs. */
+function reviseFix(edited: string[]): string {
+  if (!edited.length) return "nothing to do: weft writes a removed file again at the next commit";
+  const commands = edited.map((path) => `\`weft revise ${path}\``).join(", ");
+  return `${commands} brings ${edited.length === 1 ? "the edit" : "each edit"} back as the next revision ` +
+    "once you confirm it; or delete the file to let weft write it again";
 }
 
 /** What doctor needs to know of a workflow to say whether it loads. */
@@ -96,8 +103,8 @@ export async function schemaFindings(projectDir: string): Promise<Finding[]> {
 
 /**
  * The service's model roles: each one configured is checked over the network (its server answers, accepts
- * the key, lists the model); without any, a note says what cannot run from the terminal. Keys are read
- * from this shell's environment, which should match the service's.
+ * the key, lists the model); without any, a note says the IDE's agent does the terminal's agent steps. Keys
+ * are read from this shell's environment, which should match the service's.
  */
 export async function modelFindings(projectDir: string, workflows: WorkflowView[]): Promise<Finding[]> {
   const models = inspectModels(projectDir);
@@ -110,10 +117,11 @@ export async function modelFindings(projectDir: string, workflows: WorkflowView[
       state: "note",
       message: "no service-side model is configured (weft.json)" +
         (needing.length
-          ? `\nfrom the terminal, workflows with agent steps cannot run: ${needing.join(", ")}`
+          ? `\nyour IDE's agent does the agent steps of Runs started here (${needing.join(", ")}); ` +
+            "each says what to tell it"
           : ""),
-      fix: "configure one in weft.json (docs/models.md), or start those from your IDE's agent: " +
-        "weft config <codex|claude|cursor|vscode>",
+      fix: "connect your IDE with the entry `weft config claude` prints (or codex, cursor, vscode); or " +
+        "configure a model in weft.json (docs/models.md)",
     }];
   }
   return [
@@ -171,16 +179,27 @@ function projectTrustFindings(models: ModelsInspection): Finding[] {
     findings.push({
       check: "trust",
       state: "ok",
-      message: `you trust weft.json's models (${review.digest})`,
+      message: `you trust the project's ${trustedParts(review.content).join(", ")} (${review.digest})`,
     });
   } else if (review.state === "not_trusted") {
     findings.push({
       check: "trust",
       state: "problem",
-      message: `weft.json names ${review.roles.length} model role(s) you have not trusted ` +
-        `(${review.roles.map((role) => role.role).join(", ")}): none is used or dialled until you do`,
-      fix: "weft trust  (shows each role's provider, URL, key variable and model, then asks)",
+      message: `you have not trusted the project's ${trustedParts(review.content).join(", ")}: ` +
+        "no model is dialled and no command runs until you do",
+      fix: "weft trust  (shows each model's provider, URL and key variable and each command, then asks)",
     });
   }
   return findings;
+}
+
+/** What the project's content asks weft to trust, named as a person reads it: only what it holds. */
+function trustedParts(content: ModelsInspection["trust"]["content"]): string[] {
+  const { models = {}, commands = {}, commandSteps = [], editSteps = [] } = content;
+  return [
+    ...(Object.keys(models).length ? [`models in weft.json (${Object.keys(models).join(", ")})`] : []),
+    ...(Object.keys(commands).length ? [`commands in weft.json (${Object.keys(commands).join(", ")})`] : []),
+    ...(commandSteps.length ? [`workflows' command steps (${commandSteps.length})`] : []),
+    ...(editSteps.length ? [`workflows' file edits (${editSteps.length})`] : []),
+  ];
 }

@@ -15,6 +15,7 @@ import { CommandFailure } from "../command_line/failure.ts";
 import { elapsed, hint, outputWidth, paint, printJson, type Stream, truncate } from "../terminal/format.ts";
 import { Prompter } from "../terminal/prompt.ts";
 import { describeAction, promptAnswer } from "./action_prompts.ts";
+import { agentHint, waitsForIdeAgent } from "./agent_request.ts";
 import { commandOutputUri, CommandTail } from "./command_tail.ts";
 import { describeReasons, NO_CONTEXT, type RunContext, runContext } from "./run_context.ts";
 import { ModelProgress } from "./model_progress.ts";
@@ -49,6 +50,9 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
   const model = new ModelProgress(options.progress, output);
   let prompter: Prompter | undefined;
   let answer = options.answer;
+  // The IDE's agent is told once per wait for it: again after the person answered here, since an agent in
+  // an IDE's chat usually ends its turn at a question for the person.
+  let toldAgent = false;
   const runUri = `weft://runs/${start.runId}`;
   const outputUri = commandOutputUri(start.runId);
   // Subscribe before reading again, so that no change between the two goes unnoticed.
@@ -99,9 +103,14 @@ export async function follow(client: WeftClient, start: RunView, options: Follow
           break;
         }
         run = await answerOrExplain(client, run, action.id, value, note, options.progress);
+        toldAgent = false;
         continue;
       }
       if (run.status === "waiting" && !options.interactive) break;
+      if (waitsForIdeAgent(run) && !toldAgent) {
+        printLine(agentHint(run, options.progress));
+        toldAgent = true;
+      }
       let waited = 0;
       while (true) {
         if (options.interactive) indicator.show(activity(run, output));

@@ -8,6 +8,7 @@ import type { RunView } from "../../client/views.ts";
 import { RESUMABLE_FAILURES } from "../../errors.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
 import { hint, paint, relativeTime, statusTone, type Stream, truncate } from "../terminal/format.ts";
+import { agentHint, waitsForIdeAgent } from "./agent_request.ts";
 import { NO_CONTEXT, type RunContext } from "./run_context.ts";
 import { argvText } from "../../lib/argv_text.ts";
 
@@ -59,16 +60,21 @@ export function nextStep(
           `then \`weft retry ${run.runId}\``,
         );
       }
-      return run.pendingAction
-        ? hint("answer with", `weft attach ${run.runId}`, stream)
-        : hint("follow with", `weft attach ${run.runId}`, stream);
+      if (run.pendingAction) return hint("answer with", `weft attach ${run.runId}`, stream);
+      return [
+        ...(waitsForIdeAgent(run) ? [agentHint(run, stream)] : []),
+        hint("follow with", `weft attach ${run.runId}`, stream),
+      ].join("\n");
     case "running":
       return hint("follow with", `weft attach ${run.runId}`, stream);
     case "completed":
       if (run.next) {
         return hint(run.next.say, `weft flow ${run.next.flowName} --intent ${run.next.intent}`, stream);
       }
-      return hint("see what it committed", `weft artifacts --flow ${run.flowName}`, stream);
+      // A Run that works through a list (deliver) commits nothing of its own: its result is its tasks.
+      return run.list
+        ? hint("see its tasks with", `weft tasks ${run.runId}`, stream)
+        : hint("see what it committed", `weft artifacts --flow ${run.flowName}`, stream);
     case "failed":
       return afterFailure(run, stream);
     case "cancelled":

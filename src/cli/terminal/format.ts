@@ -1,9 +1,10 @@
 /**
  * Terminal output of the `weft` command: colour, aligned tables, relative times and JSON.
  *
- * Colour is used only when the stream is a terminal and `NO_COLOR` is unset or empty (https://no-color.org),
- * so piped output and logs never carry escape sequences. What these build is written with `say` (`screen.ts`),
- * which makes every control character in it visible and turns only `paint`'s colours into escapes.
+ * Colour is used only when the stream is a terminal, `NO_COLOR` is unset or empty (https://no-color.org) and
+ * no `--no-color` was given, so piped output and logs never carry escape sequences. What these build is
+ * written with `say` (`screen.ts`), which makes every control character in it visible and turns only
+ * `paint`'s colours into escapes.
  *
  * @module
  */
@@ -19,9 +20,17 @@ const CODES = { bold: 1, dim: 2, red: 31, green: 32, yellow: 33, blue: 34, magen
 /** A colour or weight the output uses. */
 export type Tone = keyof typeof CODES;
 
+/** Set by `--no-color`, for the rest of the process. */
+let colorOff = false;
+
+/** Turns colour off for the rest of the process (`--no-color`), as `NO_COLOR` does. */
+export function disableColor(): void {
+  colorOff = true;
+}
+
 /** Whether text written to `stream` may be coloured. */
 export function colorEnabled(stream: Stream = Deno.stdout): boolean {
-  return stream.isTerminal() && !Deno.env.get("NO_COLOR");
+  return !colorOff && stream.isTerminal() && !Deno.env.get("NO_COLOR");
 }
 
 /** Paints `text` with `tone` when `stream` takes colour; otherwise returns it unchanged. */

@@ -7,17 +7,46 @@
  */
 
 import { basename, delimiter, join, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { selfCommand } from "../../client/self_command.ts";
 
 /**
- * The command an IDE's configuration can keep: the compiled `weft` itself, or else Deno through npx at this
- * very version, running this checkout's (or bundle's) main module. The `deno` running now may be a file in
- * npx's cache, which can be gone tomorrow, and no `deno` need be on PATH.
+ * The command an IDE's configuration can keep: the compiled `weft` itself, the `weft` that `deno install`
+ * put on PATH for this very checkout, or else Deno through npx at this very version, running this checkout's
+ * (or bundle's) main module. The `deno` running now may be a file in npx's cache, which can be gone
+ * tomorrow, and no `deno` need be on PATH.
  */
 export function lastingCommand(): { command: string; args: string[] } {
   const self = selfCommand();
   if (!self.args.length) return self;
+  const wrapper = installedWrapper(self.args.at(-1)!);
+  if (wrapper) return { command: wrapper, args: [] };
   return { command: "npx", args: ["-y", `deno@${Deno.version.deno}`, ...self.args] };
+}
+
+/** The largest file read as a possible `deno install` wrapper: the one it writes is a few hundred bytes. */
+const WRAPPER_MAX_BYTES = 4096;
+
+/**
+ * The `weft` a shell finds first on PATH when it is a `deno install` wrapper that runs the main module
+ * `main` (what a checkout's README installs), else undefined: only then does `weft …` run this program.
+ */
+function installedWrapper(main: string): string | undefined {
+  const url = main.includes("://") ? main : pathToFileURL(main).href;
+  for (const dir of (Deno.env.get("PATH") ?? "").split(delimiter)) {
+    if (dir === "") continue;
+    const path = join(dir, "weft");
+    try {
+      const info = Deno.statSync(path);
+      if (!info.isFile) continue;
+      if (info.size > WRAPPER_MAX_BYTES) return undefined;
+      const text = Deno.readTextFileSync(path);
+      return text.startsWith("#!") && text.includes(`'${url}'`) ? path : undefined;
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -350,7 +350,12 @@ class Checker {
         );
         break;
       case "check":
-        step.rules.forEach((rule, index) => this.#schema(`${at}/rules/${index}/schema`, rule.schema));
+        step.rules.forEach((rule, index) => {
+          if ("schema" in rule) this.#schema(`${at}/rules/${index}/schema`, rule.schema);
+          else if (!Object.hasOwn(this.manifest.stages, rule.covers.stage)) {
+            this.#error(`${at}/rules/${index}/covers/stage`, `no stage "${rule.covers.stage}"`);
+          }
+        });
         break;
       case "command":
         this.#checkCommandFolder(`${at}/cwd`, step.cwd);

@@ -135,11 +135,27 @@ const ConfirmStep = z.strictObject({
   ...stepBase,
 });
 
-const CheckRule = z.strictObject({
+const SchemaRule = z.strictObject({
   at: Pointer,
   schema: JsonSchema,
   message: z.string().optional().describe("feedback to give instead of the schema violations"),
 });
+
+const CoversRule = z.strictObject({
+  at: Pointer.describe("the array in the stage state whose items must cover every id (a plan's tasks)"),
+  covers: z.strictObject({
+    stage: Name.describe("an earlier stage of this Run whose committed data holds what must be covered"),
+    items: Pointer.describe("the array in that data whose items' ids must each be covered (requirements)"),
+    id: Pointer.optional().describe("each such item's id, within the item; default /id"),
+    by: Pointer.describe("the ids each item at `at` covers (an array of strings), within the item"),
+  }),
+  message: z.string().optional().describe("feedback to give before the ids left uncovered"),
+}).describe(
+  "every id of an earlier stage's list (the specification's requirements) is named by some item at `at` " +
+    "(a plan's tasks); a Run that committed no such stage has nothing to cover",
+);
+
+const CheckRule = z.union([SchemaRule, CoversRule]);
 
 const CheckStep = z.strictObject({
   kind: z.literal("check"),

@@ -79,6 +79,19 @@ export class WorkflowRegistry {
 }
 
 /**
+ * Who executes the agent steps of a Run of `workflow` started where `requested` would: the service's model,
+ * unless no model is configured at all; then the IDE's agent does, finding the Run through its own tools (so
+ * a person without a model of weft's can still start any workflow from the terminal or Studio).
+ */
+export function executorFor(
+  workflow: LoadedWorkflow,
+  requested: AgentExecutor,
+  models: ModelRoles,
+): AgentExecutor {
+  return requested === "service" && workflow.hasAgentSteps && !models.configured() ? "mcp_client" : requested;
+}
+
+/**
  * Why this workflow cannot run now with `executor` executing its agent steps, or undefined: when the
  * service's model executes them, every role their steps name must be ready.
  */
@@ -106,7 +119,8 @@ function toView(entry: WorkflowEntry, executor: AgentExecutor, models: ModelRole
     };
   }
   const { manifest } = entry.workflow;
-  const blocked = readinessBlock(entry.workflow, executor, models);
+  const agentExecutor = executorFor(entry.workflow, executor, models);
+  const blocked = readinessBlock(entry.workflow, agentExecutor, models);
   return {
     name: manifest.name,
     title: manifest.title,
@@ -117,6 +131,7 @@ function toView(entry: WorkflowEntry, executor: AgentExecutor, models: ModelRole
     available: true,
     ready: !blocked,
     ...(blocked ? { reason: blocked.reason } : {}),
+    ...(entry.workflow.hasAgentSteps ? { agentExecutor } : {}),
     source: entry.workflow.origin,
   };
 }

@@ -8,7 +8,7 @@
 
 import { conflict, invalid } from "../../errors.ts";
 import type { Engine } from "../../engine/engine.ts";
-import { type ElicitResult, ErrorCode, McpError } from "../sdk.ts";
+import { type ElicitResult, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from "../sdk.ts";
 import type { ToolCall } from "../tool.ts";
 import { HUMAN_WAIT_MS } from "../endpoints.ts";
 import type { ActionForm } from "./form.ts";
@@ -34,7 +34,7 @@ export interface WaitFor {
  * A form that stays open past {@linkcode HUMAN_WAIT_MS} counts as dismissed.
  */
 export async function askPerson(form: ActionForm, call: ToolCall, wait: WaitFor): Promise<PersonReply> {
-  const { server, extra } = call;
+  const { server, ctx } = call;
   const withdrawn = new AbortController();
   const unsubscribe = wait.engine.onRunChanged((run) => {
     if (run.runId === wait.runId && run.pendingAction?.id !== wait.actionId) withdrawn.abort();
@@ -44,8 +44,8 @@ export async function askPerson(form: ActionForm, call: ToolCall, wait: WaitFor)
     return await server.elicitInput(
       { mode: "form", message: form.message, requestedSchema: form.requestedSchema },
       {
-        relatedRequestId: extra.requestId,
-        signal: AbortSignal.any([extra.signal, withdrawn.signal]),
+        relatedRequestId: ctx.mcpReq.id,
+        signal: AbortSignal.any([ctx.mcpReq.signal, withdrawn.signal]),
         timeout: HUMAN_WAIT_MS,
       },
     );
@@ -55,9 +55,10 @@ export async function askPerson(form: ActionForm, call: ToolCall, wait: WaitFor)
         `action "${wait.actionId}" was answered elsewhere or its Run moved on while the form was open`,
       );
     }
-    if (extra.signal.aborted || !(error instanceof McpError)) throw error;
-    if (error.code === ErrorCode.RequestTimeout) return { action: "cancel" };
-    if (error.code === ErrorCode.InvalidParams) {
+    if (ctx.mcpReq.signal.aborted) throw error;
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return { action: "cancel" };
+    if (!(error instanceof ProtocolError) && !(error instanceof SdkError)) throw error;
+    if (error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams) {
       throw invalid(`the form reply does not fit the form (${error.message}); nothing was answered`);
     }
     // The client failed to show the form; the caller can still show the action and use answer_ask.
@@ -69,13 +70,13 @@ export async function askPerson(form: ActionForm, call: ToolCall, wait: WaitFor)
 }
 
 /** Sends `notifications/progress` now and then while the form is open, when the client gave a token. */
-function startProgress({ extra }: ToolCall, everyMs: number): { stop(): void } | undefined {
-  const progressToken = extra._meta?.progressToken;
+function startProgress({ ctx }: ToolCall, everyMs: number): { stop(): void } | undefined {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
   if (progressToken === undefined) return undefined;
   let progress = 0;
   const send = () => {
     progress++;
-    extra.sendNotification({
+    ctx.mcpReq.notify({
       method: "notifications/progress",
       params: { progressToken, progress, message: "Waiting for the person to answer the form" },
     }).catch(() => {

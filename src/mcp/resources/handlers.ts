@@ -12,10 +12,9 @@ import { z } from "../../lib/zod.ts";
 import type { Engine } from "../../engine/engine.ts";
 import type { CommandOutputSource } from "../../engine/command_output.ts";
 import { toWeftError } from "../../errors.ts";
-import { ErrorCode, McpError, type Server } from "../sdk.ts";
+import { ProtocolError, ProtocolErrorCode, type Server } from "../sdk.ts";
 import { PROTOCOL_DOC, readProtocolDoc } from "../protocol_doc.ts";
 import { MAX_SUBSCRIPTIONS, type Subscriptions } from "./subscriptions.ts";
-import { methodSchema } from "../method_schema.ts";
 import { runTasks, tasksFingerprint } from "../../engine/run_tasks.ts";
 import {
   formatResourceUri,
@@ -44,38 +43,38 @@ export function serveResources(
   output: CommandOutputSource,
   subscriptions: Subscriptions,
 ): void {
-  server.setRequestHandler(methodSchema("resources/list"), async (request) => {
-    const { cursor } = paramsOf(request, ListParams);
+  server.setRequestHandler("resources/list", ANY_PARAMS, async (params) => {
+    const { cursor } = paramsOf(params, ListParams);
     subscriptions.listed();
     return await guarded(() => listPage(engine, cursor));
   });
-  server.setRequestHandler(methodSchema("resources/templates/list"), () => ({
+  server.setRequestHandler("resources/templates/list", () => ({
     resourceTemplates: RESOURCE_TEMPLATES.map((template) => ({ ...template })),
   }));
-  server.setRequestHandler(methodSchema("resources/read"), async (request) => {
-    const { uri } = paramsOf(request, UriParams);
+  server.setRequestHandler("resources/read", ANY_PARAMS, async (params) => {
+    const { uri } = paramsOf(params, UriParams);
     const ref = parseResourceUri(uri);
     if (ref.kind === "doc") return readProtocolDoc(uri);
     const value = await guarded(() => read(engine, output, ref));
     return { contents: [{ uri: formatResourceUri(ref), mimeType: JSON_MIME, text: JSON.stringify(value) }] };
   });
-  server.setRequestHandler(methodSchema("resources/subscribe"), async (request) => {
-    const { uri } = paramsOf(request, UriParams);
+  server.setRequestHandler("resources/subscribe", ANY_PARAMS, async (params) => {
+    const { uri } = paramsOf(params, UriParams);
     const ref = parseResourceUri(uri);
     // A Run must exist; an Artifact may be awaited before its stage first commits.
     const run = ref.kind === "run" || ref.kind === "command" || ref.kind === "tasks"
       ? await guarded(() => engine.getRun(ref.runId))
       : undefined;
     if (!subscriptions.subscribe(ref, run && tasksFingerprint(run))) {
-      throw new McpError(
-        ErrorCode.InvalidRequest,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
         `This session already subscribes to ${MAX_SUBSCRIPTIONS} resources; unsubscribe from some first.`,
       );
     }
     return {};
   });
-  server.setRequestHandler(methodSchema("resources/unsubscribe"), (request) => {
-    const { uri } = paramsOf(request, UriParams);
+  server.setRequestHandler("resources/unsubscribe", ANY_PARAMS, (params) => {
+    const { uri } = paramsOf(params, UriParams);
     subscriptions.unsubscribe(parseResourceUri(uri));
     return {};
   });
@@ -85,15 +84,19 @@ const UriParams = z.object({ uri: z.string() });
 const ListParams = z.object({ cursor: z.string().max(1024).optional() });
 
 /**
- * The handlers are registered by method only: the SDK answers a request that fails a registered schema with
- * an internal error and a schema dump; checking the params here answers -32602 with a sentence instead.
+ * What the handlers are registered with: any params. The SDK checks a spec method's params with its own schema
+ * when given none, and answers a mismatch -32603 (internal error) with its schema dump; {@linkcode paramsOf}
+ * answers -32602 with a sentence instead.
  */
-function paramsOf<T>(request: Record<string, unknown>, schema: z.ZodType<T>): T {
-  const parsed = schema.safeParse(request.params ?? {});
+const ANY_PARAMS = { params: z.looseObject({}) };
+
+/** `params` checked against `schema`: -32602 with a sentence saying what does not fit. */
+function paramsOf<T>(params: unknown, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse(params ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new McpError(
-    ErrorCode.InvalidParams,
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
     `Invalid params: ${issue.path.join(".") || "(params)"}: ${issue.message}`,
   );
 }
@@ -169,7 +172,10 @@ function decodeListCursor(cursor: string | undefined): { phase: "runs" | "artifa
   if (cursor === undefined) return { phase: "runs" };
   const match = /^(runs|artifacts):(.*)$/.exec(cursor);
   if (!match || (match[1] === "runs" && !match[2])) {
-    throw new McpError(ErrorCode.InvalidParams, "Invalid params: cursor is not one this service issued");
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      "Invalid params: cursor is not one this service issued",
+    );
   }
   return { phase: match[1] as "runs" | "artifacts", inner: match[2] || undefined };
 }
@@ -179,12 +185,12 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof McpError) throw error;
+    if (error instanceof ProtocolError) throw error;
     const classified = toWeftError(error);
     if (classified.code === "NOT_FOUND") throw resourceNotFound(classified.message);
     if (classified.code === "INVALID_REQUEST") {
-      throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${classified.message}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${classified.message}`);
     }
-    throw new McpError(ErrorCode.InternalError, classified.message);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, classified.message);
   }
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ErrorCode, McpError } from "../sdk.ts";
+import { ProtocolError, ProtocolErrorCode } from "../sdk.ts";
 
 /** Where clients read the agent protocol (see `protocol_doc.ts`). */
 export const PROTOCOL_DOC_URI = "weft://docs/agent-protocol";
@@ -137,14 +137,14 @@ function readQuery(query: string | undefined, quoted: string): { given: boolean;
   return { given: true, value: match[1] === "true" };
 }
 
-function malformed(reason: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, `Malformed resource URI: ${reason}; ${USAGE}.`);
+function malformed(reason: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Malformed resource URI: ${reason}; ${USAGE}.`);
 }
 
-/** The JSON-RPC error for a well-formed URI whose Run or Artifact does not exist (MCP's -32002). */
-export function resourceNotFound(message: string): McpError {
-  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${message}`);
+/**
+ * The JSON-RPC error for a well-formed URI whose Run or Artifact does not exist: -32602 on every revision, as
+ * MCP 2026-07-28 requires (the SDK turns the older -32002 into it on the wire anyway).
+ */
+export function resourceNotFound(message: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: ${message}`);
 }
-
-/** MCP's code for a resource that does not exist. */
-export const RESOURCE_NOT_FOUND = -32002;

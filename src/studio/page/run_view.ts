@@ -9,6 +9,7 @@
 import type { ComponentChildren } from "./preact.ts";
 import { useEffect, useRef, useState } from "./preact.ts";
 import { agentName } from "./agent_words.ts";
+import { agentRequest, waitsForIdeAgent } from "../../client/agent_request.ts";
 import { AnswerForm } from "./answer_form.ts";
 import { whyAskedAgain } from "./asked_again.ts";
 import { CancelRun } from "./cancel_run.ts";
@@ -151,6 +152,11 @@ export function RunPage(props: { runId: string }): ComponentChildren {
       ${`Waiting for ${
       agentName(run.execution.agentExecutor)
     } (${run.pendingAgentCall.agentId}, ${run.pendingAgentCall.phase}).`}
+    </p>`
+  }
+    ${
+    waitsForIdeAgent(run) && html`<p class="agent-request">
+      No model of weft's is configured: tell your IDE's agent <q>${agentRequest(run)}</q>
     </p>`
   }
     ${run.pendingCommand && html`<p class="waiting">${commandWait(run.pendingCommand)}</p>`}
