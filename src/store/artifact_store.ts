@@ -11,7 +11,8 @@ import type { ArtifactView, RecordView } from "../engine/views.ts";
 import type { Database } from "./database.ts";
 import { pageOf, pageQuery } from "./page_cursor.ts";
 
-interface ArtifactRow {
+/** An `artifacts` row, as both stores return it. */
+export interface ArtifactRow {
   seq: number;
   id: string;
   flow_name: string;
@@ -183,7 +184,8 @@ export class ArtifactStore implements ArtifactStorage {
   }
 }
 
-function artifactView(row: ArtifactRow): ArtifactView {
+/** The metadata of an Artifact row, as views show it. */
+export function artifactView(row: ArtifactRow): ArtifactView {
   return {
     artifactId: row.id,
     flowName: row.flow_name,

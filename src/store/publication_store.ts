@@ -10,7 +10,8 @@
 import type { PendingPublication, PublicationRecord, PublicationStorage } from "../engine/storage.ts";
 import type { Database } from "./database.ts";
 
-interface PublicationRow {
+/** A `publications` row, as both stores return it. */
+export interface PublicationRow {
   path: string;
   digest: string;
   artifact_id: string;
@@ -81,7 +82,8 @@ export class PublicationStore implements PublicationStorage {
   }
 }
 
-function toRecord(row: PublicationRow): PublicationRecord {
+/** A `publications` row as the engine sees it. */
+export function toRecord(row: PublicationRow): PublicationRecord {
   return {
     path: row.path,
     digest: row.digest,

@@ -1,6 +1,6 @@
 /**
- * The engine's {@linkcode Storage} over one SQLite database: the only implementation, and the one place that
- * puts the database and its stores together.
+ * The engine's {@linkcode Storage} over one SQLite database, the embedded default, and the one place that puts
+ * the database and its stores together.
  *
  * One connection serves every unit of work, so units wait their turn in one queue: a unit that awaited
  * between two statements would otherwise let another unit's statements join its open transaction, or read
@@ -15,6 +15,7 @@ import { Database } from "./database.ts";
 import { DefinitionStore } from "./definition_store.ts";
 import { PublicationStore } from "./publication_store.ts";
 import { RunStore } from "./run_store.ts";
+import { unitQueue } from "./unit_queue.ts";
 
 /** Opens (creating and migrating when needed) the database at `path`, or an in-memory one, as storage. */
 export function openSqliteStorage(path: string | ":memory:"): Storage {
@@ -25,13 +26,7 @@ export function openSqliteStorage(path: string | ":memory:"): Storage {
     definitions: new DefinitionStore(db),
     publications: new PublicationStore(db),
   };
-  let queue: Promise<unknown> = Promise.resolve();
-  /** Runs `work` after every unit queued before it has settled, whatever their outcome. */
-  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
-    const turn = queue.then(work, work);
-    queue = turn.catch(() => {});
-    return turn;
-  };
+  const inTurn = unitQueue();
   return {
     kind: "sqlite",
     transaction: (work) => inTurn(() => db.transaction(() => work(unit))),
