@@ -196,7 +196,9 @@ function classify(error: unknown, described: string): WeftError {
       cause: error,
     });
   }
-  if (code === "28P01" || code === "28000") {
+  // The driver refuses to answer a password challenge it has no password for (no PGPASSWORD, no .pgpass line).
+  const noPassword = !code && /client password must be/.test(String((error as Error)?.message));
+  if (noPassword || code === "28P01" || code === "28000") {
     return new WeftError(
       "CONFIGURATION_REQUIRED",
       `The team database ${described} refused the login: give the password in PGPASSWORD or ~/.pgpass.`,
