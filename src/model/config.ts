@@ -18,6 +18,7 @@ import { ArgumentVector, NamePattern } from "../engine/workflow/manifest.ts";
 import { projectTrustedSteps } from "../engine/workflow/trusted_steps.ts";
 import { projectTreeAt } from "../files/project_tree.ts";
 import { ParsedFileCache } from "../lib/parsed_file_cache.ts";
+import { TeamSettings } from "./team_config.ts";
 
 /** A role name: `default` or a lowercase identifier a workflow's agent step names. */
 export const RolePattern = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
@@ -90,6 +91,7 @@ export const ModelConfigFile = z.strictObject({
   service: ServiceSettings.optional().describe(
     "the service's own settings; read from the user-level file only, so a project cannot set them",
   ),
+  team: TeamSettings.optional(),
 });
 
 /** Where a resolved entry came from. */

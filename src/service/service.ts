@@ -25,7 +25,7 @@ import { ClaimTable } from "../agent_calls/claim_table.ts";
 import { toolsFor } from "../mcp/tools/mod.ts";
 import { ENDPOINTS } from "../mcp/endpoints.ts";
 import { listingFor } from "../mcp/listing.ts";
-import { openSqliteStorage } from "../store/sqlite_storage.ts";
+import { openProjectStorage } from "./project_storage.ts";
 import { LISTING_LIMITS, projectFolder } from "../files/project_folder.ts";
 import { projectTreeAt } from "../files/project_tree.ts";
 import { projectChanges } from "../files/project_changes.ts";
@@ -103,7 +103,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // Before the engine opens, which finishes the publications a kill cut short and so writes files.
     await resetTemporary(paths);
     engine = await Engine.open({
-      storage: openSqliteStorage(paths.database),
+      storage: await openProjectStorage(
+        projectRoot,
+        paths.database,
+        (name) => Deno.env.get(name),
+        (event) => logger.log("service.team_store", event),
+      ),
       embedded: EMBEDDED_WORKFLOWS,
       log: (event) => logger.log("engine", event),
       models,

@@ -20,6 +20,7 @@ const OWNERS: Record<string, readonly string[]> = {
   "ajv": ["engine/json_schema.ts"],
   "re2js": ["engine/linear_regexp.ts"],
   "mustache": ["engine/template_render.ts"],
+  "pg": ["store/postgres/postgres_database.ts"],
   "@modelcontextprotocol/server": ["mcp/sdk.ts"],
   "ai": ["model/turn.ts"],
   "@ai-sdk/anthropic": ["model/turn.ts"],

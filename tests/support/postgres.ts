@@ -13,7 +13,8 @@ import { within } from "./deadline.ts";
 const PG_BIN = Deno.env.get("WEFT_TEST_PG_BIN") ?? "/usr/lib/postgresql/15/bin";
 /** The role and password of every throwaway server, so one `.pgpass` line serves them all. */
 export const TEST_ROLE = "weft";
-const TEST_PASSWORD = "weft-test-only";
+/** Not a secret: the password of throwaway servers, for tests that check it is never shown. */
+export const TEST_PASSWORD = "weft-test-only";
 
 /** A running throwaway server. */
 export interface TestPostgres {

@@ -16,9 +16,6 @@ export interface TeamDatabase {
   project: string;
 }
 
-/** What a project key may look like: a short name a person types and reads. */
-export const PROJECT_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-
 /** The connection string with the configured user filled in, for the driver only. */
 export function connectionString(target: TeamDatabase): string {
   const url = parse(target.url);

@@ -6,7 +6,7 @@
  *
  * @module
  */
-// @ts-types="@types/pg"
+// @ts-types="npm:@types/pg@8.23.1"
 import pg from "pg";
 import { WeftError } from "../../errors.ts";
 import { connectionString, describeTarget, type TeamDatabase } from "./connection_target.ts";
