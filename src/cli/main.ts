@@ -47,6 +47,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   logs: async () => (await import("./commands/logs.ts")).logsCommand,
   models: async () => (await import("./commands/models.ts")).modelsCommand,
   trust: async () => (await import("./commands/trust.ts")).trustCommand,
+  team: async () => (await import("./commands/team.ts")).teamCommand,
 };
 
 /** Every command, loaded (for the overall help and for tests that check all of them). */

@@ -5,7 +5,15 @@
  */
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
-import { call, closeClient, mcpClient, serve, serviceFiles, tempProject } from "../support/service.ts";
+import {
+  call,
+  closeClient,
+  mcpClient,
+  runWeft,
+  serve,
+  serviceFiles,
+  tempProject,
+} from "../support/service.ts";
 import { MARKDOWN_BRIEF, workflowFiles } from "../support/workflows.ts";
 import { TEST_PASSWORD, TEST_ROLE, withPostgres } from "../support/postgres.ts";
 
@@ -54,6 +62,21 @@ Deno.test("team store: a Run started through one teammate's service is answered 
             );
             const { service } = await call<{ service: { storage: { kind: string } } }>(clientA, "status");
             assert.equal(service.storage.kind, "postgresql");
+            // `weft team` sets up and checks the database, and lists both services as connected.
+            const team = await runWeft(["team", "--json"], { cwd: dirs[0], env });
+            assert.equal(team.code, 0, team.stderr + team.stdout);
+            const report = JSON.parse(team.stdout);
+            assert.equal(report.project, "brief-demo");
+            assert.equal(report.runs, 1);
+            assert.match(report.database, /^postgres:\/\/127\.0\.0\.1:\d+\/weft_test_1$/);
+            assert.equal(report.services.length, 2, team.stdout);
+            for (const { name } of report.services) assert.match(name, /^service \S+@\S+ pid \d+$/);
+            const human = await runWeft(["team"], { cwd: dirs[1], env });
+            assert.match(
+              human.stdout,
+              /connected +service .* pid \d+ .*\n +service .* pid \d+/,
+              human.stdout,
+            );
           } finally {
             await closeClient(clientA);
             await closeClient(clientB);
@@ -64,6 +87,8 @@ Deno.test("team store: a Run started through one teammate's service is answered 
       } finally {
         await a.stop();
       }
+      const stopped = JSON.parse((await runWeft(["team", "--json"], { cwd: dirs[0], env })).stdout);
+      assert.deepEqual(stopped.services, [], "a stopped service is no longer listed");
       for (const dir of dirs) {
         const written = await serviceFiles(dir);
         assert.match(
@@ -78,4 +103,20 @@ Deno.test("team store: a Run started through one teammate's service is answered 
       for (const dir of dirs) await Deno.remove(dir, { recursive: true });
     }
   });
+});
+
+Deno.test("weft team: a project without a team database says so, with what to configure", async () => {
+  const dir = await tempProject();
+  const home = await Deno.makeTempDir({ prefix: "weft-user-" });
+  try {
+    const { code, stdout } = await runWeft(["team", "--json"], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
+    assert.equal(code, 1);
+    const { error } = JSON.parse(stdout);
+    assert.equal(error.code, "CONFIGURATION_REQUIRED");
+    assert.match(error.message, /no team database/);
+    assert.match(error.fix, /WEFT_DATABASE_URL/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
 });

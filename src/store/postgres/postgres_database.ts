@@ -6,11 +6,36 @@
  *
  * @module
  */
-// @ts-types="npm:@types/pg@8.23.1"
 import pg from "pg";
 import { WeftError } from "../../errors.ts";
 import { connectionString, describeTarget, type TeamDatabase } from "./connection_target.ts";
 import { PG_MIGRATIONS } from "./postgres_migrations.ts";
+
+/**
+ * The part of the driver's pool weft uses. The driver ships no types of its own; these few lines stand in for
+ * the separate type package (and Node's types, which it pulls in), so nothing but the driver is installed.
+ */
+interface Pool {
+  connect(): Promise<PoolClient>;
+  end(): Promise<void>;
+  on(event: "error", listener: (error: unknown) => void): void;
+}
+
+/** One pooled connection, as weft uses it. */
+interface PoolClient {
+  query(text: string, params: PgValue[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  /** Returns the connection to the pool, or closes it when `destroy` (it failed). */
+  release(destroy?: boolean): void;
+}
+
+/** The pool's constructor with the options weft sets. */
+const NewPool = pg.Pool as new (options: {
+  connectionString: string;
+  max: number;
+  connectionTimeoutMillis: number;
+  idleTimeoutMillis: number;
+  application_name: string;
+}) => Pool;
 
 /** A value the driver binds. */
 export type PgValue = string | number | null | Uint8Array;
@@ -33,25 +58,29 @@ const MIGRATION_LOCK = 0x77656674; // "weft"
 
 /** An open team database. */
 export class PostgresDatabase {
-  readonly #pool: pg.Pool;
+  readonly #pool: Pool;
   /** How messages name the database. */
   readonly described: string;
 
-  private constructor(pool: pg.Pool, described: string) {
+  private constructor(pool: Pool, described: string) {
     this.#pool = pool;
     this.described = described;
   }
 
   /**
-   * Connects, migrates and confirms that the database holds `target.project`; an empty database is claimed
-   * for it. `CONFIGURATION_REQUIRED` when it holds another project, `STORAGE_ERROR` when it cannot be reached.
+   * Connects as `role` (how the server lists the connection: `service`, `team`), migrates and confirms that
+   * the database holds `target.project`; an empty database is claimed for it. `CONFIGURATION_REQUIRED` when it
+   * holds another project, `STORAGE_ERROR` when it cannot be reached.
    */
-  static async open(target: TeamDatabase): Promise<PostgresDatabase> {
+  static async open(target: TeamDatabase, role: string): Promise<PostgresDatabase> {
     const described = describeTarget(target);
-    const pool = new pg.Pool({
+    const pool = new NewPool({
       connectionString: connectionString(target),
       max: 2,
       connectionTimeoutMillis: 10_000,
+      // Idle connections stay open: the server's own list of sessions then says which services are up.
+      idleTimeoutMillis: 0,
+      application_name: applicationName(role),
     });
     // An idle connection the server closes must not crash the process; the next unit opens a new one.
     pool.on("error", () => {});
@@ -103,7 +132,7 @@ export class PostgresDatabase {
 
   /** Runs `work` on one pooled connection; a connection that failed is discarded rather than reused. */
   async #withClient<T>(work: (sql: PgSql) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
+    let client: PoolClient;
     try {
       client = await this.#pool.connect();
     } catch (error) {
@@ -130,6 +159,16 @@ export class PostgresDatabase {
     }
   }
 }
+
+/** How a connection introduces itself to the server: weft, its role (a service, a command), who and where. */
+export function applicationName(role: string): string {
+  const who = Deno.env.get("USER") ?? Deno.env.get("USERNAME") ?? "someone";
+  // The server keeps 63 bytes of it.
+  return `${APPLICATION_PREFIX}${role} ${who}@${Deno.hostname()} pid ${Deno.pid}`.slice(0, 63);
+}
+
+/** What every weft connection's application name begins with. */
+export const APPLICATION_PREFIX = "weft ";
 
 async function migrate(sql: PgSql, described: string): Promise<void> {
   await sql.run(

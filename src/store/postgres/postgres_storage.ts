@@ -17,7 +17,7 @@ import { PostgresRunStore } from "./postgres_run_store.ts";
 
 /** Connects to, migrates and confirms the project of a team database, as storage. */
 export async function openPostgresStorage(target: TeamDatabase): Promise<Storage & { described: string }> {
-  const db = await PostgresDatabase.open(target);
+  const db = await PostgresDatabase.open(target, "service");
   const loaded = new WeakMap<RunState, number>();
   const unitOf = (sql: PgSql): StorageUnit => ({
     runs: new PostgresRunStore(sql, loaded),

@@ -1,0 +1,46 @@
+/**
+ * `weft team`: sets up the team database the person configured for this project (creates or upgrades its
+ * tables, confirms the project it holds) and says who else is connected to it.
+ *
+ * @module
+ */
+import { noArguments } from "../command_line/args.ts";
+import { defineCommand } from "../command_line/command.ts";
+import { EXIT } from "../command_line/exit_codes.ts";
+import { teamDatabaseReport } from "../../service/team.ts";
+import { visibleLine } from "../../lib/visible_text.ts";
+
+/** `weft team` */
+export const teamCommand = defineCommand({
+  name: "team",
+  summary: "set up and check the project's team database, and say who is connected",
+  synopsis: "team",
+  description: `Connects to the team database configured for this project (WEFT_DATABASE_URL and
+WEFT_PROJECT_KEY, or the "team" entry of your user-level weft.json; the password from PGPASSWORD or
+~/.pgpass), creates or upgrades its tables, confirms that it holds this project, and lists the weft services
+connected to it now. docs/team.md says how to set one up.`,
+  json: 'print { "database", "project", "schemaVersion", "runs", "services": [{ "name", "since" }] }',
+  fixes: {
+    CONFIGURATION_REQUIRED: "name the team database in WEFT_DATABASE_URL and WEFT_PROJECT_KEY, or in your " +
+      "user-level weft.json (docs/team.md), and its password in ~/.pgpass",
+    STORAGE_ERROR: "check that the database server runs and is reachable, then run `weft team` again",
+  },
+  async run({ projectDir, positionals, json }) {
+    noArguments(positionals);
+    const report = await teamDatabaseReport(projectDir, (name) => Deno.env.get(name));
+    if (json) {
+      console.log(JSON.stringify(report));
+      return EXIT.OK;
+    }
+    console.log(`team database  ${report.database}`);
+    console.log(
+      `project        ${visibleLine(report.project)}  (schema ${report.schemaVersion}, ${report.runs} Runs)`,
+    );
+    if (report.services.length === 0) console.log("connected      no weft service");
+    for (const [index, service] of report.services.entries()) {
+      const label = index === 0 ? "connected     " : "              ";
+      console.log(`${label} ${visibleLine(service.name)}  since ${service.since}`);
+    }
+    return EXIT.OK;
+  },
+});
