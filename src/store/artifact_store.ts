@@ -10,20 +10,14 @@ import type { ArtifactQuery, ArtifactStorage, StageCommit } from "../engine/stor
 import type { ArtifactView, RecordView } from "../engine/views.ts";
 import type { Database } from "./database.ts";
 import { pageOf, pageQuery } from "./page_cursor.ts";
-
-/** An `artifacts` row, as both stores return it. */
-export interface ArtifactRow {
-  seq: number;
-  id: string;
-  flow_name: string;
-  stage_name: string;
-  revision: number;
-  run_id: string;
-  record_id: string;
-  data: string;
-  created_at: string;
-  updated_at: string;
-}
+import {
+  type ArtifactRow,
+  artifactView,
+  earlierRevisionView,
+  latestPerStage,
+  recordView,
+  type RevisionRow,
+} from "./row_views.ts";
 
 /** Reads and writes Artifacts and Records. */
 export class ArtifactStore implements ArtifactStorage {
@@ -107,20 +101,12 @@ export class ArtifactStore implements ArtifactStorage {
     if (revision === undefined || revision === Number(row.revision)) {
       return { ...artifactView(row), data: JSON.parse(row.data) };
     }
-    const old = this.#db.get<{ run_id: string; record_id: string; data: string; created_at: string }>(
+    const old = this.#db.get<RevisionRow>(
       "SELECT * FROM artifact_revisions WHERE artifact_id = ? AND revision = ?",
       row.id,
       revision,
     );
-    if (!old) return null;
-    return {
-      ...artifactView(row),
-      revision,
-      runId: old.run_id,
-      recordId: old.record_id,
-      updatedAt: old.created_at,
-      data: JSON.parse(old.data),
-    };
+    return old ? earlierRevisionView(row, old, revision) : null;
   }
 
   async list(q: { flowName?: string; stageName?: string; limit?: number; cursor?: string }): Promise<{
@@ -144,18 +130,7 @@ export class ArtifactStore implements ArtifactStorage {
 
   async findRecord(recordId: string): Promise<RecordView | null> {
     const row = this.#db.get<Record<string, string | number>>("SELECT * FROM records WHERE id = ?", recordId);
-    if (!row) return null;
-    return {
-      recordId: String(row.id),
-      runId: String(row.run_id),
-      flowName: String(row.flow_name),
-      stageName: String(row.stage_name),
-      artifactId: String(row.artifact_id),
-      revision: Number(row.revision),
-      data: JSON.parse(String(row.data)),
-      answers: JSON.parse(String(row.answers)),
-      createdAt: String(row.created_at),
-    };
+    return row ? recordView(row) : null;
   }
 
   async committedByRun(
@@ -165,13 +140,7 @@ export class ArtifactStore implements ArtifactStorage {
       "SELECT stage_name, artifact_id, revision, data FROM records WHERE run_id = ? ORDER BY seq",
       runId,
     );
-    const latest = new Map(rows.map((row) => [row.stage_name, row]));
-    return [...latest.values()].map((row) => ({
-      stageName: row.stage_name,
-      artifactId: row.artifact_id,
-      revision: Number(row.revision),
-      data: JSON.parse(row.data),
-    }));
+    return latestPerStage(rows);
   }
 
   /** How many Artifacts and Records are stored, kept by the store's triggers (constant time). */
@@ -182,18 +151,4 @@ export class ArtifactStore implements ArtifactStorage {
     const count = (name: string) => Number(rows.find((row) => row.name === name)?.n ?? 0);
     return { artifacts: count("artifacts"), records: count("records") };
   }
-}
-
-/** The metadata of an Artifact row, as views show it. */
-export function artifactView(row: ArtifactRow): ArtifactView {
-  return {
-    artifactId: row.id,
-    flowName: row.flow_name,
-    stageName: row.stage_name,
-    revision: Number(row.revision),
-    runId: row.run_id,
-    recordId: row.record_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }

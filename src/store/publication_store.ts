@@ -9,16 +9,7 @@
  */
 import type { PendingPublication, PublicationRecord, PublicationStorage } from "../engine/storage.ts";
 import type { Database } from "./database.ts";
-
-/** A `publications` row, as both stores return it. */
-export interface PublicationRow {
-  path: string;
-  digest: string;
-  artifact_id: string;
-  revision: number;
-  run_id: string;
-  written_at: string;
-}
+import { pendingView, publicationView, type PublicationRow } from "./row_views.ts";
 
 /** Reads and writes publication records. */
 export class PublicationStore implements PublicationStorage {
@@ -30,7 +21,7 @@ export class PublicationStore implements PublicationStorage {
 
   async find(path: string): Promise<PublicationRecord | undefined> {
     const row = this.#db.get<PublicationRow>("SELECT * FROM publications WHERE path = ?", path);
-    return row && toRecord(row);
+    return row && publicationView(row);
   }
 
   async save(record: PublicationRecord): Promise<void> {
@@ -48,7 +39,7 @@ export class PublicationStore implements PublicationStorage {
   }
 
   async list(): Promise<PublicationRecord[]> {
-    return this.#db.all<PublicationRow>("SELECT * FROM publications ORDER BY path").map(toRecord);
+    return this.#db.all<PublicationRow>("SELECT * FROM publications ORDER BY path").map(publicationView);
   }
 
   async addPending(pending: PendingPublication): Promise<void> {
@@ -73,23 +64,6 @@ export class PublicationStore implements PublicationStorage {
   async listPending(): Promise<PendingPublication[]> {
     return this.#db.all<{ artifact_id: string; revision: number; run_id: string; job: string }>(
       "SELECT artifact_id, revision, run_id, job FROM pending_publications ORDER BY seq",
-    ).map((row) => ({
-      artifactId: row.artifact_id,
-      revision: Number(row.revision),
-      runId: row.run_id,
-      job: JSON.parse(row.job),
-    }));
+    ).map(pendingView);
   }
-}
-
-/** A `publications` row as the engine sees it. */
-export function toRecord(row: PublicationRow): PublicationRecord {
-  return {
-    path: row.path,
-    digest: row.digest,
-    artifactId: row.artifact_id,
-    revision: Number(row.revision),
-    runId: row.run_id,
-    at: row.written_at,
-  };
 }

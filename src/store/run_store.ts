@@ -11,6 +11,7 @@ import type { RunStorage } from "../engine/storage.ts";
 import { ACTIVE_RUN_STATUSES, type RunEventView, type RunStatus } from "../engine/views.ts";
 import type { Database } from "./database.ts";
 import { pageOf, pageQuery } from "./page_cursor.ts";
+import { eventView } from "./row_views.ts";
 
 /** The active statuses as an SQL list, so the store and `isActive()` agree on what active means. */
 const ACTIVE = ACTIVE_RUN_STATUSES.map((status) => `'${status}'`).join(", ");
@@ -142,6 +143,6 @@ export class RunStore implements RunStorage {
     return this.#db.all<{ seq: number; at: string; type: string; body: string }>(
       "SELECT seq, at, type, body FROM run_events WHERE run_id = ? ORDER BY seq",
       runId,
-    ).map((row) => ({ ...JSON.parse(row.body), seq: Number(row.seq), at: row.at, type: row.type }));
+    ).map(eventView);
   }
 }

@@ -7,7 +7,14 @@
  */
 import type { ArtifactQuery, ArtifactStorage, StageCommit } from "../../engine/storage.ts";
 import type { ArtifactView, RecordView } from "../../engine/views.ts";
-import { type ArtifactRow, artifactView } from "../artifact_store.ts";
+import {
+  type ArtifactRow,
+  artifactView,
+  earlierRevisionView,
+  latestPerStage,
+  recordView,
+  type RevisionRow,
+} from "../row_views.ts";
 import { pageOf, pageQuery } from "../page_cursor.ts";
 import type { PgSql } from "./postgres_database.ts";
 import { numbered } from "./placeholders.ts";
@@ -95,20 +102,12 @@ export class PostgresArtifactStore implements ArtifactStorage {
     if (revision === undefined || revision === Number(row.revision)) {
       return { ...artifactView(row), data: JSON.parse(row.data) };
     }
-    const old = await this.#sql.get<{ run_id: string; record_id: string; data: string; created_at: string }>(
+    const old = await this.#sql.get<RevisionRow>(
       "SELECT * FROM artifact_revisions WHERE artifact_id = $1 AND revision = $2",
       row.id,
       revision,
     );
-    if (!old) return null;
-    return {
-      ...artifactView(row),
-      revision,
-      runId: old.run_id,
-      recordId: old.record_id,
-      updatedAt: old.created_at,
-      data: JSON.parse(old.data),
-    };
+    return old ? earlierRevisionView(row, old, revision) : null;
   }
 
   async list(q: { flowName?: string; stageName?: string; limit?: number; cursor?: string }): Promise<{
@@ -141,18 +140,7 @@ export class PostgresArtifactStore implements ArtifactStorage {
       "SELECT * FROM records WHERE id = $1",
       recordId,
     );
-    if (!row) return null;
-    return {
-      recordId: String(row.id),
-      runId: String(row.run_id),
-      flowName: String(row.flow_name),
-      stageName: String(row.stage_name),
-      artifactId: String(row.artifact_id),
-      revision: Number(row.revision),
-      data: JSON.parse(String(row.data)),
-      answers: JSON.parse(String(row.answers)),
-      createdAt: String(row.created_at),
-    };
+    return row ? recordView(row) : null;
   }
 
   async committedByRun(
@@ -164,13 +152,7 @@ export class PostgresArtifactStore implements ArtifactStorage {
       "SELECT stage_name, artifact_id, revision, data FROM records WHERE run_id = $1 ORDER BY seq",
       runId,
     );
-    const latest = new Map(rows.map((row) => [row.stage_name, row]));
-    return [...latest.values()].map((row) => ({
-      stageName: row.stage_name,
-      artifactId: row.artifact_id,
-      revision: Number(row.revision),
-      data: JSON.parse(row.data),
-    }));
+    return latestPerStage(rows);
   }
 
   async counts(): Promise<{ artifacts: number; records: number }> {

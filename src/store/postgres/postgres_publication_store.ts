@@ -5,7 +5,7 @@
  * @module
  */
 import type { PendingPublication, PublicationRecord, PublicationStorage } from "../../engine/storage.ts";
-import { type PublicationRow, toRecord } from "../publication_store.ts";
+import { pendingView, type PublicationRow, publicationView } from "../row_views.ts";
 import type { PgSql } from "./postgres_database.ts";
 
 /** Reads and writes publication records in one unit of work. */
@@ -18,7 +18,7 @@ export class PostgresPublicationStore implements PublicationStorage {
 
   async find(path: string): Promise<PublicationRecord | undefined> {
     const row = await this.#sql.get<PublicationRow>("SELECT * FROM publications WHERE path = $1", path);
-    return row && toRecord(row);
+    return row && publicationView(row);
   }
 
   async save(record: PublicationRecord): Promise<void> {
@@ -37,7 +37,7 @@ export class PostgresPublicationStore implements PublicationStorage {
 
   async list(): Promise<PublicationRecord[]> {
     return (await this.#sql.all<PublicationRow>('SELECT * FROM publications ORDER BY path COLLATE "C"')).map(
-      toRecord,
+      publicationView,
     );
   }
 
@@ -64,11 +64,6 @@ export class PostgresPublicationStore implements PublicationStorage {
     const rows = await this.#sql.all<{ artifact_id: string; revision: number; run_id: string; job: string }>(
       "SELECT artifact_id, revision, run_id, job FROM pending_publications ORDER BY seq",
     );
-    return rows.map((row) => ({
-      artifactId: row.artifact_id,
-      revision: Number(row.revision),
-      runId: row.run_id,
-      job: JSON.parse(row.job),
-    }));
+    return rows.map(pendingView);
   }
 }

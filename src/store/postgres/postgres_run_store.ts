@@ -11,6 +11,7 @@ import type { RunStorage } from "../../engine/storage.ts";
 import { ACTIVE_RUN_STATUSES, type RunEventView, type RunStatus } from "../../engine/views.ts";
 import { WeftError } from "../../errors.ts";
 import { pageOf, pageQuery } from "../page_cursor.ts";
+import { eventView } from "../row_views.ts";
 import type { PgSql } from "./postgres_database.ts";
 import { numbered } from "./placeholders.ts";
 
@@ -166,7 +167,7 @@ export class PostgresRunStore implements RunStorage {
       "SELECT seq, at, type, body FROM run_events WHERE run_id = $1 ORDER BY seq",
       runId,
     );
-    return rows.map((row) => ({ ...JSON.parse(row.body), seq: Number(row.seq), at: row.at, type: row.type }));
+    return rows.map(eventView);
   }
 
   #loadedRun(row: BodyRow): RunState {
