@@ -9,7 +9,7 @@
  */
 import type { PendingPublication, PublicationRecord, PublicationStorage } from "../engine/storage.ts";
 import type { Database } from "./database.ts";
-import { pendingView, publicationView, type PublicationRow } from "./row_views.ts";
+import { pendingView, type PublicationRow, publicationView } from "./row_views.ts";
 
 /** Reads and writes publication records. */
 export class PublicationStore implements PublicationStorage {

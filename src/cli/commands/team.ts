@@ -4,29 +4,48 @@
  *
  * @module
  */
-import { noArguments } from "../command_line/args.ts";
+import { noArguments, UsageError } from "../command_line/args.ts";
 import { defineCommand } from "../command_line/command.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
-import { teamDatabaseReport } from "../../service/team.ts";
+import { importLocalHistory, teamDatabaseReport } from "../../service/team.ts";
 import { visibleLine } from "../../lib/visible_text.ts";
 
 /** `weft team` */
 export const teamCommand = defineCommand({
   name: "team",
   summary: "set up and check the project's team database, and say who is connected",
-  synopsis: "team",
+  synopsis: "team [import]",
   description: `Connects to the team database configured for this project (WEFT_DATABASE_URL and
 WEFT_PROJECT_KEY, or the "team" entry of your user-level weft.json; the password from PGPASSWORD or
 ~/.pgpass), creates or upgrades its tables, confirms that it holds this project, and lists the weft services
-connected to it now. docs/team.md says how to set one up.`,
-  json: 'print { "database", "project", "schemaVersion", "runs", "services": [{ "name", "since" }] }',
+connected to it now. docs/team.md says how to set one up.
+
+\`weft team import\` moves the project's local history (.weft/weft.db: Runs, timelines, Artifacts, Records,
+workflow versions, publications) into the team database, all or nothing; it refuses when any of it is there
+already. The local history stays as it was.`,
+  json: 'print { "database", "project", "schemaVersion", "runs", "services": [{ "name", "since" }] }; ' +
+    'import: { "moved": { "runs", "events", "artifacts", "records", "definitions" } }',
   fixes: {
     CONFIGURATION_REQUIRED: "name the team database in WEFT_DATABASE_URL and WEFT_PROJECT_KEY, or in your " +
       "user-level weft.json (docs/team.md), and its password in ~/.pgpass",
     STORAGE_ERROR: "check that the database server runs and is reachable, then run `weft team` again",
   },
   async run({ projectDir, positionals, json }) {
-    noArguments(positionals);
+    if (positionals[0] === "import") {
+      noArguments(positionals.slice(1));
+      const moved = await importLocalHistory(projectDir, (name) => Deno.env.get(name));
+      if (json) console.log(JSON.stringify({ moved }));
+      else {
+        console.log(
+          `moved ${moved.runs} Runs (${moved.events} timeline entries), ${moved.artifacts} Artifacts, ` +
+            `${moved.records} Records and ${moved.definitions} workflow versions into the team database`,
+        );
+      }
+      return EXIT.OK;
+    }
+    if (positionals.length) {
+      throw new UsageError(`unknown subcommand "${positionals[0]}"; try \`weft team import\``);
+    }
     const report = await teamDatabaseReport(projectDir, (name) => Deno.env.get(name));
     if (json) {
       console.log(JSON.stringify(report));

@@ -38,7 +38,7 @@ const NewPool = pg.Pool as new (options: {
 }) => Pool;
 
 /** A value the driver binds. */
-export type PgValue = string | number | null | Uint8Array;
+export type PgValue = string | number | null | Uint8Array | string[];
 
 /** Statements of one unit of work, on the connection that unit holds. */
 export interface PgSql {
