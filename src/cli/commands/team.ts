@@ -8,7 +8,8 @@ import { noArguments, UsageError } from "../command_line/args.ts";
 import { defineCommand } from "../command_line/command.ts";
 import { EXIT } from "../command_line/exit_codes.ts";
 import { importLocalHistory, teamDatabaseReport } from "../../service/team.ts";
-import { visibleLine } from "../../lib/visible_text.ts";
+import { visibleJson } from "../../lib/visible_text.ts";
+import { say } from "../terminal/screen.ts";
 
 /** `weft team` */
 export const teamCommand = defineCommand({
@@ -34,9 +35,9 @@ already. The local history stays as it was.`,
     if (positionals[0] === "import") {
       noArguments(positionals.slice(1));
       const moved = await importLocalHistory(projectDir, (name) => Deno.env.get(name));
-      if (json) console.log(JSON.stringify({ moved }));
+      if (json) say(visibleJson({ moved }));
       else {
-        console.log(
+        say(
           `moved ${moved.runs} Runs (${moved.events} timeline entries), ${moved.artifacts} Artifacts, ` +
             `${moved.records} Records and ${moved.definitions} workflow versions into the team database`,
         );
@@ -48,17 +49,17 @@ already. The local history stays as it was.`,
     }
     const report = await teamDatabaseReport(projectDir, (name) => Deno.env.get(name));
     if (json) {
-      console.log(JSON.stringify(report));
+      say(visibleJson(report));
       return EXIT.OK;
     }
-    console.log(`team database  ${report.database}`);
-    console.log(
-      `project        ${visibleLine(report.project)}  (schema ${report.schemaVersion}, ${report.runs} Runs)`,
+    say(`team database  ${report.database}`);
+    say(
+      `project        ${report.project}  (schema ${report.schemaVersion}, ${report.runs} Runs)`,
     );
-    if (report.services.length === 0) console.log("connected      no weft service");
+    if (report.services.length === 0) say("connected      no weft service");
     for (const [index, service] of report.services.entries()) {
       const label = index === 0 ? "connected     " : "              ";
-      console.log(`${label} ${visibleLine(service.name)}  since ${service.since}`);
+      say(`${label} ${service.name}  since ${service.since}`);
     }
     return EXIT.OK;
   },
