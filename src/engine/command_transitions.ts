@@ -46,6 +46,7 @@ export function completeCommand(change: RunChange, result: CommandResult): void 
   if (step.kind !== "command") throw invalid(`Run ${run.runId} is not at a command step`);
   const outcome = commandOutcome(result);
   const { exitCode, signal, timedOut, durationMs } = result;
+  const ran = run.pendingCommand!.run;
   change.record("command_ended", {
     commandId: run.pendingCommand!.id,
     outcome,
@@ -59,7 +60,9 @@ export function completeCommand(change: RunChange, result: CommandResult): void 
   delete run.pendingCommand;
   run.status = "running";
   commandEnded(change, outcome, result);
-  if (!change.writeOrFail(step.resultTo, result)) return;
+  // The state keeps what ran beside how it ended, so a review can say which command it was.
+  const written = Array.isArray(ran) ? { ...result, run: ran } : result;
+  if (!change.writeOrFail(step.resultTo, written)) return;
   change.advance(outcome);
 }
 

@@ -13,13 +13,14 @@ import { WeftError } from "../errors.ts";
 import { beginBaseline } from "./changes_transitions.ts";
 import type { CommandResult } from "./command_step.ts";
 import { getAt } from "./json_pointer.ts";
+import { outputExcerpt } from "../lib/output_excerpt.ts";
 import { followRevision, pendingItems, readEntries } from "./list_items.ts";
 import { type ListItemState, type ListState, runOrder } from "./list_state.ts";
 import type { RunChange } from "./run_change.ts";
 import type { ForEachDef, ITEM_ENDS } from "./workflow/manifest.ts";
 
-/** How much of a verify's output the list keeps as its summary, in characters. */
-export const VERIFY_SUMMARY_CHARS = 400;
+/** How much of a verify's output the list keeps as its summary: its failures first, then its counts. */
+export const VERIFY_SUMMARY = { lines: 8, chars: 400 } as const;
 
 /**
  * The latest revision of the Artifact a list's items follow, as the engine read it for this change: `data`
@@ -100,12 +101,11 @@ export function commandEnded(change: RunChange, outcome: string, result: Command
   const { stage, run } = change;
   const item = run.list && stage.forEach?.verifyStep === run.stepName ? currentItem(run.list) : undefined;
   if (!item) return;
-  const output = [result.stdout.text, result.stderr.text].filter((text) => text.trim()).join("\n").trimEnd();
   item.verify = {
     passed: outcome === "passed",
     outcome,
     exitCode: result.exitCode,
-    summary: output.slice(-VERIFY_SUMMARY_CHARS),
+    summary: outputExcerpt(result.stdout.text, result.stderr.text, VERIFY_SUMMARY),
     at: change.at,
   };
 }

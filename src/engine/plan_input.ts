@@ -66,14 +66,51 @@ function checked(artifact: ArtifactView): ArtifactView {
   return artifact;
 }
 
+/** How long a Run's title may be, in characters. */
+const TITLE_CHARS = 120;
+
 async function inputOf(unit: StorageUnit, plan: ArtifactView): Promise<RunInput> {
   const specification = (await unit.artifacts.committedByRun(plan.runId))
     .find((entry) => entry.stageName === SPECIFICATION_STAGE)?.data;
+  const intent = (await unit.runs.find(plan.runId))?.intent;
   return {
     kind: "plan",
     data: { plan: plan.data, ...(specification === undefined ? {} : { specification }) },
     source: { artifactId: plan.artifactId, revision: plan.revision },
+    ...(intent ? { title: titleOf(intent) } : {}),
   };
+}
+
+/** The first line of `intent`, cut to a title's length. */
+function titleOf(intent: string): string {
+  const line = intent.trim().split("\n")[0].replace(/\s+/g, " ");
+  return line.length <= TITLE_CHARS ? line : `${line.slice(0, TITLE_CHARS - 1)}…`;
+}
+
+/** A requirement of a specification, with the criteria that accept it. */
+export interface ServedRequirement {
+  id: string;
+  statement: string;
+  acceptance: string[];
+}
+
+/**
+ * The requirements of the specification in a plan input (`{ plan, specification }`) that `task` says it
+ * serves (its `requirements`, by id), with their acceptance criteria; none when either is missing.
+ */
+export function requirementsServed(input: unknown, task: unknown): ServedRequirement[] {
+  const ids = (task as { requirements?: unknown } | null)?.requirements;
+  const all = (input as { specification?: { requirements?: unknown } } | null)?.specification?.requirements;
+  if (!Array.isArray(ids) || !Array.isArray(all)) return [];
+  return all.flatMap((entry) => {
+    const { id, statement, acceptance } = (entry ?? {}) as Record<string, unknown>;
+    if (typeof id !== "string" || !ids.includes(id)) return [];
+    return [{
+      id,
+      statement: typeof statement === "string" ? statement : "",
+      acceptance: Array.isArray(acceptance) ? acceptance.filter((text) => typeof text === "string") : [],
+    }];
+  });
 }
 
 /** The latest revision of the Artifact a list follows, with its data, for one change of the Run. */

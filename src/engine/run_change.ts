@@ -30,6 +30,7 @@ import {
   validateQuestionsAnswer,
 } from "./answers.ts";
 import { newId } from "./ids.ts";
+import { actionReview } from "./action_review.ts";
 import { compileSchema } from "./json_schema.ts";
 import { dataLimits, jsonLargerThan } from "./data_limits.ts";
 import { checkFeedback, type CommittedData } from "./check_rules.ts";
@@ -333,11 +334,9 @@ export class RunChange {
         return this.#ask(step);
       case "confirm": {
         if (this.run.revision && (!revisionCurrent(this) || !writeReview(this))) return undefined;
-        const context = getAt(this.run.state, step.context) ?? null;
-        const markdown = markdownPointers(schemaAt(this.stage.state.schema, step.context), context);
         this.#publishAction(step, "user_ask_confirmation", {
-          context,
-          ...(markdown.length ? { markdown } : {}),
+          ...this.#confirmationContext(step),
+          ...actionReview(this, step.evidence),
         });
         return undefined;
       }
@@ -365,8 +364,21 @@ export class RunChange {
       this.record("ask_skipped", { reason: "no questions" });
       return this.writeOrFail(step.answersTo, []) ? "answered" : undefined;
     }
-    this.#publishAction(step, "user_ask_questions", { questions: publishQuestions(parsed.data) });
+    this.#publishAction(step, "user_ask_questions", {
+      questions: publishQuestions(parsed.data),
+      ...actionReview(this, step.evidence),
+    });
     return undefined;
+  }
+
+  /** What a confirm step shows of the stage state: its context, with the pointers of its Markdown. */
+  #confirmationContext(
+    step: Extract<StepDef, { kind: "confirm" }>,
+  ): { context?: unknown; markdown?: string[] } {
+    if (step.context === undefined) return {};
+    const context = getAt(this.run.state, step.context) ?? null;
+    const markdown = markdownPointers(schemaAt(this.stage.state.schema, step.context), context);
+    return { context, ...(markdown.length ? { markdown } : {}) };
   }
 
   #check(step: Extract<StepDef, { kind: "check" }>): string | undefined {

@@ -55,10 +55,13 @@ export function moveMisfits(run: RunState, target: LoadedWorkflow): string[] {
     if (step.kind !== "confirm") {
       misfits.push(`it waits for a confirmation, but step ${at} is now a ${step.kind} step`);
     } else {
-      const shown = (action.request as { context: unknown }).context;
-      if (canonicalJson(shown) !== canonicalJson(getAt(run.state, step.context) ?? null)) {
+      const shown = (action.request as { context?: unknown }).context ?? null;
+      const now = step.context === undefined ? null : getAt(run.state, step.context) ?? null;
+      if (canonicalJson(shown) !== canonicalJson(now)) {
         misfits.push(
-          `step ${at} of the new version would show other content for confirmation (${step.context})`,
+          `step ${at} of the new version would show other content for confirmation (${
+            step.context ?? "none"
+          })`,
         );
       }
     }

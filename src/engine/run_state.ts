@@ -86,6 +86,8 @@ export interface RunInput {
   data: unknown;
   /** The Artifact revision it was read from; a list of its items follows later revisions. */
   source: { artifactId: string; revision: number };
+  /** What it is, in a line a person recognizes (a plan: the intent it was made for); the Run's title. */
+  title?: string;
 }
 
 /** A timeline entry before it gets its sequence number. */
@@ -126,6 +128,7 @@ export function toRunView(run: RunState): RunView {
     flowName: run.flowName,
     ...(run.version ? { version: shortVersion(run.version) } : {}),
     intent: run.intent,
+    ...(run.input?.title ? { title: run.input.title } : {}),
     status: run.status,
     execution: { source: run.source, agentExecutor: run.agentExecutor },
     cursor: { stageName: run.stageName, stepName: run.stepName },

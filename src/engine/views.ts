@@ -147,7 +147,7 @@ export const ListItemViewSchema = z.object({
     /** `passed`, `failed` or `timed_out`. */
     outcome: z.string(),
     exitCode: z.number().int().nullable(),
-    /** The output's last lines, cut to 400 characters. */
+    /** The useful part of its output (a test runner's failures and counts, else its last lines), ≤ 400 characters. */
     summary: z.string(),
     at: z.string(),
   }).optional(),
@@ -194,6 +194,11 @@ export const RunViewSchema = z.object({
   /** The short version of the definition the Run is driven by (absent on an unpinned Run of an older weft). */
   version: z.string().optional(),
   intent: z.string(),
+  /**
+   * What the Run works on, in a line, when its intent only names it (a `deliver` Run: the intent its plan
+   * was made for); views show it in the intent's place.
+   */
+  title: z.string().optional(),
   status: RunStatusSchema,
   execution: z.object({ source: SourceSchema, agentExecutor: AgentExecutorSchema }),
   cursor: CursorSchema,

@@ -108,6 +108,12 @@ function shortened(line: string): string {
   return line.length <= LINE_CHARS ? line : `${line.slice(0, LINE_CHARS - 1)}…`;
 }
 
+/** The first line of `text` that reports a failure (a test runner's `not ok …`, `FAIL …`, an error), if any. */
+export function failureLine(text: string): string | undefined {
+  return text.replace(STYLE, "").split(/\r?\n/).find((line) => FAILURE.some((pattern) => pattern.test(line)))
+    ?.trim();
+}
+
 /** The last lines of `lines`, within `limits`. */
 function tail(lines: string[], limits: ExcerptLimits): string {
   const kept = lines.filter((line, i) => line.trim() || i < lines.length - 1).slice(-limits.lines);

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { call, closeClient, mcpClient, runWeft, withServedProject } from "../support/service.ts";
 import { readJson } from "../support/notifications.ts";
 import { BOARD_PROJECT, driveBoard, DRIVEN, taskStatuses } from "../support/task_board.ts";
-import { taskTable } from "../../src/cli/run_views/task_table.ts";
+import { lastVerify, taskTable } from "../../src/cli/run_views/task_table.ts";
 import { confirmedPlanOverMcp } from "../support/deliver_mcp.ts";
 import type { ListItemView, ListView, RunView } from "../../src/engine/views.ts";
 
@@ -148,4 +148,22 @@ Deno.test("the task table keeps a wide id whole in a narrow terminal and cuts on
     if (previous === undefined) Deno.env.delete("COLUMNS");
     else Deno.env.set("COLUMNS", previous);
   }
+});
+
+Deno.test("weft tasks: a failed verify's line is the test that failed, not the runner's timing", () => {
+  const summary = "not ok 1 - slugify lowercases\n  error: |-\n…\n# tests 2\n# pass 1\n# fail 1";
+  const item = {
+    id: "T1",
+    title: "Slugify",
+    status: "running" as const,
+    attempts: 1,
+    dependsOn: [],
+    verify: { passed: false, outcome: "failed", exitCode: 1, summary, at: "" },
+  };
+  assert.equal(lastVerify(item, 80, PLAIN), "failed · exit 1 · not ok 1 - slugify lowercases");
+  const passed = {
+    ...item,
+    verify: { ...item.verify, passed: true, outcome: "passed", exitCode: 0, summary: "a\nok" },
+  };
+  assert.equal(lastVerify(passed, 80, PLAIN), "passed · exit 0 · ok");
 });

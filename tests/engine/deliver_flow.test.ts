@@ -20,6 +20,7 @@ import {
 } from "../support/deliver.ts";
 import { plan } from "../support/intent_agent.ts";
 import { openEngine } from "./support.ts";
+import type { ActionReview } from "../../src/engine/action_review.ts";
 
 const decision = (choice: string) => [{ questionId: "decision", isSkipped: false, answer: choice }];
 
@@ -66,6 +67,8 @@ Deno.test("deliver: three tasks, a verify that fails once, a person's request fo
       summary: "FAIL t1_test: expected 2",
       at: "",
     });
+    assert.equal(intent.title, undefined, "an intent Run's intent is its own title");
+    assert.equal(run.title, "deliver something", "a deliver Run is titled by its plan's intent");
     step = await implement(engine, run);
     assert.match(
       (step.context.state.verify as { stdout: { text: string } }).stdout.text,
@@ -74,9 +77,31 @@ Deno.test("deliver: three tasks, a verify that fails once, a person's request fo
     );
     run = await verify(engine, step.run, 0, "ok\n");
     assert.equal(run.pendingAction?.kind, "user_ask_confirmation");
-    const review = (run.pendingAction!.request as { context: { files: unknown[]; diff: string } }).context;
-    assert.deepEqual(review.files, [{ path: "src/t1.ts", status: "added" }]);
-    assert.match(review.diff, /\+export const t1 = 1;/);
+    // The review names the task and what it serves, says what the agent did, how verify went, what changed.
+    const review = run.pendingAction!.request as ActionReview & { context?: unknown };
+    assert.equal(review.title, "Review the task's changes");
+    assert.deepEqual(review.item, {
+      id: "T1",
+      title: "Task T1",
+      attempt: 2,
+      description: "Implement T1.",
+      requirements: [{
+        id: "R1",
+        statement: "Every report has an Export button",
+        acceptance: ["a test proves it"],
+      }],
+    });
+    assert.equal(review.evidence?.summary, "done as asked");
+    assert.deepEqual(review.evidence?.verify, {
+      run: ["sh", "verify.sh"],
+      outcome: "passed",
+      exitCode: 0,
+      durationMs: 5,
+      excerpt: "ok",
+    });
+    assert.deepEqual(review.evidence?.changes?.files, [{ path: "src/t1.ts", status: "added" }]);
+    assert.match(review.evidence?.changes?.diff ?? "", /\+export const t1 = 1;/);
+    assert.equal("context" in review, false, "the changes are shown once, as evidence");
     run = await answer(engine, run, { isConfirmed: true });
     assert.deepEqual(statuses(run), { T1: "done", T2: "running", T3: "pending" });
 
@@ -85,7 +110,7 @@ Deno.test("deliver: three tasks, a verify that fails once, a person's request fo
       await tool("write", { path: "src/t2.ts", content: "export const t2 = 2;\n" });
     });
     run = await verify(engine, step.run, 0);
-    const t2Changes = (run.pendingAction!.request as { context: { files: unknown[] } }).context.files;
+    const t2Changes = (run.pendingAction!.request as ActionReview).evidence?.changes?.files;
     assert.deepEqual(t2Changes, [{ path: "src/t2.ts", status: "added" }], "only what changed since T2 began");
     run = await answer(engine, run, { isConfirmed: false, feedback: "name it two" });
     assert.equal(run.list?.items[1].status, "running");
@@ -107,6 +132,23 @@ Deno.test("deliver: three tasks, a verify that fails once, a person's request fo
   }
 });
 
+Deno.test("deliver: a task's last verify says which test failed and the counts, not the runner's last line", async () => {
+  const engine = await openEngine();
+  try {
+    const intent = await confirmedPlan(engine);
+    const step = await implement(engine, await startDeliver(engine, intent.runId));
+    const tap = await Deno.readTextFile(new URL("../lib/samples/node_tap.txt", import.meta.url));
+    const run = await verify(engine, step.run, 1, tap);
+    const summary = run.list?.items[0].verify?.summary ?? "";
+    assert.match(summary, /^not ok 1 - slugify lowercases/);
+    assert.match(summary, /# fail 1/);
+    assert.doesNotMatch(summary, /duration_ms/);
+    assert.ok(summary.length <= 400);
+  } finally {
+    await engine.close();
+  }
+});
+
 Deno.test("deliver: a task whose dependency is not done waits; one it depends on that is skipped blocks it", async () => {
   const engine = await openEngine();
   try {
@@ -121,6 +163,16 @@ Deno.test("deliver: a task whose dependency is not done waits; one it depends on
       run = await verify(engine, step.run, 1, `attempt ${attempt} failed`);
     }
     assert.equal(run.pendingAction?.kind, "user_ask_questions", "after three failures the person decides");
+    const decide = run.pendingAction!.request as ActionReview;
+    assert.equal(decide.title, "Verify keeps failing");
+    assert.equal(decide.item?.id, "T1", "the decision names the task");
+    assert.deepEqual(decide.evidence?.verify && { ...decide.evidence.verify, durationMs: 0 }, {
+      run: ["sh", "verify.sh"],
+      outcome: "failed",
+      exitCode: 1,
+      durationMs: 0,
+      excerpt: "attempt 3 failed",
+    });
     assert.equal(run.list?.items[0].status, "running", "never done, never silently failed");
     run = await answer(engine, run, decision("skip"));
     assert.deepEqual(statuses(run), { T1: "skipped", T3: "blocked", T2: "running" });

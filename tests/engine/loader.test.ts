@@ -81,6 +81,10 @@ Deno.test("loader errors name the file and the JSON pointer", () => {
     ],
     [`${file}#/stages/collect/steps/ask: needs exactly one of`, (s) => (s.steps.ask.questionsFrom = "/q")],
     [
+      `${file}#/stages/collect/steps/confirm: needs \`context\`, \`evidence\` or both`,
+      (s) => delete s.steps.confirm.context,
+    ],
+    [
       `${file}#/stages/collect/steps/ask/questions/1: duplicate question id "title"`,
       (s) => (s.steps.ask.questions[1].id = "title"),
     ],

@@ -6,6 +6,7 @@
  */
 
 import type { ListItemStatus, ListItemView, ListView } from "../../client/views.ts";
+import { failureLine } from "../../lib/output_excerpt.ts";
 import { LIST_ITEM_STATUSES } from "../../client/views.ts";
 import { answeredWhere } from "../../client/answer_channel.ts";
 import { visibleLine } from "../../lib/visible_text.ts";
@@ -62,7 +63,8 @@ function decided(item: ListItemView): string {
 }
 
 /**
- * `passed · exit 0 · <its last line>`, cut to `width`; for a task with no verify, why it did not run
+ * `passed · exit 0 · <its last line>` (a failure: the line that says what failed, when a runner wrote one), cut
+ * to `width`; for a task with no verify, why it did not run
  * (blocked, skipped), else a dash.
  */
 export function lastVerify(item: ListItemView, width: number, stream: Stream = Deno.stdout): string {
@@ -72,7 +74,8 @@ export function lastVerify(item: ListItemView, width: number, stream: Stream = D
     ? verify.outcome === "timed_out" ? "timed out" : "signal"
     : `exit ${verify.exitCode}`;
   const head = `${verify.passed ? "passed" : "failed"} · ${exit}`;
-  const line = verify.summary.split("\n").map((text) => text.trim()).filter(Boolean).at(-1);
+  const line = (!verify.passed && failureLine(verify.summary)) ||
+    verify.summary.split("\n").map((text) => text.trim()).filter(Boolean).at(-1);
   const text = truncate(line ? `${head} · ${line}` : head, width);
   return paint(verify.passed ? "green" : "red", text.slice(0, head.length), stream) + text.slice(head.length);
 }

@@ -349,6 +349,11 @@ class Checker {
           )
         );
         break;
+      case "confirm":
+        if (step.context === undefined && step.evidence === undefined) {
+          this.#error(at, "needs `context`, `evidence` or both: what the person confirms");
+        }
+        break;
       case "check":
         step.rules.forEach((rule, index) => {
           if ("schema" in rule) this.#schema(`${at}/rules/${index}/schema`, rule.schema);

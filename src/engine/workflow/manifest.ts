@@ -118,18 +118,36 @@ const AnswerFrom = AnswerFromSchema.optional().describe(
     "`answer_ask`; `person_or_relay` (default): the agent may also relay the person's exact answer",
 );
 
+/** What a person sees beside a question or a confirmation, read from the stage state as the action opens. */
+const Evidence = z.strictObject({
+  summary: Pointer.optional().describe("a string: what the agent said it did"),
+  verify: Pointer.optional().describe(
+    "a command step's result (its `resultTo`): shown as the command, how it ended and the useful part of its output",
+  ),
+  changes: Pointer.optional().describe(
+    "a changes step's result (its `resultTo`): shown as the files changed and their diff, file by file",
+  ),
+}).describe(
+  "what the person sees to judge: the agent's summary, a command's outcome, the changes; in a list stage the " +
+    "current item is named too",
+);
+
 const AskStep = z.strictObject({
   kind: z.literal("ask"),
   questions: z.array(Question).min(1).optional(),
   questionsFrom: Pointer.optional().describe("read the questions from the stage state instead"),
   answersTo: Pointer.optional().describe("where the answer array is written into the stage state"),
   answerFrom: AnswerFrom,
+  evidence: Evidence.optional(),
   ...stepBase,
 });
 
 const ConfirmStep = z.strictObject({
   kind: z.literal("confirm"),
-  context: Pointer.describe("the part of the stage state shown for confirmation"),
+  context: Pointer.optional().describe(
+    "the part of the stage state shown for confirmation; a step may show `evidence` instead, or both",
+  ),
+  evidence: Evidence.optional(),
   feedbackTo: Pointer.optional().describe("where the feedback of a `revise` answer is written"),
   answerFrom: AnswerFrom,
   ...stepBase,
@@ -340,6 +358,8 @@ export type ModelSettings = z.infer<typeof ModelSettings>;
 export type CommitStepDef = z.infer<typeof CommitStep>;
 /** A parsed command step. */
 export type CommandStepDef = z.infer<typeof CommandStep>;
+/** What an ask or confirm step shows beside its question, as declared. */
+export type EvidenceDef = z.infer<typeof Evidence>;
 /** A parsed changes step. */
 export type ChangesStepDef = z.infer<typeof ChangesStep>;
 /** A parsed `forEach` of a list stage. */
