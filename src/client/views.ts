@@ -9,7 +9,9 @@
  */
 
 export type {
+  ActionReview,
   ArtifactView,
+  ChangesEvidence,
   Cursor,
   ListItemStatus,
   ListItemView,
@@ -21,8 +23,10 @@ export type {
   RecordView,
   RunEventView,
   RunStatus,
+  ReviewItem,
   RunView,
   Source,
+  VerifyEvidence,
   WorkflowView,
 } from "../engine/views.ts";
 export type { PublishedQuestion } from "../engine/answers.ts";

@@ -10,56 +10,11 @@
 import { commandOutcome, type CommandResult } from "./command_step.ts";
 import { getAt } from "./json_pointer.ts";
 import { currentItem } from "./list_transitions.ts";
-import { requirementsServed, type ServedRequirement } from "./plan_input.ts";
+import { requirementsServed } from "./plan_input.ts";
 import type { RunChange } from "./run_change.ts";
 import type { EvidenceDef } from "./workflow/manifest.ts";
+import type { ActionReview, ChangesEvidence, Evidence, ReviewItem, VerifyEvidence } from "./views.ts";
 import { outputExcerpt } from "../lib/output_excerpt.ts";
-
-/** The list item an action is about. */
-export interface ReviewItem {
-  id: string;
-  title: string;
-  /** Which attempt of the item this is. */
-  attempt: number;
-  /** The item's own description, when it has one (Markdown). */
-  description?: string;
-  /** The requirements it serves, with their acceptance criteria (a plan's task). */
-  requirements?: ServedRequirement[];
-}
-
-/** A command's outcome as a person reads it. */
-export interface VerifyEvidence {
-  /** The program and arguments that ran. */
-  run?: string[];
-  outcome: "passed" | "failed" | "timed_out";
-  exitCode: number | null;
-  durationMs: number;
-  /** The useful part of its output: a test runner's failures and counts, else its last lines. */
-  excerpt: string;
-}
-
-/** What changed, as a `changes` step wrote it. */
-export interface ChangesEvidence {
-  files: { path: string; status: string }[];
-  /** Their unified diff. */
-  diff: string;
-  /** How many bytes of the diff were left out to stay within its bound. */
-  cutBytes: number;
-}
-
-/** The evidence an action shows. */
-export interface Evidence {
-  summary?: string;
-  verify?: VerifyEvidence;
-  changes?: ChangesEvidence;
-}
-
-/** What an action request carries besides its questions or context. */
-export interface ActionReview {
-  title?: string;
-  item?: ReviewItem;
-  evidence?: Evidence;
-}
 
 /** The review parts of the action the current step of `change` opens. */
 export function actionReview(change: RunChange, declared: EvidenceDef | undefined): ActionReview {

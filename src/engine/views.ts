@@ -78,6 +78,57 @@ export const PendingActionViewSchema = z.object({
 /** A human action a waiting Run publishes. */
 export type PendingActionView = z.infer<typeof PendingActionViewSchema>;
 
+/*
+ * What a human action's `request` carries besides its questions or context, so that a person can judge it
+ * (`action_review.ts` reads it from the Run): the step's `title`, the list `item` it is about, the `evidence`.
+ */
+
+/** The list item an action is about. */
+export interface ReviewItem {
+  id: string;
+  title: string;
+  /** Which attempt of the item this is. */
+  attempt: number;
+  /** The item's own description, when it has one (Markdown). */
+  description?: string;
+  /** The requirements it serves, with their acceptance criteria (a plan's task). */
+  requirements?: { id: string; statement: string; acceptance: string[] }[];
+}
+
+/** A command's outcome as a person reads it. */
+export interface VerifyEvidence {
+  /** The program and arguments that ran. */
+  run?: string[];
+  outcome: "passed" | "failed" | "timed_out";
+  exitCode: number | null;
+  durationMs: number;
+  /** The useful part of its output: a test runner's failures and counts, else its last lines. */
+  excerpt: string;
+}
+
+/** What changed, as a `changes` step wrote it. */
+export interface ChangesEvidence {
+  files: { path: string; status: string }[];
+  /** Their unified diff. */
+  diff: string;
+  /** How many bytes of the diff were left out to stay within its bound. */
+  cutBytes: number;
+}
+
+/** The evidence an action shows. */
+export interface Evidence {
+  summary?: string;
+  verify?: VerifyEvidence;
+  changes?: ChangesEvidence;
+}
+
+/** What an action request carries besides its questions or context. */
+export interface ActionReview {
+  title?: string;
+  item?: ReviewItem;
+  evidence?: Evidence;
+}
+
 /** Schema of {@linkcode AgentCallPhase}. */
 export const AgentCallPhaseSchema = z.enum(["available", "claimed"]);
 /** Whether a pending agent call waits for a claimant or has one. */

@@ -49,6 +49,8 @@ export function diffFiles(diff: string): DiffFile[] {
   if (lines.at(-1) === "") lines.pop();
   const files: DiffFile[] = [];
   let file: DiffFile | undefined;
+  // A `diff --git` line starts a file whose `---`/`+++` pair may follow (a binary file has none).
+  let awaitingHeader = false;
   const start = (path: string) => {
     file = { path, status: "modified", binary: false, added: 0, removed: 0, hunks: [] };
     files.push(file);
@@ -59,13 +61,15 @@ export function diffFiles(diff: string): DiffFile[] {
     const git = /^diff --git a\/(.*) b\/(.*)$/.exec(line);
     if (git) {
       start(git[2]);
+      awaitingHeader = true;
       continue;
     }
     if (line.startsWith("--- ") && lines[i + 1]?.startsWith("+++ ")) {
       const before = pathOf(line.slice(4));
       const after = pathOf(lines[i + 1].slice(4));
       // `diff -u` has no `diff --git` line: its `---`/`+++` pair starts the file.
-      const current = file && file.hunks.length === 0 ? file : start(after ?? before ?? "");
+      const current = awaitingHeader && file ? file : start(after ?? before ?? "");
+      awaitingHeader = false;
       if (before === null) current.status = "added";
       else if (after === null) current.status = "deleted";
       current.path = after ?? before ?? current.path;
@@ -75,8 +79,13 @@ export function diffFiles(diff: string): DiffFile[] {
     if (!file) continue;
     if (/^new file mode /.test(line)) file.status = "added";
     else if (/^deleted file mode /.test(line)) file.status = "deleted";
-    else if (/^Binary files .* differ$/.test(line) || line === "GIT binary patch") file.binary = true;
-    else if (line.startsWith("@@")) i = readHunk(file, lines, i);
+    else if (/^Binary files .* differ$/.test(line) || line === "GIT binary patch") {
+      file.binary = true;
+      awaitingHeader = false;
+    } else if (line.startsWith("@@")) {
+      awaitingHeader = false;
+      i = readHunk(file, lines, i);
+    }
   }
   return files;
 }

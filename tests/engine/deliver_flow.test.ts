@@ -20,7 +20,7 @@ import {
 } from "../support/deliver.ts";
 import { plan } from "../support/intent_agent.ts";
 import { openEngine } from "./support.ts";
-import type { ActionReview } from "../../src/engine/action_review.ts";
+import type { ActionReview } from "../../src/engine/views.ts";
 
 const decision = (choice: string) => [{ questionId: "decision", isSkipped: false, answer: choice }];
 

@@ -11,6 +11,7 @@ import type { Client } from "./sdk_test_client.ts";
 import { call, callError } from "./service.ts";
 import { handOff, SPECIFICATION } from "./intent_agent.ts";
 import { THREE_TASKS } from "./deliver.ts";
+import { dirname } from "node:path";
 import { claim, complete } from "../agent/support.ts";
 import { waitForRun } from "../model/support.ts";
 import { personGit } from "./git.ts";
@@ -69,17 +70,33 @@ export async function confirmedPlanOverMcp(
  * The IDE's agent implements the current task of a `deliver` Run by writing `file` into the project; resolves
  * once the service ran the task's verify.
  */
-export async function implementOverMcp(
+export function implementOverMcp(
   client: Client,
   run: RunView,
   projectDir: string,
   file: string,
   text: string,
 ): Promise<RunView> {
+  return implementFilesOverMcp(client, run, projectDir, { [file]: text }, `wrote ${file}`);
+}
+
+/**
+ * The IDE's agent implements the current task: claims its call, writes `files` into the project, completes
+ * it with `summary`; resolves once the service has run the verify command and the Run waits again.
+ */
+export async function implementFilesOverMcp(
+  client: Client,
+  run: RunView,
+  projectDir: string,
+  files: Record<string, string>,
+  summary: string,
+): Promise<RunView> {
   const claimed = await claim(client, run, "ide-agent");
-  await Deno.mkdir(`${projectDir}/src`, { recursive: true });
-  await Deno.writeTextFile(`${projectDir}/${file}`, text);
-  const after = await complete(client, claimed, { outcome: "implemented", summary: `wrote ${file}` });
+  for (const [path, text] of Object.entries(files)) {
+    await Deno.mkdir(dirname(`${projectDir}/${path}`), { recursive: true });
+    await Deno.writeTextFile(`${projectDir}/${path}`, text);
+  }
+  const after = await complete(client, claimed, { outcome: "implemented", summary });
   return await waitForRun(
     client,
     after.runId,

@@ -9,8 +9,11 @@
 import type { PublishedQuestion as Question } from "../../client/views.ts";
 import type { PendingActionView } from "../../client/views.ts";
 import { readable } from "../../lib/readable.ts";
+import { visibleLine } from "../../lib/visible_text.ts";
 import { indent, paint, type Stream } from "../terminal/format.ts";
+import { pageBlocks } from "../terminal/pager.ts";
 import type { Choice, Prompter } from "../terminal/prompt.ts";
+import { hasReview, reviewLines } from "./review_text.ts";
 
 /** One entry of a questions answer. */
 type QuestionAnswer = { questionId: string; isSkipped: false; answer: string } | {
@@ -20,7 +23,14 @@ type QuestionAnswer = { questionId: string; isSkipped: false; answer: string } |
 
 /** Asks the action at prompts; resolves with the answer JSON, or `null` when the input ended first. */
 export async function promptAnswer(action: PendingActionView, prompter: Prompter): Promise<unknown | null> {
-  return action.kind === "user_ask_questions"
+  const questions = action.kind === "user_ask_questions";
+  // Questions of their own need no heading; a confirmation, or questions about a review, get the step's title.
+  if (!questions || hasReview(action.request) || titleOf(action, "")) {
+    const title = titleOf(action, questions ? "Questions" : "Please confirm");
+    prompter.write(`\n${paint("bold", title, prompter.output)}\n`);
+  }
+  if (!await showReview(action, prompter)) return null;
+  return questions
     ? await promptQuestions(questionsOf(action), prompter)
     : await promptConfirmation(action, prompter);
 }
@@ -29,8 +39,9 @@ export async function promptAnswer(action: PendingActionView, prompter: Prompter
 export function describeAction(action: PendingActionView, stream: Stream = Deno.stdout): string {
   if (action.kind === "user_ask_confirmation") {
     return [
-      `${paint("bold", "Confirm", stream)} (action ${action.id}):`,
-      indent(contextText(action)),
+      `${paint("bold", titleOf(action, "Confirm"), stream)} (action ${action.id}):`,
+      ...reviewText(action, stream),
+      ...(hasContext(action) ? [indent(contextText(action))] : []),
       paint(
         "dim",
         'answer JSON: { "isConfirmed": true } or { "isConfirmed": false, "feedback": "…" }',
@@ -39,7 +50,8 @@ export function describeAction(action: PendingActionView, stream: Stream = Deno.
     ].join("\n");
   }
   const questions = questionsOf(action);
-  const lines = [`${paint("bold", "Questions", stream)} (action ${action.id}):`];
+  const lines = [`${paint("bold", titleOf(action, "Questions"), stream)} (action ${action.id}):`];
+  lines.push(...reviewText(action, stream));
   const width = Math.max(...questions.map((q) => q.id.length));
   for (const q of questions) {
     lines.push(
@@ -53,6 +65,32 @@ export function describeAction(action: PendingActionView, stream: Stream = Deno.
   const skeleton = questions.map((q) => ({ questionId: q.id, isSkipped: false, answer: "…" }));
   lines.push(paint("dim", `answer JSON: ${JSON.stringify(skeleton)}`, stream));
   return lines.join("\n");
+}
+
+/** The step's title as the action names it, or `fallback`. */
+function titleOf(action: PendingActionView, fallback: string): string {
+  const title = (action.request as { title?: unknown } | undefined)?.title;
+  return typeof title === "string" && title.trim() ? visibleLine(title) : fallback;
+}
+
+/** The whole review of `action` (task, evidence, every file's diff), indented, for a reader who does not page. */
+function reviewText(action: PendingActionView, stream: Stream): string[] {
+  if (!hasReview(action.request)) return [];
+  const { head, files } = reviewLines(action.request, stream);
+  return [head, ...files].map((lines) => indent(lines.join("\n")));
+}
+
+/** Shows the review of `action` at the prompt: what to judge, then the diff a page at a time. */
+async function showReview(action: PendingActionView, prompter: Prompter): Promise<boolean> {
+  if (!hasReview(action.request)) return true;
+  const { head, files } = reviewLines(action.request, prompter.output);
+  prompter.write(head.join("\n") + "\n");
+  return await pageBlocks(prompter, files, head.length);
+}
+
+function hasContext(action: PendingActionView): boolean {
+  const request = action.request as { context?: unknown } | undefined;
+  return request !== undefined && "context" in request && !hasReview({ context: request.context });
 }
 
 function questionsOf(action: PendingActionView): Question[] {
@@ -112,8 +150,7 @@ async function typeText(q: Question, prompter: Prompter): Promise<QuestionAnswer
 
 async function promptConfirmation(action: PendingActionView, prompter: Prompter) {
   const out = prompter.output;
-  prompter.write(`\n${paint("bold", "Please confirm:", out)}\n`);
-  prompter.write(indent(contextText(action)) + "\n");
+  if (hasContext(action)) prompter.write(indent(contextText(action)) + "\n");
   const decision = await prompter.choose("confirm (y) or revise (r)? ", [
     { keys: ["y", "yes", "confirm"], value: "confirm" as const },
     { keys: ["r", "revise", "n", "no"], value: "revise" as const },
