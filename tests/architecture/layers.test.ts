@@ -79,6 +79,7 @@ const PAGE_SHARES = [
   "lib/edit_script.ts",
   "lib/visible_text.ts",
   "lib/argv_text.ts",
+  "lib/diff_files.ts",
   "client/reconnect.ts",
   "client/protocol_version.ts",
   "client/agent_request.ts",

@@ -75,7 +75,8 @@ export const runsCommand = defineCommand({
         paint(statusTone(run.status), run.status),
         `${run.cursor.stageName}/${run.cursor.stepName}`,
         relativeTime(run.updatedAt, now),
-        truncate(run.intent, 48),
+        // A Run whose intent only names something (a deliver Run: its plan) reads as its title.
+        truncate(run.title ?? run.intent, 48),
       ]),
     ));
     const waiting = page.runs.find((run) => run.status === "waiting" && run.pendingAction);

@@ -109,6 +109,7 @@ export function describeRun(
   now = new Date(),
 ): string {
   const fields: [string, string][] = [
+    ...(run.title ? [["title", truncate(run.title, 100)] as [string, string]] : []),
     ["intent", truncate(run.intent, 100)],
     ["at", `${run.cursor.stageName} / ${run.cursor.stepName}`],
     ["version", run.version ?? "none yet (stored by an older weft)"],

@@ -170,7 +170,7 @@ function joined(...parts: (string | undefined)[]): { description?: string } {
 }
 
 function where(run: RunView): string {
-  const intent = run.intent.trim().replace(/\s+/g, " ");
+  const intent = (run.title ?? run.intent).trim().replace(/\s+/g, " ");
   const quoted = intent.length <= INTENT_CHARS ? intent : `${intent.slice(0, INTENT_CHARS - 1)}…`;
   return `“${quoted}” (stage ${run.cursor.stageName})`;
 }

@@ -13,7 +13,15 @@ import { connection, StudioError } from "./connection.ts";
 import { html } from "./html.ts";
 import { Readable } from "./readable.ts";
 import { isRevisionContext, RevisionReview } from "./revision_review.ts";
+import { hasReview, Review } from "./review_view.ts";
+import { visibleLine } from "../../lib/visible_text.ts";
 import type { PendingAction, Question, RunView } from "./types.ts";
+
+/** The step's title, as the action's request names it, or `fallback`. */
+function titleOf(request: unknown, fallback: string): string {
+  const title = (request as { title?: unknown } | undefined)?.title;
+  return typeof title === "string" && title.trim() ? visibleLine(title) : fallback;
+}
 
 /** The value of a choice that means "my own answer". */
 const OTHER = "\u0000other";
@@ -87,8 +95,12 @@ function QuestionsForm(props: FormProps): ComponentChildren {
     }));
   };
 
+  const request = props.action.request;
   return html`<form class="answer" aria-label=${answerFormName(props.run)} onSubmit=${onSubmit}>
-    <h3>${questions.length === 1 ? "A question for you" : `${questions.length} questions for you`}</h3>
+    <h3>${
+    titleOf(request, questions.length === 1 ? "A question for you" : `${questions.length} questions for you`)
+  }</h3>
+    ${hasReview(request) && html`<${Review} request=${request} />`}
     ${
     questions.map((q) =>
       html`<${QuestionField} key=${q.id} question=${q} entry=${entries[q.id]} onChange=${(
@@ -157,7 +169,8 @@ function QuestionField(
 }
 
 function ConfirmForm(props: FormProps): ComponentChildren {
-  const { context, markdown } = props.action.request as { context: unknown; markdown?: string[] };
+  const request = props.action.request as { context?: unknown; markdown?: string[] };
+  const { context, markdown } = request;
   const [feedback, setFeedback] = useState("");
   const feedbackField = useRef<HTMLTextAreaElement>(null);
   const { busy, problem, setProblem, submit } = useSubmit(props);
@@ -176,11 +189,12 @@ function ConfirmForm(props: FormProps): ComponentChildren {
   };
 
   return html`<form class="answer" aria-label=${answerFormName(props.run)} onSubmit=${confirm}>
-    <h3>Please confirm</h3>
+    <h3>${titleOf(request, "Please confirm")}</h3>
+    ${hasReview(request) && html`<${Review} request=${request} />`}
     ${
     props.run.revisionOf && isRevisionContext(context)
       ? html`<${RevisionReview} context=${context} />`
-      : html`
+      : "context" in request && html`
         <div class="context">
           <${Readable} value=${context} level=${4} markdown=${markdown} />
         </div>

@@ -1,13 +1,13 @@
 /**
  * The diff between two revisions, as a region named "Diff": removed text in `<del>`, added text in `<ins>`,
- * JSON changes under their paths; and a unified diff of the project's files, drawn the same way. The words "removed" and "added" are part of the text, so the change reads
- * the same without colour or styling.
+ * JSON changes under their paths. The words "removed" and "added" are part of the text, so the change reads the
+ * same without colour or styling.
  *
  * @module
  */
 
 import type { ComponentChildren } from "./preact.ts";
-import { type DiffLine, diffRevisions, type JsonChange, unifiedDiffLines } from "./diff.ts";
+import { type DiffLine, diffRevisions, type JsonChange } from "./diff.ts";
 import { html } from "./html.ts";
 
 /** The diff of `before` (revision `from`) and `after` (revision `to`, or what `to` names). */
@@ -30,13 +30,6 @@ export function DiffView(
       }</ul>`
   }
   </div>`;
-}
-
-/** A unified diff the service made (a revision's Markdown, a task's changes), drawn as any line diff here. */
-export function UnifiedDiffView(props: { diff: string; label: string }): ComponentChildren {
-  return html`<div role="region" aria-label=${props.label} class="diff-region">${
-    DiffLines(unifiedDiffLines(props.diff))
-  }</div>`;
 }
 
 /** Lines of a diff: removed ones in `<del>`, added ones in `<ins>`. */

@@ -102,9 +102,18 @@ export function RunPage(props: { runId: string }): ComponentChildren {
   };
 
   return html`<section class="run" ref=${section}>
-    <h2 class="intent">${run.intent}</h2>
+    <h2 class="intent">${run.title ?? run.intent}</h2>
     <p class="status" tabindex="-1">Status: <span class=${`badge ${run.status}`}>${run.status}</span></p>
     <dl class="facts">
+      <div><dt>Run</dt><dd><code>${run.runId}</code></dd></div>
+      ${
+    run.title && html`
+      <div>
+        <dt>Intent</dt>
+        <dd>${run.intent}</dd>
+      </div>
+    `
+  }
       <div><dt>Workflow</dt><dd>${run.flowName}</dd></div>
       <div><dt>Where</dt><dd>${run.cursor.stageName} / ${run.cursor.stepName}</dd></div>
       <div><dt>Started from</dt><dd>${sourceName(run.execution.source)}</dd></div>
@@ -140,12 +149,20 @@ export function RunPage(props: { runId: string }): ComponentChildren {
   }
     ${run.pendingAction && html`<${AskedAgain} reasons=${whyAskedAgain(timeline)} />`}
     ${
-    run.pendingAction &&
-    html`
-      <${AnswerForm} key=${run.pendingAction.id} run=${run} action=${run
-        .pendingAction} onConflict=${onConflict}
-        onSubmitting=${onSubmitting} />
-    `
+    run.pendingAction && run.list
+      ? html`
+        <div class="beside-board">
+          <${AnswerForm} key=${run.pendingAction.id} run=${run} action=${run
+            .pendingAction} onConflict=${onConflict}
+            onSubmitting=${onSubmitting} />
+          <${TaskBoard} list=${run.list} timeline=${timeline} />
+        </div>
+      `
+      : run.pendingAction && html`
+        <${AnswerForm} key=${run.pendingAction.id} run=${run} action=${run
+          .pendingAction} onConflict=${onConflict}
+          onSubmitting=${onSubmitting} />
+      `
   }
     ${
     run.pendingAgentCall && html`<p class="waiting">
@@ -168,7 +185,7 @@ export function RunPage(props: { runId: string }): ComponentChildren {
   }
     </div>
     ${problem && html`<p role="alert" class="problem">${problem}</p>`}
-    ${run.list && html`<${TaskBoard} list=${run.list} timeline=${timeline} />`}
+    ${run.list && !run.pendingAction && html`<${TaskBoard} list=${run.list} timeline=${timeline} />`}
     <h3>Timeline</h3>
     <${Timeline} events=${timeline} run=${run} />
     <${RawJson} value=${loaded.data} />

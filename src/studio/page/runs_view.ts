@@ -61,7 +61,8 @@ async function fetchPage(route: RunsRoute, start: Position): Promise<{ runs: Run
       ...(position.cursor ? { cursor: position.cursor } : {}),
     });
     for (let index = position.skip; index < batch.runs.length; index++) {
-      if (!batch.runs[index].intent.toLowerCase().includes(query)) continue;
+      const { intent, title } = batch.runs[index];
+      if (!`${title ?? ""}\n${intent}`.toLowerCase().includes(query)) continue;
       runs.push(batch.runs[index]);
       if (runs.length === PAGE_SIZE) {
         const more = index + 1 < batch.runs.length || batch.nextCursor !== undefined;
@@ -165,7 +166,8 @@ function RunRow(props: { run: RunView }): ComponentChildren {
   const { run } = props;
   return html`
     <tr>
-      <td class="intent-cell"><a href=${formatRoute({ view: "run", runId: run.runId })}>${run.intent}</a></td>
+      <td class="intent-cell"><a href=${formatRoute({ view: "run", runId: run.runId })}>${run.title ??
+        run.intent}</a></td>
       <td>${run.flowName}</td>
       <td><span class=${`badge ${run.status}`}>${run.status}</span>${waitsFor(run)}</td>
       <td>${run.cursor.stageName}/${run.cursor.stepName}</td>

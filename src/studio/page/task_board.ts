@@ -9,7 +9,8 @@
 
 import type { ComponentChildren } from "./preact.ts";
 import { StoredCommandOutput } from "./command_output.ts";
-import { UnifiedDiffView } from "./diff_view.ts";
+import { FileDiffs } from "./file_diffs.ts";
+import { visibleLine } from "../../lib/visible_text.ts";
 import { html } from "./html.ts";
 import { answeredWhere } from "../../client/answer_channel.ts";
 import { type TaskEvidence, taskEvidence } from "./task_evidence.ts";
@@ -126,9 +127,8 @@ function Changes(props: { changes?: RunEvent }): ComponentChildren {
     files.length < count ? ` (the first ${files.length} named)` : ""
   }:</p>
     <ul class="files">${
-    files.map((file) => html`<li key=${file.path}><code>${file.path}</code> ${file.status}</li>`)
+    files.map((file) => html`<li key=${file.path}><code>${visibleLine(file.path)}</code> ${file.status}</li>`)
   }</ul>
-    ${diff && html`<${UnifiedDiffView} diff=${diff} label="Diff" />`}
-    ${cut > 0 && html`<p class="muted">The diff's last ${cut} bytes are not kept here.</p>`}
+    ${diff && html`<${FileDiffs} diff=${diff} label="Diff" cutBytes=${cut} />`}
   </div>`;
 }

@@ -7,6 +7,7 @@
  */
 
 import type {
+  ActionReview,
   ArtifactView,
   PendingActionView,
   PublishedQuestion,
@@ -36,11 +37,11 @@ export type Question = PublishedQuestion;
 export type PendingAction =
   & Omit<PendingActionView, "kind" | "request">
   & (
-    | { kind: "user_ask_questions"; request: { questions: Question[] } }
+    | { kind: "user_ask_questions"; request: { questions: Question[] } & ActionReview }
     | {
       kind: "user_ask_confirmation";
       /** `markdown`: the JSON pointers into `context` of the strings that hold Markdown. */
-      request: { context: unknown; markdown?: string[] };
+      request: { context?: unknown; markdown?: string[] } & ActionReview;
     }
   );
 
