@@ -12,6 +12,8 @@ import type { PendingActionView, RunView } from "../../engine/views.ts";
 import type { ElicitRequestFormParams } from "../sdk.ts";
 import type { Endpoint } from "../endpoints.ts";
 import { readable } from "../../lib/readable.ts";
+import { visibleLine } from "../../lib/visible_text.ts";
+import { reviewSummary } from "./review_summary.ts";
 
 type FormSchema = ElicitRequestFormParams["requestedSchema"];
 type Field = FormSchema["properties"][string];
@@ -32,9 +34,15 @@ const INTENT_CHARS = 200;
 /** Builds the form for `action` of `run`, shaped for the endpoint's presentation. */
 export function actionForm(run: RunView, action: PendingActionView, endpoint: Endpoint): ActionForm {
   const codex = endpoint.presentation === "codex";
+  // A review (the task, its evidence, a revision's change) in a few lines, with where to read all of it.
+  const review = reviewSummary(run, action.request);
   const form = action.kind === "user_ask_questions"
-    ? questionsForm(run, (action.request as { questions: PublishedQuestion[] }).questions, codex)
-    : confirmationForm(run, action.request as { context?: unknown; markdown?: string[] }, codex);
+    ? questionsForm(run, (action.request as { questions: PublishedQuestion[] }).questions, codex, review)
+    : confirmationForm(run, action.request as { context?: unknown; markdown?: string[] }, codex, review);
+  const title = (action.request as { title?: unknown } | null)?.title;
+  if (review !== undefined && typeof title === "string" && title.trim()) {
+    form.message = `${visibleLine(title)}. ${form.message}`;
+  }
   // Codex shows the server name poorly in its form dialog, so the message starts with it.
   return {
     ...form,
@@ -42,7 +50,12 @@ export function actionForm(run: RunView, action: PendingActionView, endpoint: En
   };
 }
 
-function questionsForm(run: RunView, questions: PublishedQuestion[], codex: boolean): ActionForm {
+function questionsForm(
+  run: RunView,
+  questions: PublishedQuestion[],
+  codex: boolean,
+  review: string | undefined,
+): ActionForm {
   const keys = new KeyAllocator();
   const properties: Record<string, Field> = {};
   const required: string[] = [];
@@ -100,7 +113,7 @@ function questionsForm(run: RunView, questions: PublishedQuestion[], codex: bool
   });
   const count = questions.length === 1 ? "one question" : `${questions.length} questions`;
   return {
-    message: `Answer ${count} to continue ${where(run)}.`,
+    message: `Answer ${count} to continue ${where(run)}.${review === undefined ? "" : `\n\n${review}`}`,
     requestedSchema: { type: "object", properties, required },
     read: (content) => readers.map((readAnswer) => readAnswer(content ?? {})),
   };
@@ -110,11 +123,12 @@ function confirmationForm(
   run: RunView,
   request: { context?: unknown; markdown?: string[] },
   codex: boolean,
+  review: string | undefined,
 ): ActionForm {
   return {
     message: `Review this to continue ${where(run)}.\n\n` +
       `${
-        readable(request.context, undefined, request.markdown)
+        review ?? readable(request.context, undefined, request.markdown)
       }\n\nConfirm to go on, or choose Revise and say what should change.`,
     requestedSchema: {
       type: "object",
