@@ -218,7 +218,7 @@ const CommandStep = z.strictObject({
     `how long it may run before its process group is ended (outcome timed_out); default ${COMMAND_TIMEOUT_SECONDS.default}`,
   ),
   resultTo: Pointer.optional().describe(
-    "where { exitCode, signal, timedOut, durationMs, stdout, stderr } is written into the stage state",
+    "where { exitCode, signal, timedOut, durationMs, stdout, stderr, run } is written into the stage state",
   ),
   ...stepBase,
 });
