@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
 import { confirmedPlanOverMcp, implementFilesOverMcp } from "../support/deliver_mcp.ts";
 import { personGit } from "../support/git.ts";
-import { call, closeClient, mcpClient, withServedProject } from "../support/service.ts";
+import { call, closeClient, mcpClient, runWeft, withServedProject } from "../support/service.ts";
 import { ESC, Terminal } from "./support.ts";
 
 /** The project's verify: prints and fails with what FAILING holds while it exists. */
@@ -97,6 +97,12 @@ Deno.test({
         terminal = undefined;
         const after = (await call<{ run: RunView }>(person, "get_run", { runId: run.runId })).run;
         assert.equal(after.list?.items[0].status, "done");
+
+        // The deliver Run reads as its plan's intent, not as the id it was given.
+        const runs = await runWeft(["runs", "--flow", "deliver"], { cwd: dir, env: { NO_COLOR: "1" } });
+        assert.match(runs.stdout, new RegExp(`${run.runId} .* three tasks\\s*$`, "m"));
+        const shown = await runWeft(["run", run.runId], { cwd: dir, env: { NO_COLOR: "1", COLUMNS: "200" } });
+        assert.match(shown.stdout, /title +three tasks\n\s*intent +run_/);
       } finally {
         await terminal?.kill();
         await closeClient(ide);
