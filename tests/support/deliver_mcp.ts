@@ -24,18 +24,7 @@ const VERIFY =
  * A served project for `deliver`: a git repository (so each task's changes carry a diff) whose trusted
  * verify command fails while a file under `src/` says BROKEN.
  */
-export const DELIVER_PROJECT = {
-  files: {
-    "weft.json": JSON.stringify({ commands: { verify: ["sh", "-c", VERIFY] } }),
-    "README.md": "# demo\n",
-  },
-  setup(dir: string) {
-    personGit(dir, "init", "-q");
-    personGit(dir, "add", "-A");
-    personGit(dir, "commit", "-q", "-m", "start");
-  },
-  trusted: true,
-};
+export const DELIVER_PROJECT = deliverProject(VERIFY);
 
 /** Runs `intent` to completed with `plan` (the three-task plan by default); resolves with the Run. */
 export async function confirmedPlanOverMcp(
@@ -103,4 +92,20 @@ export async function implementFilesOverMcp(
     "verified",
     (now) => now.status !== "running" && !now.pendingCommand,
   );
+}
+
+/**
+ * A project to serve for `deliver`: a git repository holding `files` (a README by default) committed, whose
+ * verify command is the shell script `verify`, trusted.
+ */
+export function deliverProject(verify: string, files: Record<string, string> = { "README.md": "# demo\n" }) {
+  return {
+    files: { "weft.json": JSON.stringify({ commands: { verify: ["sh", "-c", verify] } }), ...files },
+    setup(dir: string) {
+      personGit(dir, "init", "-q");
+      personGit(dir, "add", "-A");
+      personGit(dir, "commit", "-q", "-m", "start");
+    },
+    trusted: true,
+  };
 }
