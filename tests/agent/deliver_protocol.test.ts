@@ -6,7 +6,7 @@
  * changes, the third waits for the first; and a verify that never passes ends with the person's decision.
  */
 import assert from "node:assert/strict";
-import type { RunView } from "../../src/engine/views.ts";
+import type { ActionReview, RunView } from "../../src/engine/views.ts";
 import type { Client } from "../support/sdk_test_client.ts";
 import {
   call,
@@ -152,8 +152,8 @@ Deno.test("deliver over MCP: verify fails then passes, a kill -9 resumes the tas
     run = await settled(side.ide, step.run.runId);
     assert.equal(run.pendingAction?.kind, "user_ask_confirmation", "verify passed: the person reviews");
     assert.equal(item(run, "T1").verify?.passed, true);
-    const review = (run.pendingAction!.request as { context: { files: { path: string }[] } }).context;
-    assert.deepEqual(review.files.map((file) => file.path), ["src/t1.ts"]);
+    const review = (run.pendingAction!.request as ActionReview).evidence?.changes;
+    assert.deepEqual(review?.files.map((file) => file.path), ["src/t1.ts"]);
     run = await answer(side.person, run, { isConfirmed: true });
     assert.equal(item(run, "T1").status, "done");
     assert.equal(run.list?.current, "T2");
@@ -166,9 +166,9 @@ Deno.test("deliver over MCP: verify fails then passes, a kill -9 resumes the tas
     step = await implement(side.ide, run, projectDir, "src/t2.ts", "export const two = 2;\n");
     assert.equal(step.state.reviewFeedback, "export it as two");
     run = await settled(side.ide, step.run.runId);
-    const t2Review = (run.pendingAction!.request as { context: { files: { path: string }[] } }).context;
+    const t2Review = (run.pendingAction!.request as ActionReview).evidence?.changes;
     assert.deepEqual(
-      t2Review.files.map((file) => file.path),
+      t2Review?.files.map((file) => file.path),
       ["src/t2.ts"],
       "only what changed since T2 began",
     );

@@ -44,7 +44,7 @@ Deno.test("a subscribed IDE is told as a Run's tasks change, and reads them as g
         passed: false,
         outcome: "failed",
         exitCode: 3,
-        summary: "check 2\n\nbroken 2",
+        summary: "check 2\nbroken 2",
         at: "",
       });
 
