@@ -26,7 +26,7 @@ export async function promptAnswer(action: PendingActionView, prompter: Prompter
   const questions = action.kind === "user_ask_questions";
   // Questions of their own need no heading; a confirmation, or questions about a review, get the step's title.
   if (!questions || hasReview(action.request) || titleOf(action, "")) {
-    const title = titleOf(action, questions ? "Questions" : "Please confirm");
+    const title = titleOf(action, questions ? "Questions" : "Please confirm:");
     prompter.write(`\n${paint("bold", title, prompter.output)}\n`);
   }
   if (!await showReview(action, prompter)) return null;
