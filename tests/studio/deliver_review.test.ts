@@ -92,20 +92,26 @@ Deno.test({
                   [["README.md", true], ["src/t1.ts", true]],
                 );
                 const readme = diff.locator('details[data-path="README.md"]');
+                assert.equal(await readme.locator("del").textContent(), "old line");
+                assert.equal(await readme.locator("ins").textContent(), "new line");
                 assert.equal(
-                  (await readme.locator("del").textContent())?.replace(/\s+/g, " "),
+                  (await readme.locator(".line.del").textContent())?.replace(/\s+/g, " ").trim(),
                   "2−old line",
                   "a removed line: its old number, its sign, its text",
                 );
-                assert.equal((await readme.locator("ins").textContent())?.replace(/\s+/g, " "), "2+new line");
-                const background = (line: "ins" | "del") =>
-                  readme.locator(line).evaluate((element) =>
+                assert.equal(
+                  (await readme.locator(".line.add").textContent())?.replace(/\s+/g, " ").trim(),
+                  "2+new line",
+                );
+                const background = (line: "add" | "del") =>
+                  readme.locator(`.line.${line}`).evaluate((element) =>
                     (globalThis as unknown as {
                       getComputedStyle(element: unknown): { backgroundColor: string };
                     }).getComputedStyle(element).backgroundColor
                   );
-                const colours = [await background("ins"), await background("del")];
+                const colours = [await background("add"), await background("del")];
                 assert.notEqual(colours[0], colours[1], "added and removed lines are coloured apart");
+                assert.ok(!colours.includes("rgba(0, 0, 0, 0)"), `both coloured: ${colours}`);
                 assert.doesNotMatch((await form.textContent()) ?? "", /Cut bytes|cutBytes|Please confirm/);
               },
             );

@@ -162,7 +162,7 @@ var k,At,ms,P,Be,$e,Rt,he,Tt,Ve,He,_s,te=Symbol.for("pv"),ge={},ye=[],$s=/^m(i|n
   </details>`}function lr(t){let{line:e}=t,n=a`
     <span class="num" aria-label=${e.oldLine?`old line ${e.oldLine}`:void 0}>${e.oldLine??""}</span><span class="num"
       aria-label=${e.newLine?`new line ${e.newLine}`:void 0}>${e.newLine??""}</span>
-  `,s=S(e.text);switch(e.kind){case"add":return a`<ins class="line">${n}<span class="sign" aria-hidden="true">+</span><span>${s}</span></ins>`;case"del":return a`<del class="line">${n}<span class="sign" aria-hidden="true">−</span><span>${s}</span></del>`;case"note":return a`<span class="line note">${n}<span class="sign"></span><span>\\ ${s}</span></span>`;default:return a`<span class="line same">${n}<span class="sign"></span><span>${s}</span></span>`}}function mt(t){let e=t;return!!(e?.item||e?.evidence)}function _t(t){let{item:e,evidence:n}=t.request;return a`<div class="review">
+  `,s=S(e.text);switch(e.kind){case"add":return a`<div class="line add">${n}<span class="sign" aria-hidden="true">+</span><ins>${s}</ins></div>`;case"del":return a`<div class="line del">${n}<span class="sign" aria-hidden="true">−</span><del>${s}</del></div>`;case"note":return a`<div class="line note">${n}<span class="sign"></span><span>\\ ${s}</span></div>`;default:return a`<div class="line same">${n}<span class="sign"></span><span>${s}</span></div>`}}function mt(t){let e=t;return!!(e?.item||e?.evidence)}function _t(t){let{item:e,evidence:n}=t.request;return a`<div class="review">
     ${e&&a`<${ur} item=${e} />`}
     ${n?.summary&&a`
       <section aria-labelledby="review-summary">

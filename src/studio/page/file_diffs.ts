@@ -1,8 +1,8 @@
 /**
  * A unified diff of the project's files as a code review shows it: one collapsible section per file (its
  * path, how it changed, `+added −removed`), each hunk's lines with their numbers in the old and the new file,
- * added lines in `<ins>` and removed ones in `<del>` (coloured, and marked `+`/`−` so they read without
- * colour). Binary files and files too long to read are summarized, and a diff cut to its bound says so.
+ * added lines' text in `<ins>` and removed ones' in `<del>` (their rows coloured, and marked `+`/`−` so they
+ * read without colour). Binary files and files too long to read are summarized, and a diff cut to its bound says so.
  *
  * @module
  */
@@ -74,14 +74,15 @@ function Line(props: { line: DiffFileLine }): ComponentChildren {
       aria-label=${line.newLine ? `new line ${line.newLine}` : undefined}>${line.newLine ?? ""}</span>
   `;
   const text = visibleLine(line.text);
+  // The row is coloured; only the line's own text is in `<ins>`/`<del>`, so it reads as the text alone.
   switch (line.kind) {
     case "add":
-      return html`<ins class="line">${numbers}<span class="sign" aria-hidden="true">+</span><span>${text}</span></ins>`;
+      return html`<div class="line add">${numbers}<span class="sign" aria-hidden="true">+</span><ins>${text}</ins></div>`;
     case "del":
-      return html`<del class="line">${numbers}<span class="sign" aria-hidden="true">−</span><span>${text}</span></del>`;
+      return html`<div class="line del">${numbers}<span class="sign" aria-hidden="true">−</span><del>${text}</del></div>`;
     case "note":
-      return html`<span class="line note">${numbers}<span class="sign"></span><span>\\ ${text}</span></span>`;
+      return html`<div class="line note">${numbers}<span class="sign"></span><span>\\ ${text}</span></div>`;
     default:
-      return html`<span class="line same">${numbers}<span class="sign"></span><span>${text}</span></span>`;
+      return html`<div class="line same">${numbers}<span class="sign"></span><span>${text}</span></div>`;
   }
 }
