@@ -132,3 +132,18 @@ function readHunk(file: DiffFile, lines: string[], at: number): number {
   }
   return i - 1;
 }
+
+/** What a `changes` step writes: the files changed, their unified diff, and how much of it was cut. */
+export interface ChangesResult {
+  files: { path: string; status: string }[];
+  diff: string;
+  cutBytes: number;
+}
+
+/** Whether `value` is what a `changes` step writes, so a confirmation showing it shows a review, not its fields. */
+export function isChangesResult(value: unknown): value is ChangesResult {
+  const changes = value as Partial<ChangesResult> | null | undefined;
+  return typeof changes === "object" && changes !== null && Array.isArray(changes.files) &&
+    typeof changes.diff === "string" && typeof changes.cutBytes === "number" &&
+    Object.keys(changes).length === 3;
+}

@@ -75,3 +75,11 @@ Deno.test("review text: binary and very long files are summarized; a cut diff sa
   assert.match(shown, /the diff is cut here: 2 KiB more, 1 file\(s\) not shown/);
   assert.doesNotMatch(shown, /cutBytes|Cut bytes/);
 });
+
+Deno.test("review text: any confirmation of a changes step's result reads as a review of the changes, not its fields", () => {
+  const diff = unifiedDiff("src/a.ts", "old\n", "new\n", 1 << 20).diff;
+  const shown = text({ context: { files: [{ path: "src/a.ts", status: "modified" }], diff, cutBytes: 0 } });
+  assert.match(shown, /Files changed \(1\):\n\s+modified\s+src\/a\.ts\s+\+1 −1/);
+  assert.match(shown, /1 {3}│ - old\n\s+1 │ \+ new/);
+  assert.doesNotMatch(shown, /Cut bytes|cutBytes|Diff:/);
+});

@@ -190,3 +190,28 @@ Deno.test("form: a revision's confirmation says what its edit changes, and 'no d
     /The Markdown: no difference\. The data: no difference\./,
   );
 });
+
+Deno.test("form: 'Verify keeps failing' names the task and what failed; a changes context is summarized too", () => {
+  const decide = waiting("deliver", "user_ask_questions", {
+    questions: [{
+      id: "decision",
+      question: "Retry, skip or stop?",
+      options: [{ id: "retry", label: "Retry" }],
+    }],
+    title: "Verify keeps failing",
+    item: { id: "T2", title: "Export", attempt: 3 },
+    evidence: {
+      verify: { outcome: "failed", exitCode: 1, durationMs: 9, excerpt: "not ok 1 - exports\n# fail 1" },
+    },
+  });
+  const message = actionForm(decide, decide.pendingAction!, IDE).message;
+  assert.match(message, /^weft \(deliver\): Verify keeps failing\. Answer one question to continue/);
+  assert.match(message, /Task T2 — Export \(attempt 3\)\nVerify: failed \(exit 1\)\n {2}not ok 1 - exports/);
+  const diff = unifiedDiff("src/a.ts", "old\n", "new\n", 1 << 20).diff;
+  const confirm = waiting("edit", "user_ask_confirmation", {
+    context: { files: [{ path: "src/a.ts", status: "modified" }], diff, cutBytes: 0 },
+  });
+  const shown = actionForm(confirm, confirm.pendingAction!, IDE).message;
+  assert.match(shown, /Files changed \(1\): src\/a\.ts \(modified, \+1 −1\)/);
+  assert.doesNotMatch(shown, /Cut bytes|cutBytes/);
+});

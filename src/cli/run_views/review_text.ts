@@ -10,7 +10,7 @@
  */
 
 import type { ActionReview, ChangesEvidence, ReviewItem, VerifyEvidence } from "../../client/views.ts";
-import { type DiffFile, type DiffFileLine, diffFiles, summarized } from "../../lib/diff_files.ts";
+import { type DiffFile, type DiffFileLine, diffFiles, isChangesResult, summarized } from "../../lib/diff_files.ts";
 import { visibleLine, visibleText } from "../../lib/visible_text.ts";
 import { indent, paint, type Stream } from "../terminal/format.ts";
 
@@ -28,10 +28,13 @@ interface RevisionContext {
   dataDiff: string;
 }
 
-/** Whether `request` shows anything this module renders (a task, evidence, or a revision's change). */
+/**
+ * Whether `request` shows anything this module renders: a task, evidence, a revision's change, or a context
+ * that is what a `changes` step wrote (shown as the review of those changes, not as its fields).
+ */
 export function hasReview(request: unknown): boolean {
   const value = request as ActionReview & { context?: unknown } | undefined;
-  return Boolean(value?.item || value?.evidence || isRevision(value?.context));
+  return Boolean(value?.item || value?.evidence || isRevision(value?.context) || isChangesResult(value?.context));
 }
 
 /** The review parts of an action's `request` as lines for `stream`. */
@@ -44,7 +47,8 @@ export function reviewLines(request: unknown, stream: Stream): ReviewLines {
     head.push(paint("bold", "What the agent says it did:", stream), indent(visibleText(evidence.summary.trim())));
   }
   if (evidence?.verify) head.push(...verifyLines(evidence.verify, stream));
-  const files = evidence?.changes ? changesLines(evidence.changes, head, stream) : [];
+  const changes = evidence?.changes ?? (isChangesResult(context) ? context : undefined);
+  const files = changes ? changesLines(changes, head, stream) : [];
   return { head, files };
 }
 

@@ -8,7 +8,7 @@
  */
 
 import type { ActionReview, RunView } from "../../engine/views.ts";
-import { diffFiles } from "../../lib/diff_files.ts";
+import { diffFiles, isChangesResult } from "../../lib/diff_files.ts";
 import { visibleLine } from "../../lib/visible_text.ts";
 
 /** How long each part of the summary may be, in characters. */
@@ -24,7 +24,8 @@ const EXCERPT_LINES = 4;
 export function reviewSummary(run: RunView, request: unknown): string | undefined {
   const { item, evidence, context } = (request ?? {}) as ActionReview & { context?: unknown };
   const revision = revisionSummary(context);
-  if (!item && !evidence && !revision) return undefined;
+  const changes = evidence?.changes ?? (isChangesResult(context) ? context : undefined);
+  if (!item && !evidence && !revision && !changes) return undefined;
   const lines: string[] = [];
   if (revision) lines.push(...revision);
   if (item) {
@@ -43,7 +44,6 @@ export function reviewSummary(run: RunView, request: unknown): string | undefine
       lines.push(...verify.excerpt.split("\n").slice(0, EXCERPT_LINES).map((text) => `  ${line(text)}`));
     }
   }
-  const changes = evidence?.changes;
   if (changes) {
     const counts = new Map(diffFiles(changes.diff).map((file) => [file.path, file]));
     const named = changes.files.slice(0, FILES_NAMED).map((file) => {

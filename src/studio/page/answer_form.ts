@@ -15,6 +15,7 @@ import { Readable } from "./readable.ts";
 import { isRevisionContext, RevisionReview } from "./revision_review.ts";
 import { hasReview, Review } from "./review_view.ts";
 import { visibleLine } from "../../lib/visible_text.ts";
+import { isChangesResult } from "../../lib/diff_files.ts";
 import type { PendingAction, Question, RunView } from "./types.ts";
 
 /** The step's title, as the action's request names it, or `fallback`. */
@@ -194,7 +195,7 @@ function ConfirmForm(props: FormProps): ComponentChildren {
     ${
     props.run.revisionOf && isRevisionContext(context)
       ? html`<${RevisionReview} context=${context} />`
-      : "context" in request && html`
+      : "context" in request && !isChangesResult(context) && html`
         <div class="context">
           <${Readable} value=${context} level=${4} markdown=${markdown} />
         </div>

@@ -8,21 +8,25 @@
 
 import type { ComponentChildren } from "./preact.ts";
 import type { ActionReview, ChangesEvidence, ReviewItem, VerifyEvidence } from "../../client/views.ts";
-import { diffFiles } from "../../lib/diff_files.ts";
+import { diffFiles, isChangesResult } from "../../lib/diff_files.ts";
 import { visibleLine, visibleText } from "../../lib/visible_text.ts";
 import { fileAnchor, fileCounts, FileDiffs } from "./file_diffs.ts";
 import { html } from "./html.ts";
 import { Markdown } from "./markdown_view.ts";
 
-/** Whether `request` names a task or carries evidence to show. */
-export function hasReview(request: unknown): request is ActionReview {
-  const value = request as ActionReview | undefined;
-  return Boolean(value?.item || value?.evidence);
+/**
+ * Whether `request` names a task, carries evidence, or confirms what a `changes` step wrote (shown as a
+ * review of those changes, not as its fields).
+ */
+export function hasReview(request: unknown): request is ActionReview & { context?: unknown } {
+  const value = request as ActionReview & { context?: unknown } | undefined;
+  return Boolean(value?.item || value?.evidence || isChangesResult(value?.context));
 }
 
 /** The review of an action's request. */
-export function Review(props: { request: ActionReview }): ComponentChildren {
-  const { item, evidence } = props.request;
+export function Review(props: { request: ActionReview & { context?: unknown } }): ComponentChildren {
+  const { item, evidence, context } = props.request;
+  const changes = evidence?.changes ?? (isChangesResult(context) ? context : undefined);
   return html`<div class="review">
     ${item && html`<${Task} item=${item} />`}
     ${
@@ -34,7 +38,7 @@ export function Review(props: { request: ActionReview }): ComponentChildren {
     `
   }
     ${evidence?.verify && html`<${Verify} verify=${evidence.verify} />`}
-    ${evidence?.changes && html`<${Changes} changes=${evidence.changes} />`}
+    ${changes && html`<${Changes} changes=${changes} />`}
   </div>`;
 }
 
