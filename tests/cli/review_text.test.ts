@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { reviewLines } from "../../src/cli/run_views/review_text.ts";
+import { describeAction } from "../../src/cli/run_views/action_prompts.ts";
 import { unifiedDiff } from "../../src/lib/unified_diff.ts";
 import { HUGE_FILE_LINES } from "../../src/lib/diff_files.ts";
 
@@ -78,7 +79,12 @@ Deno.test("review text: binary and very long files are summarized; a cut diff sa
 
 Deno.test("review text: any confirmation of a changes step's result reads as a review of the changes, not its fields", () => {
   const diff = unifiedDiff("src/a.ts", "old\n", "new\n", 1 << 20).diff;
-  const shown = text({ context: { files: [{ path: "src/a.ts", status: "modified" }], diff, cutBytes: 0 } });
+  const shown = describeAction({
+    id: "act_1",
+    kind: "user_ask_confirmation",
+    request: { context: { files: [{ path: "src/a.ts", status: "modified" }], diff, cutBytes: 0 } },
+    createdAt: "",
+  }, PLAIN);
   assert.match(shown, /Files changed \(1\):\n\s+modified\s+src\/a\.ts\s+\+1 −1/);
   assert.match(shown, /1 {3}│ - old\n\s+1 │ \+ new/);
   assert.doesNotMatch(shown, /Cut bytes|cutBytes|Diff:/);
