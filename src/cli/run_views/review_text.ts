@@ -10,7 +10,13 @@
  */
 
 import type { ActionReview, ChangesEvidence, ReviewItem, VerifyEvidence } from "../../client/views.ts";
-import { type DiffFile, type DiffFileLine, diffFiles, isChangesResult, summarized } from "../../lib/diff_files.ts";
+import {
+  type DiffFile,
+  type DiffFileLine,
+  diffFiles,
+  isChangesResult,
+  summarized,
+} from "../../lib/diff_files.ts";
 import { visibleLine, visibleText } from "../../lib/visible_text.ts";
 import { indent, paint, type Stream } from "../terminal/format.ts";
 
@@ -34,7 +40,9 @@ interface RevisionContext {
  */
 export function hasReview(request: unknown): boolean {
   const value = request as ActionReview & { context?: unknown } | undefined;
-  return Boolean(value?.item || value?.evidence || isRevision(value?.context) || isChangesResult(value?.context));
+  return Boolean(
+    value?.item || value?.evidence || isRevision(value?.context) || isChangesResult(value?.context),
+  );
 }
 
 /** The review parts of an action's `request` as lines for `stream`. */
@@ -44,7 +52,10 @@ export function reviewLines(request: unknown, stream: Stream): ReviewLines {
   const head: string[] = [];
   if (item) head.push(...itemLines(item, stream));
   if (evidence?.summary) {
-    head.push(paint("bold", "What the agent says it did:", stream), indent(visibleText(evidence.summary.trim())));
+    head.push(
+      paint("bold", "What the agent says it did:", stream),
+      indent(visibleText(evidence.summary.trim())),
+    );
   }
   if (evidence?.verify) head.push(...verifyLines(evidence.verify, stream));
   const changes = evidence?.changes ?? (isChangesResult(context) ? context : undefined);
@@ -54,10 +65,14 @@ export function reviewLines(request: unknown, stream: Stream): ReviewLines {
 
 function itemLines(item: ReviewItem, stream: Stream): string[] {
   const attempt = item.attempt > 1 ? paint("dim", ` (attempt ${item.attempt})`, stream) : "";
-  const lines = [`${paint("bold", `Task ${visibleLine(item.id)}`, stream)}: ${visibleLine(item.title)}${attempt}`];
+  const lines = [
+    `${paint("bold", `Task ${visibleLine(item.id)}`, stream)}: ${visibleLine(item.title)}${attempt}`,
+  ];
   if (item.description) lines.push(indent(visibleText(item.description.trim())));
   for (const requirement of item.requirements ?? []) {
-    lines.push(`  serves ${paint("bold", visibleLine(requirement.id), stream)}: ${visibleLine(requirement.statement)}`);
+    lines.push(
+      `  serves ${paint("bold", visibleLine(requirement.id), stream)}: ${visibleLine(requirement.statement)}`,
+    );
     for (const criterion of requirement.acceptance) lines.push(`    ✓ ${visibleLine(criterion)}`);
   }
   return lines;
@@ -126,11 +141,19 @@ function fileLines(file: DiffFile, stream: Stream): string[] {
   const lines = ["", paint("bold", `── ${visibleLine(file.path)} · ${file.status} · ${counts}`, stream)];
   if (file.binary) return [...lines, paint("dim", "   a binary file: not shown", stream)];
   if (summarized(file)) {
-    return [...lines, paint("dim", `   ${file.added + file.removed} changed lines: too long to show here`, stream)];
+    return [
+      ...lines,
+      paint("dim", `   ${file.added + file.removed} changed lines: too long to show here`, stream),
+    ];
   }
-  const width = String(Math.max(0, ...file.hunks.flatMap((hunk) =>
-    hunk.lines.map((line) => Math.max(line.oldLine ?? 0, line.newLine ?? 0))
-  ))).length;
+  const width = String(
+    Math.max(
+      0,
+      ...file.hunks.flatMap((hunk) =>
+        hunk.lines.map((line) => Math.max(line.oldLine ?? 0, line.newLine ?? 0))
+      ),
+    ),
+  ).length;
   for (const hunk of file.hunks) {
     lines.push(paint("cyan", visibleLine(hunk.header), stream));
     for (const line of hunk.lines) lines.push(diffLine(line, width, stream));
@@ -164,7 +187,9 @@ function isRevision(context: unknown): context is RevisionContext {
 function revisionLines(context: RevisionContext, stream: Stream): ReviewLines {
   const path = visibleLine(context.path);
   const head = [
-    `Your edit of ${paint("bold", path, stream)}, brought back into revision ${context.fromRevision}. Once you ` +
+    `Your edit of ${
+      paint("bold", path, stream)
+    }, brought back into revision ${context.fromRevision}. Once you ` +
     "confirm, it is committed as the next revision and published over your file.",
   ];
   const files: string[][] = [];
@@ -172,7 +197,9 @@ function revisionLines(context: RevisionContext, stream: Stream): ReviewLines {
     const [file] = diffFiles(diff);
     if (!file || (!file.added && !file.removed)) head.push(`${what}: no difference.`);
     else {
-      head.push(`${what}: ${paint("green", `+${file.added}`, stream)} ${paint("red", `−${file.removed}`, stream)}`);
+      head.push(
+        `${what}: ${paint("green", `+${file.added}`, stream)} ${paint("red", `−${file.removed}`, stream)}`,
+      );
       files.push(fileLines({ ...file, path: what === "The data" ? "data" : context.path }, stream));
     }
   }

@@ -29,17 +29,27 @@ export function reviewSummary(run: RunView, request: unknown): string | undefine
   const lines: string[] = [];
   if (revision) lines.push(...revision);
   if (item) {
-    lines.push(`Task ${line(item.id)} — ${line(item.title)}${item.attempt > 1 ? ` (attempt ${item.attempt})` : ""}`);
+    lines.push(
+      `Task ${line(item.id)} — ${line(item.title)}${item.attempt > 1 ? ` (attempt ${item.attempt})` : ""}`,
+    );
     for (const requirement of item.requirements ?? []) {
       const criteria = requirement.acceptance.map(line).join("; ");
-      lines.push(`Serves ${line(requirement.id)}: ${line(requirement.statement)}${criteria ? ` — accepted when: ${criteria}` : ""}`);
+      lines.push(
+        `Serves ${line(requirement.id)}: ${line(requirement.statement)}${
+          criteria ? ` — accepted when: ${criteria}` : ""
+        }`,
+      );
     }
   }
   if (evidence?.summary) lines.push(`The agent says: ${line(evidence.summary)}`);
   const verify = evidence?.verify;
   if (verify) {
     const exit = verify.exitCode === null ? "" : ` (exit ${verify.exitCode})`;
-    lines.push(`Verify: ${verify.outcome.replace("_", " ")}${exit}${verify.run ? ` — ${line(verify.run.join(" "))}` : ""}`);
+    lines.push(
+      `Verify: ${verify.outcome.replace("_", " ")}${exit}${
+        verify.run ? ` — ${line(verify.run.join(" "))}` : ""
+      }`,
+    );
     if (verify.outcome !== "passed" && verify.excerpt) {
       lines.push(...verify.excerpt.split("\n").slice(0, EXCERPT_LINES).map((text) => `  ${line(text)}`));
     }
@@ -54,7 +64,9 @@ export function reviewSummary(run: RunView, request: unknown): string | undefine
     const more = changes.files.length - named.length;
     lines.push(
       changes.files.length
-        ? `Files changed (${changes.files.length}): ${named.join(", ")}${more > 0 ? `, and ${more} more` : ""}`
+        ? `Files changed (${changes.files.length}): ${named.join(", ")}${
+          more > 0 ? `, and ${more} more` : ""
+        }`
         : "Files changed: none",
     );
   }
@@ -75,23 +87,37 @@ function line(text: string): string {
 
 /** A revision's change in words: what the edit changes in the Markdown and in the data. */
 function revisionSummary(context: unknown): string[] | undefined {
-  const value = context as { path?: unknown; fromRevision?: unknown; markdownDiff?: unknown; dataDiff?: unknown };
-  if (typeof value?.path !== "string" || typeof value.markdownDiff !== "string" || typeof value.dataDiff !== "string") {
+  const value = context as {
+    path?: unknown;
+    fromRevision?: unknown;
+    markdownDiff?: unknown;
+    dataDiff?: unknown;
+  };
+  if (
+    typeof value?.path !== "string" || typeof value.markdownDiff !== "string" ||
+    typeof value.dataDiff !== "string"
+  ) {
     return undefined;
   }
   const change = (diff: string) => {
     const [file] = diffFiles(diff);
-    return !file || (!file.added && !file.removed) ? "no difference" : `+${file.added} −${file.removed} lines`;
+    return !file || (!file.added && !file.removed)
+      ? "no difference"
+      : `+${file.added} −${file.removed} lines`;
   };
   // What changed in the data, as its changed lines alone: the form shows the change, not both versions whole.
   const changed = (diffFiles(value.dataDiff)[0]?.hunks ?? []).flatMap((hunk) => hunk.lines)
     .filter((entry) => entry.kind === "add" || entry.kind === "del")
     .map((entry) => `  ${entry.kind === "add" ? "+" : "-"} ${line(entry.text)}`);
   return [
-    `Your edit of ${line(value.path)}, brought back into revision ${value.fromRevision}; once confirmed it is ` +
+    `Your edit of ${
+      line(value.path)
+    }, brought back into revision ${value.fromRevision}; once confirmed it is ` +
     "committed as the next revision and published over your file.",
     `The Markdown: ${change(value.markdownDiff)}. The data: ${change(value.dataDiff)}.`,
     ...changed.slice(0, CHANGED_LINES),
-    ...(changed.length > CHANGED_LINES ? [`  … and ${changed.length - CHANGED_LINES} more changed lines`] : []),
+    ...(changed.length > CHANGED_LINES
+      ? [`  … and ${changed.length - CHANGED_LINES} more changed lines`]
+      : []),
   ];
 }
