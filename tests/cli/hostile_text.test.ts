@@ -60,7 +60,7 @@ Deno.test("hostile text: every command shows repository, workflow, agent and com
         assert.ok(shown[name].includes(what), `${name}:\n${shown[name]}`);
       visible("flows", `Hostile${SHOWN}Friendly`);
       visible("runs", `Ship it${SHOWN}Fine`);
-      visible(`attach ${review.runId}`, `+${PLANTED_LINE.replace("\x1b[2K\r", SHOWN)}`);
+      visible(`attach ${review.runId}`, `+ ${PLANTED_LINE.replace("\x1b[2K\r", SHOWN)}`);
       visible(`attach ${asking.runId}`, `Who reads it?${SHOWN}Fine?`);
       visible(`attach ${asking.runId}`, `Users${SHOWN}Fine`);
       visible(`run ${review.runId}`, `rm -rf ~${SHOWN}all good`);

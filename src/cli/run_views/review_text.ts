@@ -18,6 +18,7 @@ import {
   summarized,
 } from "../../lib/diff_files.ts";
 import { visibleLine, visibleText } from "../../lib/visible_text.ts";
+import { argvText } from "../../lib/argv_text.ts";
 import { indent, paint, type Stream } from "../terminal/format.ts";
 
 /** A review as terminal lines: what to judge first, then the diff as one block of lines per file. */
@@ -83,7 +84,7 @@ const OUTCOME = { passed: "passed", failed: "failed", timed_out: "timed out" } a
 
 function verifyLines(verify: VerifyEvidence, stream: Stream): string[] {
   const exit = verify.exitCode === null ? "" : ` · exit ${verify.exitCode}`;
-  const command = verify.run ? ` · ${visibleLine(verify.run.join(" "))}` : "";
+  const command = verify.run ? ` · ${argvText(verify.run)}` : "";
   const tone = verify.outcome === "passed" ? "green" : "red";
   const lines = [
     `${paint("bold", "Verify:", stream)} ${paint(tone, OUTCOME[verify.outcome], stream)}${exit} · ${

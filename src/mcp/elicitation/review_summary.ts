@@ -10,6 +10,7 @@
 import type { ActionReview, RunView } from "../../engine/views.ts";
 import { diffFiles, isChangesResult } from "../../lib/diff_files.ts";
 import { visibleLine } from "../../lib/visible_text.ts";
+import { argvText } from "../../lib/argv_text.ts";
 
 /** How long each part of the summary may be, in characters. */
 const PART_CHARS = 300;
@@ -47,7 +48,7 @@ export function reviewSummary(run: RunView, request: unknown): string | undefine
     const exit = verify.exitCode === null ? "" : ` (exit ${verify.exitCode})`;
     lines.push(
       `Verify: ${verify.outcome.replace("_", " ")}${exit}${
-        verify.run ? ` — ${line(verify.run.join(" "))}` : ""
+        verify.run ? ` — ${line(argvText(verify.run))}` : ""
       }`,
     );
     if (verify.outcome !== "passed" && verify.excerpt) {

@@ -10,6 +10,7 @@ import type { ComponentChildren } from "./preact.ts";
 import type { ActionReview, ChangesEvidence, ReviewItem, VerifyEvidence } from "../../client/views.ts";
 import { diffFiles, isChangesResult } from "../../lib/diff_files.ts";
 import { visibleLine, visibleText } from "../../lib/visible_text.ts";
+import { argvText } from "../../lib/argv_text.ts";
 import { fileAnchor, fileCounts, FileDiffs } from "./file_diffs.ts";
 import { html } from "./html.ts";
 import { Markdown } from "./markdown_view.ts";
@@ -88,7 +89,7 @@ function Verify(props: { verify: VerifyEvidence }): ComponentChildren {
     <h4 id="review-verify">Verify</h4>
     <p><strong class=${passed ? "good" : "bad"}>${OUTCOME[verify.outcome]}</strong>${
     verify.exitCode === null ? "" : ` (exit ${verify.exitCode})`
-  } in ${ms}${verify.run ? " · " : ""}<code>${verify.run ? visibleLine(verify.run.join(" ")) : ""}</code></p>
+  } in ${ms}${verify.run ? " · " : ""}<code>${verify.run ? argvText(verify.run) : ""}</code></p>
     ${
     !passed && verify.excerpt &&
     html`<pre class="excerpt" aria-label="What failed">${visibleText(verify.excerpt)}</pre>`
