@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import type { RunView } from "../../src/engine/views.ts";
-import { confirmedPlanOverMcp, deliverProject, implementOverMcp } from "../support/deliver_mcp.ts";
+import { confirmedPlanOverMcp, deliverProject, implementFilesOverMcp } from "../support/deliver_mcp.ts";
 import { waitForRun } from "../model/support.ts";
 import { call, closeClient, mcpClient, withServedProject } from "../support/service.ts";
 import { browserSteps, newPerson, openStudio, type Page, screenshot, shown, withBrowser } from "./support.ts";
@@ -41,7 +41,7 @@ Deno.test({
             const intent = await confirmedPlanOverMcp({ ide, person });
             let run =
               (await call<{ run: RunView }>(ide, "flow", { flowName: "deliver", intent: intent.runId })).run;
-            run = await implementOverMcp(ide, run, dir, {
+            run = await implementFilesOverMcp(ide, run, dir, {
               "src/t1.ts": "export const t1 = 1;\nexport const one = t1;\n",
               "README.md": "# demo\nnew line\n",
             }, "Added src/t1.ts and updated the README.");
@@ -145,7 +145,7 @@ Deno.test({
                   "not ok 1 - t2 exports two\n  ---\n  duration_ms: 1.5\n  error: 'expected 2, got 3'\n" +
                   "  ...\n# tests 1\n# pass 0\n# fail 1\n# duration_ms 326.6\n";
                 for (let attempt = 1; attempt <= 3; attempt++) {
-                  run = await implementOverMcp(ide, run, dir, {
+                  run = await implementFilesOverMcp(ide, run, dir, {
                     "FAILING": failing,
                     "src/t2.ts": "export const t2 = 3;\n",
                   }, "tried");
